@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// Events and traces.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "porlab/core/Trace.hpp"
+
+namespace py = pybind11;
+using namespace porlab;
+
+namespace porlab::bind {
+
+py::dict eventDict(const Event& e) {
+    py::dict d;
+    d["thread"] = e.thread;
+    d["index"] = e.index;
+    d["kind"] = std::string(name(e.kind));
+    d["loc"] = e.loc;
+    d["value_read"] = e.rval;
+    d["value_written"] = e.wval;
+    d["operand"] = e.operand;
+    return d;
+}
+
+void bindCore(py::module_& m) {
+    py::class_<SourcePos>(m, "SourcePos", "A source position: file index and line.")
+        .def_readonly("file", &SourcePos::file)
+        .def_readonly("line", &SourcePos::line);
+
+    py::class_<Event>(m, "Event",
+                      "One visible step of one thread, identified by (thread, index).")
+        .def_readonly("thread", &Event::thread, "The thread that performed the event.")
+        .def_readonly("index", &Event::index, "Position among the thread's events (0-based).")
+        .def_property_readonly("kind", [](const Event& e) { return std::string(name(e.kind)); },
+                               "Kind: read, write, fetch-add, exchange, cas-success, ...")
+        .def_property_readonly("rmw_op", [](const Event& e) { return std::string(name(e.rmwOp)); },
+                               "Operation of a fetch-add event (add, sub, and, ...).")
+        .def_property_readonly("cond", [](const Event& e) { return std::string(name(e.cond)); },
+                               "Condition of an await event (eq, ne, ...).")
+        .def_readonly("loc", &Event::loc, "Location or mutex id (-1 when none).")
+        .def_readonly("value_read", &Event::rval, "Value read (reads, RMWs, CAS, awaits).")
+        .def_readonly("value_written", &Event::wval, "Value written (writes, RMWs, CAS).")
+        .def_readonly("operand", &Event::operand,
+                      "Fetch-add operand, CAS expected value or await operand.")
+        .def_readonly("result_used", &Event::resultUsed,
+                      "Fetch-add only: is the loaded value used afterwards (IFAA).")
+        .def_readonly("enabled", &Event::enabled, "For a pending event: can it run now?")
+        .def_readonly("aux", &Event::aux,
+                      "Spawn/join: the other thread; markers: the cause or fault code.")
+        .def_readonly("pos", &Event::pos, "Source position.")
+        .def_property_readonly("reads", [](const Event& e) { return readsMemory(e.kind); },
+                               "Does the event read a shared location?")
+        .def_property_readonly("writes", [](const Event& e) { return writesMemory(e.kind); },
+                               "Does the event write a shared location?")
+        .def("__eq__", [](const Event& a, const Event& b) { return a == b; })
+        .def("__hash__", [](const Event& e) {
+            return py::hash(py::make_tuple(e.thread, e.index, static_cast<int>(e.kind), e.loc,
+                                           e.rval, e.wval));
+        })
+        .def("__repr__", [](const Event& e) {
+            return "<Event T" + std::to_string(e.thread) + "." + std::to_string(e.index) + " " +
+                   toString(e) + ">";
+        });
+
+    py::class_<Trace>(m, "Trace",
+                      "A sequence of events a program really executed, with its relations.")
+        .def_property_readonly("events", &Trace::events, "The events in execution order.")
+        .def_property_readonly("status", [](const Trace& t) { return std::string(name(t.status())); },
+                               "complete, blocked or error.")
+        .def("__len__", &Trace::size)
+        .def("__getitem__", [](const Trace& t, long i) {
+            const long n = static_cast<long>(t.size());
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) throw py::index_error("trace index out of range");
+            return t[static_cast<std::size_t>(i)];
+        })
+        .def_property_readonly("num_threads", &Trace::numThreads)
+        .def("reads_from", &Trace::readsFrom,
+             "For every event, the position of the write it reads from, -1 for the initial "
+             "value, -2 when it reads nothing.")
+        .def("coherence", &Trace::coherence,
+             "For every location, the positions of its writes in coherence order.")
+        .def("from_read", &Trace::fromRead, "Pairs (read, write) of the from-read relation.")
+        .def("matrix",
+             [](const Trace& t, const std::string& rel, bool ifaa) {
+                 auto m = t.matrix(rel, ConflictRelation{ifaa});
+                 const auto n = static_cast<py::ssize_t>(t.size());
+                 py::array_t<bool> a({n, n});
+                 auto* p = a.mutable_data();
+                 for (std::size_t i = 0; i < m.size(); ++i) p[i] = m[i] != 0;
+                 return a;
+             },
+             py::arg("relation"), py::arg("ifaa") = false,
+             "The relation (po, rf, co, fr, hb, causal) as an n×n numpy boolean matrix "
+             "over event positions; hb uses the IFAA conflict relation when ifaa=True.")
+        .def("hb",
+             [](const Trace& t, int i, int j, bool ifaa) {
+                 const int n = static_cast<int>(t.size());
+                 if (i < 0 || j < 0 || i >= n || j >= n) throw py::index_error("event position");
+                 auto vc = t.happensBefore(ConflictRelation{ifaa});
+                 return i != j && vc[j].covers(t[i].thread, t[i].index);
+             },
+             py::arg("i"), py::arg("j"), py::arg("ifaa") = false,
+             "Does event i happen before event j (positions in the trace)?")
+        .def("source",
+             [](const Trace& t, int i) {
+                 if (i < 0 || i >= static_cast<int>(t.size())) throw py::index_error("event position");
+                 return t.info() ? t.info()->position(t[i].pos) : std::string();
+             },
+             py::arg("i"), "Source position ('file:line') of event i, or ''.")
+        .def("describe",
+             [](const Trace& t, int i) {
+                 if (i < 0 || i >= static_cast<int>(t.size())) throw py::index_error("event position");
+                 return describe(t[i], t.info().get());
+             },
+             py::arg("i"), "Human-readable text of event i, with names.")
+        .def("thread_name",
+             [](const Trace& t, int tid) { return t.info() ? t.info()->threadName(tid) : "T" + std::to_string(tid); },
+             py::arg("thread"))
+        .def("location_name",
+             [](const Trace& t, int loc) { return t.info() ? t.info()->locationName(loc) : "@" + std::to_string(loc); },
+             py::arg("loc"))
+        .def("to_dot", &Trace::toDot, py::arg("title") = "",
+             "Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue.")
+        .def("__str__", &Trace::toString)
+        .def("__repr__", [](const Trace& t) {
+            return "<Trace " + std::string(name(t.status())) + ", " + std::to_string(t.size()) +
+                   " events>";
+        });
+}
+
+}  // namespace porlab::bind

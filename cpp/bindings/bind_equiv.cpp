@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Equivalences: canonical keys and partition sizes.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/equiv/Partition.hpp"
+
+namespace py = pybind11;
+using namespace porlab;
+
+namespace porlab::bind {
+
+namespace {
+Equivalence equivalenceOf(const std::string& n) {
+    if (auto e = equivalenceFromName(n)) return *e;
+    std::string known;
+    for (auto k : kEquivalenceNames) known += (known.empty() ? "" : ", ") + std::string(k);
+    throw InputError("unknown equivalence '" + n + "' (known: " + known + ")");
+}
+
+py::dict countsDict(const Counts& c) {
+    py::dict d;
+    d["complete"] = c.complete;
+    d["blocked"] = c.blocked;
+    d["errors"] = c.errors;
+    return d;
+}
+}  // namespace
+
+void bindEquiv(py::module_& m) {
+    {
+        py::dict d;
+        for (int i = 0; i < kNumEquivalences; ++i)
+            d[py::str(std::string(kEquivalenceNames[i]))] = std::string(kEquivalenceDescriptions[i]);
+        m.attr("EQUIVALENCES") = d;
+    }
+
+    m.def("trace_key",
+          [](const Trace& t, const std::string& eq) {
+              Key k = traceKey(equivalenceOf(eq), t);
+              return py::make_tuple(k.hi, k.lo);
+          },
+          py::arg("trace"), py::arg("equivalence"),
+          "Canonical 128-bit key of a trace's class (as two ints): equal iff equivalent.");
+
+    m.def("canonical_linearization",
+          [](const Trace& t, bool ifaa) { return canonicalLinearization(t, ConflictRelation{ifaa}); },
+          py::arg("trace"), py::arg("ifaa") = false,
+          "Positions of the trace's events in the least (by thread id) linearisation of "
+          "happens-before: the canonical representative of its Mazurkiewicz class.");
+
+    m.def("partition_sizes",
+          [](const Program& program, std::uint64_t maxTraces, double maxSeconds) {
+              ExploreOptions o;
+              o.maxTraces = maxTraces;
+              o.maxSeconds = maxSeconds;
+              o.collectOutcomes = false;
+              PartitionSizes p;
+              {
+                  py::gil_scoped_release release;
+                  p = partitionSizes(program, o);
+              }
+              py::dict d;
+              d["interleavings"] = countsDict(p.interleavings);
+              for (int i = 0; i < kNumEquivalences; ++i)
+                  d[py::str(std::string(kEquivalenceNames[i]))] = countsDict(p.classes[i]);
+              d["budget_exceeded"] = p.run.budgetExceeded;
+              d["seconds"] = p.run.seconds;
+              return d;
+          },
+          py::arg("program"), py::arg("max_traces") = 0, py::arg("max_seconds") = 0.0,
+          "Enumerate every interleaving and count classes per equivalence; each entry maps to "
+          "{'complete', 'blocked', 'errors'} counts.");
+
+    py::class_<ClassCounter>(m, "ClassCounter",
+                             "Counts the classes of reported traces under every equivalence.")
+        .def(py::init<>())
+        .def("add", &ClassCounter::add, py::arg("trace"))
+        .def("classes",
+             [](const ClassCounter& c, const std::string& eq) {
+                 return countsDict(c.classes(equivalenceOf(eq)));
+             },
+             py::arg("equivalence"))
+        .def("duplicates",
+             [](const ClassCounter& c, const std::string& eq) {
+                 return c.duplicates(equivalenceOf(eq));
+             },
+             py::arg("equivalence"),
+             "How many added traces fell into an already-seen class.");
+}
+
+}  // namespace porlab::bind

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// The conflict (dependence) relation between events, parametrised as Godot §IV-A: two events of
+// different threads conflict when they access a common location and one of them writes it, except
+// that under IFAA two fetch-and-adds whose loaded values are unused commute.
+#pragma once
+
+#include "porlab/core/Event.hpp"
+
+namespace porlab {
+
+struct ConflictRelation {
+    bool ifaa = false;  // fetch-and-adds (add/sub) with unused results are independent
+
+    [[nodiscard]] bool independentFaaPair(const Event& a, const Event& b) const {
+        return ifaa && a.kind == EventKind::FetchAdd && b.kind == EventKind::FetchAdd &&
+               !a.resultUsed && !b.resultUsed &&
+               (a.rmwOp == RmwOp::Add || a.rmwOp == RmwOp::Sub) &&
+               (b.rmwOp == RmwOp::Add || b.rmwOp == RmwOp::Sub);
+    }
+
+    // Memory conflict of two events (ignores program order and spawn/join).
+    [[nodiscard]] bool conflicts(const Event& a, const Event& b) const {
+        if (a.loc == kNoLoc || a.loc != b.loc) return false;
+        if (!writesMemory(a.kind) && !writesMemory(b.kind)) return false;
+        if (!accessesMemory(a.kind) || !accessesMemory(b.kind)) return false;
+        return !independentFaaPair(a, b);
+    }
+};
+
+// Await conditions evaluated on 64-bit values; unsigned comparisons compare the bit patterns.
+[[nodiscard]] constexpr bool evalAwaitCond(AwaitCond c, Value v, Value operand) {
+    auto uv = static_cast<std::uint64_t>(v);
+    auto uo = static_cast<std::uint64_t>(operand);
+    switch (c) {
+    case AwaitCond::EQ: return v == operand;
+    case AwaitCond::NE: return v != operand;
+    case AwaitCond::UGT: return uv > uo;
+    case AwaitCond::UGE: return uv >= uo;
+    case AwaitCond::ULT: return uv < uo;
+    case AwaitCond::ULE: return uv <= uo;
+    case AwaitCond::SGT: return v > operand;
+    case AwaitCond::SGE: return v >= operand;
+    case AwaitCond::SLT: return v < operand;
+    case AwaitCond::SLE: return v <= operand;
+    }
+    return false;
+}
+
+[[nodiscard]] constexpr Value applyRmw(RmwOp op, Value old, Value operand) {
+    auto uo = static_cast<std::uint64_t>(old);
+    auto up = static_cast<std::uint64_t>(operand);
+    switch (op) {
+    case RmwOp::Add: return static_cast<Value>(uo + up);
+    case RmwOp::Sub: return static_cast<Value>(uo - up);
+    case RmwOp::And: return old & operand;
+    case RmwOp::Or: return old | operand;
+    case RmwOp::Xor: return old ^ operand;
+    case RmwOp::Max: return old > operand ? old : operand;
+    case RmwOp::Min: return old < operand ? old : operand;
+    }
+    return old;
+}
+
+}  // namespace porlab

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// An event is one visible step of one thread, identified by (thread, index).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "porlab/core/EventKind.hpp"
+
+namespace porlab {
+
+using Value = std::int64_t;
+using ThreadId = std::int32_t;
+using LocId = std::int32_t;  // -1: no location
+
+inline constexpr LocId kNoLoc = -1;
+
+struct SourcePos {
+    std::uint32_t file = 0;  // index into the program's file table; 0 = unknown
+    std::uint32_t line = 0;
+    friend bool operator==(const SourcePos&, const SourcePos&) = default;
+};
+
+struct Event {
+    ThreadId thread = 0;
+    std::uint32_t index = 0;  // position among the thread's events
+    EventKind kind = EventKind::Read;
+    RmwOp rmwOp = RmwOp::Add;        // FetchAdd only
+    AwaitCond cond = AwaitCond::EQ;  // Await, XchgAwait only
+    bool resultUsed = true;          // FetchAdd: is the loaded value used afterwards (IFAA)
+    bool enabled = true;             // for a pending (not yet executed) event
+    LocId loc = kNoLoc;              // memory location or mutex
+    Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
+    Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)
+    Value operand = 0;  // FetchAdd operand, CAS expected value, await operand
+    std::int32_t aux = -1;  // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind
+    SourcePos pos;
+
+    friend bool operator==(const Event&, const Event&) = default;
+};
+
+// ---- classification ------------------------------------------------------------------------
+
+[[nodiscard]] constexpr bool isMarker(EventKind k) {
+    return k == EventKind::AssumeBlock || k == EventKind::AssertFail || k == EventKind::Fault ||
+           k == EventKind::ThreadEnd;
+}
+
+[[nodiscard]] constexpr bool isErrorKind(EventKind k) {
+    return k == EventKind::AssertFail || k == EventKind::Fault;
+}
+
+// Does the event read a shared location (and so have a reads-from source)? Locks read the mutex
+// (they read-from the previous unlock), as in the papers that treat locks as read-modify-writes.
+[[nodiscard]] constexpr bool readsMemory(EventKind k) {
+    switch (k) {
+    case EventKind::Read:
+    case EventKind::FetchAdd:
+    case EventKind::Exchange:
+    case EventKind::CasSuccess:
+    case EventKind::CasFailure:
+    case EventKind::Lock:
+    case EventKind::Await:
+    case EventKind::XchgAwait:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Does the event write a shared location?
+[[nodiscard]] constexpr bool writesMemory(EventKind k) {
+    switch (k) {
+    case EventKind::Write:
+    case EventKind::FetchAdd:
+    case EventKind::Exchange:
+    case EventKind::CasSuccess:
+    case EventKind::Lock:
+    case EventKind::Unlock:
+    case EventKind::XchgAwait:
+        return true;
+    default:
+        return false;
+    }
+}
+
+[[nodiscard]] constexpr bool accessesMemory(EventKind k) { return readsMemory(k) || writesMemory(k); }
+
+// Events whose enabledness another thread can change (blocking events of Optimal-DPOR-Await).
+[[nodiscard]] constexpr bool mayBlock(EventKind k) {
+    return k == EventKind::Await || k == EventKind::XchgAwait || k == EventKind::Lock ||
+           k == EventKind::Join;
+}
+
+[[nodiscard]] std::string toString(const Event& e);
+
+}  // namespace porlab

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Every kind porlab knows is declared exactly once, here, as an X-macro table: the enum, its
+// name, the Python enum and the CLI choices all derive from these lists.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace porlab {
+
+// X(Enumerator, "python-name")
+#define PORLAB_EVENT_KINDS(X)                                                                      \
+    X(Read, "read")                                                                                \
+    X(Write, "write")                                                                              \
+    X(FetchAdd, "fetch-add")     /* fetch-and-op; the op is Event::rmwOp (add by default) */       \
+    X(Exchange, "exchange")                                                                        \
+    X(CasSuccess, "cas-success")                                                                   \
+    X(CasFailure, "cas-failure")                                                                   \
+    X(Lock, "lock")                                                                                \
+    X(Unlock, "unlock")                                                                            \
+    X(Spawn, "spawn")                                                                              \
+    X(Join, "join")                                                                                \
+    X(Await, "await")            /* load-await: blocks until cond(x, operand), then reads x */     \
+    X(XchgAwait, "xchg-await")   /* exchange-await: as Await, then writes the new value */        \
+    X(AssumeBlock, "assume-block") /* marker: the thread is blocked for good (cause in aux) */     \
+    X(AssertFail, "assertion-failure") /* marker: an assertion failed */                          \
+    X(Fault, "fault")            /* marker: a run-time fault (unlock not held, bad index, ...) */  \
+    X(ThreadEnd, "thread-end")   /* marker: the thread finished */
+
+enum class EventKind : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_EVENT_KINDS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kEventKindNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_EVENT_KINDS(PORLAB_X)
+#undef PORLAB_X
+};
+
+[[nodiscard]] constexpr std::string_view name(EventKind k) {
+    return kEventKindNames[static_cast<int>(k)];
+}
+
+// Read-modify-write operations of FetchAdd events.
+#define PORLAB_RMW_OPS(X)                                                                          \
+    X(Add, "add")                                                                                  \
+    X(Sub, "sub")                                                                                  \
+    X(And, "and")                                                                                  \
+    X(Or, "or")                                                                                    \
+    X(Xor, "xor")                                                                                  \
+    X(Max, "max")                                                                                  \
+    X(Min, "min")
+
+enum class RmwOp : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_RMW_OPS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kRmwOpNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_RMW_OPS(PORLAB_X)
+#undef PORLAB_X
+};
+
+[[nodiscard]] constexpr std::string_view name(RmwOp k) { return kRmwOpNames[static_cast<int>(k)]; }
+
+// Await conditions, with Nidhugg's bit patterns as values so that C programs using
+// __VERIFIER_load_await_* run unchanged (ALGORITHMS.md §1.1).
+#define PORLAB_AWAIT_CONDS(X)                                                                      \
+    X(UGT, 1, "ugt")                                                                               \
+    X(EQ, 2, "eq")                                                                                 \
+    X(UGE, 3, "uge")                                                                               \
+    X(ULT, 4, "ult")                                                                               \
+    X(NE, 5, "ne")                                                                                 \
+    X(ULE, 6, "ule")                                                                               \
+    X(SGT, 9, "sgt")                                                                               \
+    X(SGE, 11, "sge")                                                                              \
+    X(SLT, 12, "slt")                                                                              \
+    X(SLE, 14, "sle")
+
+enum class AwaitCond : std::uint8_t {
+#define PORLAB_X(e, v, s) e = v,
+    PORLAB_AWAIT_CONDS(PORLAB_X)
+#undef PORLAB_X
+};
+
+[[nodiscard]] constexpr std::string_view name(AwaitCond c) {
+    switch (c) {
+#define PORLAB_X(e, v, s)                                                                          \
+    case AwaitCond::e:                                                                             \
+        return s;
+        PORLAB_AWAIT_CONDS(PORLAB_X)
+#undef PORLAB_X
+    }
+    return "?";
+}
+
+[[nodiscard]] inline std::optional<AwaitCond> awaitCondFromCode(int code) {
+    switch (code) {
+#define PORLAB_X(e, v, s)                                                                          \
+    case v:                                                                                        \
+        return AwaitCond::e;
+        PORLAB_AWAIT_CONDS(PORLAB_X)
+#undef PORLAB_X
+    default:
+        return std::nullopt;
+    }
+}
+
+// Why a thread is blocked for good (aux of an AssumeBlock marker).
+#define PORLAB_BLOCK_CAUSES(X)                                                                     \
+    X(Assume, "assume")                                                                            \
+    X(LoopBound, "loop-bound")
+
+enum class BlockCause : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_BLOCK_CAUSES(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kBlockCauseNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_BLOCK_CAUSES(PORLAB_X)
+#undef PORLAB_X
+};
+
+// What a run-time fault was (aux of a Fault marker).
+#define PORLAB_FAULTS(X)                                                                           \
+    X(UnlockNotHeld, "unlock of a mutex not held")                                                 \
+    X(IndexOutOfBounds, "index out of bounds")                                                     \
+    X(SpawnTwice, "thread spawned twice")                                                          \
+    X(DivisionByZero, "division by zero")                                                          \
+    X(RelockHeld, "lock of a mutex already held by this thread")
+
+enum class FaultKind : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_FAULTS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kFaultNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_FAULTS(PORLAB_X)
+#undef PORLAB_X
+};
+
+}  // namespace porlab

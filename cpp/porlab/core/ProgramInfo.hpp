@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Names and initial values of a program's threads and locations: what a trace needs to be read by
+// a person, and nothing an explorer needs to run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "porlab/core/Event.hpp"
+
+namespace porlab {
+
+struct ProgramInfo {
+    std::string name;
+    std::vector<std::string> threadNames;    // by ThreadId
+    std::vector<std::string> locationNames;  // by LocId ("x", "a[2]", "m")
+    std::vector<bool> isMutex;               // by LocId
+    std::vector<Value> initialValues;        // by LocId
+    std::vector<std::string> files;          // by SourcePos::file; files[0] = "" (unknown)
+
+    [[nodiscard]] int numThreads() const { return static_cast<int>(threadNames.size()); }
+    [[nodiscard]] int numLocations() const { return static_cast<int>(locationNames.size()); }
+    [[nodiscard]] std::string threadName(ThreadId t) const;
+    [[nodiscard]] std::string locationName(LocId l) const;
+    [[nodiscard]] std::string position(SourcePos p) const;  // "file:line" or ""
+};
+
+}  // namespace porlab

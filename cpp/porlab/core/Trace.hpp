@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// A trace: the sequence of events a program really executed, with the relations of the papers
+// (program order, reads-from, coherence, from-read, happens-before, causal order) derived from it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Event.hpp"
+#include "porlab/core/ProgramInfo.hpp"
+#include "porlab/core/VectorClock.hpp"
+
+namespace porlab {
+
+#define PORLAB_TRACE_STATUSES(X)                                                                   \
+    X(Complete, "complete")                                                                        \
+    X(Blocked, "blocked")                                                                          \
+    X(Error, "error")                                                                              \
+    X(Partial, "partial") /* cut short by a budget */
+
+enum class TraceStatus : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_TRACE_STATUSES(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kTraceStatusNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_TRACE_STATUSES(PORLAB_X)
+#undef PORLAB_X
+};
+
+[[nodiscard]] constexpr std::string_view name(TraceStatus s) {
+    return kTraceStatusNames[static_cast<int>(s)];
+}
+
+inline constexpr int kInitWrite = -1;  // reads-from source: the initial value
+inline constexpr int kNotARead = -2;
+
+class Trace {
+public:
+    Trace() = default;
+    Trace(std::vector<Event> events, TraceStatus status, std::shared_ptr<const ProgramInfo> info)
+        : events_(std::move(events)), status_(status), info_(std::move(info)) {}
+
+    [[nodiscard]] const std::vector<Event>& events() const { return events_; }
+    [[nodiscard]] std::size_t size() const { return events_.size(); }
+    [[nodiscard]] const Event& operator[](std::size_t i) const { return events_[i]; }
+    [[nodiscard]] TraceStatus status() const { return status_; }
+    [[nodiscard]] const std::shared_ptr<const ProgramInfo>& info() const { return info_; }
+    [[nodiscard]] int numThreads() const;
+    [[nodiscard]] int numLocations() const;
+
+    // Position in the trace of event (thread, index), or -1.
+    [[nodiscard]] int position(ThreadId t, std::uint32_t index) const;
+
+    // Program order predecessor's position (-1 for a thread's first event).
+    [[nodiscard]] std::vector<int> programOrderPrev() const;
+    // For every event: the position of the write it reads from, kInitWrite, or kNotARead.
+    [[nodiscard]] std::vector<int> readsFrom() const;
+    // For every location: positions of the writes to it, in coherence (= trace) order.
+    [[nodiscard]] std::vector<std::vector<int>> coherence() const;
+    // Pairs (read, write) of from-read: the read reads from a write coherence-before the write.
+    [[nodiscard]] std::vector<std::pair<int, int>> fromRead() const;
+
+    // Happens-before as vector clocks (one per event), under a conflict relation; includes
+    // program order, spawn -> child and child end -> join.
+    [[nodiscard]] std::vector<VectorClock> happensBefore(ConflictRelation conflicts = {}) const;
+    // Causal order (po ∪ rf)+ as vector clocks (spawn and join edges included in po).
+    [[nodiscard]] std::vector<VectorClock> causalOrder() const;
+
+    // Relations as dense n×n boolean matrices, row-major (m[i*n+j] = i R j).
+    [[nodiscard]] std::vector<std::uint8_t> matrix(const std::string& relation,
+                                                   ConflictRelation conflicts = {}) const;
+
+    [[nodiscard]] std::string toString() const;  // thread  file:line  event  value
+    [[nodiscard]] std::string toDot(const std::string& title = "") const;
+
+private:
+    [[nodiscard]] std::vector<VectorClock> clocks(bool causal, ConflictRelation conflicts) const;
+
+    std::vector<Event> events_;
+    TraceStatus status_ = TraceStatus::Complete;
+    std::shared_ptr<const ProgramInfo> info_;
+};
+
+// Human-readable rendering of one event ("T1: x := 1", "T2: r = x (1)").
+[[nodiscard]] std::string describe(const Event& e, const ProgramInfo* info);
+
+}  // namespace porlab

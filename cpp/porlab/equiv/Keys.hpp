@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Canonical keys of traces, one per equivalence: two complete traces get the same key exactly when
+// they are equivalent, so "how many classes does this program have under X" is a set size.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "porlab/core/Trace.hpp"
+
+namespace porlab {
+
+// X(Enumerator, "name", "what two equivalent traces share")
+#define PORLAB_EQUIVALENCES(X)                                                                     \
+    X(Mazurkiewicz, "mazurkiewicz",                                                                \
+      "same events, same order of every conflicting pair (locks as read-modify-writes)")           \
+    X(MazurkiewiczIfaa, "mazurkiewicz-ifaa",                                                       \
+      "as mazurkiewicz, but fetch-and-adds with unused results commute (Godot IFAA)")              \
+    X(ReadsFrom, "reads-from", "same events and the same reads-from function")                     \
+    X(Rvf, "rvf", "same events, same values, same causal order (po ∪ rf)+ on reads (RVF-SMC)")
+
+enum class Equivalence : std::uint8_t {
+#define PORLAB_X(e, s, d) e,
+    PORLAB_EQUIVALENCES(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kEquivalenceNames[] = {
+#define PORLAB_X(e, s, d) s,
+    PORLAB_EQUIVALENCES(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kEquivalenceDescriptions[] = {
+#define PORLAB_X(e, s, d) d,
+    PORLAB_EQUIVALENCES(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr int kNumEquivalences = static_cast<int>(std::size(kEquivalenceNames));
+
+[[nodiscard]] std::optional<Equivalence> equivalenceFromName(std::string_view name);
+
+struct Key {
+    std::uint64_t hi = 0, lo = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+    friend auto operator<=>(const Key&, const Key&) = default;
+};
+
+struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept {
+        return static_cast<std::size_t>(k.hi ^ (k.lo * 0x9e3779b97f4a7c15ULL));
+    }
+};
+
+// 128-bit keys: a collision among 10^9 classes has probability about 10^-21.
+[[nodiscard]] Key traceKey(Equivalence eq, const Trace& trace);
+
+// A canonical representative of the Mazurkiewicz class: the lexicographically least (by thread
+// id) linearisation of happens-before, as positions into the trace.
+[[nodiscard]] std::vector<int> canonicalLinearization(const Trace& trace, ConflictRelation c);
+
+}  // namespace porlab

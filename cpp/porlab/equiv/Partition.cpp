@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "porlab/equiv/Partition.hpp"
+
+namespace porlab {
+
+namespace {
+int slot(TraceStatus s) {
+    switch (s) {
+    case TraceStatus::Complete: return 0;
+    case TraceStatus::Blocked: return 1;
+    default: return 2;
+    }
+}
+}  // namespace
+
+void ClassCounter::add(const Trace& t) {
+    const int s = slot(t.status());
+    for (int e = 0; e < kNumEquivalences; ++e)
+        if (!seen_[e][s].insert(traceKey(static_cast<Equivalence>(e), t)).second) ++dups_[e];
+}
+
+Counts ClassCounter::classes(Equivalence eq) const {
+    const auto& s = seen_[static_cast<int>(eq)];
+    return {s[0].size(), s[1].size(), s[2].size()};
+}
+
+PartitionSizes partitionSizes(const Program& program, ExploreOptions opts) {
+    PartitionSizes out;
+    ClassCounter counter;
+    auto user = opts.onTrace;
+    opts.onTrace = [&](const Trace& t) {
+        counter.add(t);
+        if (user) user(t);
+    };
+    out.run = exploreNaive(program, opts);
+    out.run.explorer = "naive";
+    out.interleavings = {out.run.complete, out.run.blocked, out.run.errors};
+    for (int e = 0; e < kNumEquivalences; ++e)
+        out.classes[e] = counter.classes(static_cast<Equivalence>(e));
+    return out;
+}
+
+}  // namespace porlab

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// One interface for every exploration algorithm, and the registry that names them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <compare>
+#include <functional>
+#include <tuple>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Trace.hpp"
+#include "porlab/program/Program.hpp"
+
+namespace porlab {
+
+struct ExploreOptions {
+    std::uint64_t maxTraces = 0;   // maximal traces (complete + blocked + error); 0 = no limit
+    double maxSeconds = 0;         // 0 = no limit
+    std::uint64_t maxEvents = 0;   // events executed; 0 = no limit
+    bool stopOnError = false;      // end the run at the first error trace
+    bool keepTraces = false;       // keep every maximal trace in the result
+    bool collectOutcomes = true;   // record the set of reachable final states
+    std::function<void(const Trace&)> onTrace;  // called with every maximal trace
+    ConflictRelation conflicts;    // e.g. IFAA
+    std::map<std::string, std::string> params;  // explorer-specific options
+};
+
+struct VectorHash {
+    std::size_t operator()(const std::vector<Value>& v) const noexcept {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (Value x : v) {
+            h ^= static_cast<std::uint64_t>(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 1099511628211ULL;
+        }
+        return static_cast<std::size_t>(h);
+    }
+};
+
+// Where an error happened: thread, kind (assertion failure or fault) and source position.
+struct ErrorSite {
+    ThreadId thread = 0;
+    EventKind kind = EventKind::AssertFail;
+    std::int32_t aux = -1;
+    SourcePos pos;
+    friend auto operator<=>(const ErrorSite& a, const ErrorSite& b) {
+        return std::tie(a.thread, a.kind, a.aux, a.pos.file, a.pos.line) <=>
+               std::tie(b.thread, b.kind, b.aux, b.pos.file, b.pos.line);
+    }
+    friend bool operator==(const ErrorSite&, const ErrorSite&) = default;
+};
+
+struct ExploreResult {
+    std::string explorer;
+    std::uint64_t complete = 0;
+    std::uint64_t blocked = 0;
+    std::uint64_t errors = 0;
+    std::uint64_t events = 0;  // visible operations executed, replays included
+    double seconds = 0;
+    std::uint64_t peakMemoryBytes = 0;  // peak resident set size of the process
+    bool budgetExceeded = false;
+    std::string budgetReason;           // "traces", "seconds", "events"
+    std::optional<Trace> firstError;
+    std::vector<Trace> traces;          // when keepTraces
+    std::unordered_set<std::vector<Value>, VectorHash> outcomes;  // final states (complete+blocked)
+    std::vector<ErrorSite> errorSites;  // distinct, sorted
+    std::map<std::string, double> stats;  // explorer-specific statistics
+
+    [[nodiscard]] std::uint64_t traceCount() const { return complete + blocked + errors; }
+};
+
+// Collects what every explorer reports, so that counting, budgets, outcomes, error traces and
+// trace streaming are written once.
+class Reporter {
+public:
+    Reporter(const Program& program, const ExploreOptions& opts, ExploreResult& result);
+
+    // A maximal trace ended with the given status; `events` is the whole trace.
+    void maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
+    void countEvent() { ++result_.events; }
+    // Should the explorer stop now (budget or first error)? Cheap; call often.
+    [[nodiscard]] bool stop();
+    [[nodiscard]] bool stopped() const { return stopped_; }
+    // Status of a maximal execution: complete when every started thread finished.
+    [[nodiscard]] static TraceStatus classify(const Execution& exec);
+    void finish();
+
+private:
+    const Program& program_;
+    const ExploreOptions& opts_;
+    ExploreResult& result_;
+    std::chrono::steady_clock::time_point start_;
+    std::uint64_t checks_ = 0;
+    bool stopped_ = false;
+    bool needTrace_ = false;
+};
+
+[[nodiscard]] std::uint64_t peakResidentBytes();
+
+using ExplorerFn = std::function<ExploreResult(const Program&, const ExploreOptions&)>;
+
+struct ExplorerInfo {
+    std::string name;
+    std::string equivalence;  // what one explored trace stands for
+    std::string description;
+    bool optimal = false;     // exactly one complete trace per class of `equivalence`
+    ExplorerFn run;
+};
+
+// Every registered explorer, in registration order.
+[[nodiscard]] const std::vector<ExplorerInfo>& explorers();
+// Throws InputError listing the known names when `name` is unknown.
+[[nodiscard]] const ExplorerInfo& explorerInfo(const std::string& name);
+[[nodiscard]] ExploreResult explore(const Program& program, const std::string& explorer,
+                                    const ExploreOptions& opts = {});
+
+// The explorers themselves (one file each).
+ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);
+
+}  // namespace porlab

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The one interface between programs and explorers. Explorers never know whether a program came
+// from C or from Python; programs never know which explorer drives them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "porlab/core/Event.hpp"
+#include "porlab/core/ProgramInfo.hpp"
+
+namespace porlab {
+
+#define PORLAB_THREAD_STATUSES(X)                                                                  \
+    X(NotStarted, "not-started")                                                                   \
+    X(Ready, "ready")       /* has a pending visible operation (maybe disabled) */                \
+    X(Finished, "finished")                                                                        \
+    X(Blocked, "blocked")   /* blocked for good: failed assume or loop bound */                    \
+    X(Failed, "failed")     /* assertion failure or fault */
+
+enum class ThreadStatus : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_THREAD_STATUSES(PORLAB_X)
+#undef PORLAB_X
+};
+
+// An opaque saved state of an execution (restore is cheaper than replay for builder programs).
+struct Snapshot {
+    std::vector<std::int64_t> words;
+};
+
+// One run of a program. Deterministic per thread: the same sequence of step() calls (with the same
+// forced read values) yields the same events.
+class Execution {
+public:
+    virtual ~Execution() = default;
+
+    // Back to the initial state. Returns the marker events of threads that end, block or fail
+    // before their first visible operation (run-time errors of the initial local code).
+    virtual std::span<const Event> reset() = 0;
+
+    // Static upper bound on thread ids (threads not yet spawned are NotStarted).
+    [[nodiscard]] virtual int maxThreads() const = 0;
+    [[nodiscard]] virtual ThreadStatus status(ThreadId t) const = 0;
+    // The event thread t would perform now (status Ready only); its `enabled` flag says whether it
+    // can be performed now (await condition, free mutex, joined thread finished).
+    [[nodiscard]] virtual const Event& pending(ThreadId t) const = 0;
+
+    // Perform t's pending operation (must be enabled), then run t's local code up to its next
+    // visible operation. A read-like operation returns `forcedRead` instead of memory when given
+    // (value-based explorers). Returns the events emitted: the operation first, then marker events
+    // (the thread's end, block or failure; a spawned child's immediate end or failure).
+    virtual std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead = {}) = 0;
+
+    // Has some thread failed (assertion failure or fault)?
+    [[nodiscard]] virtual bool failed() const = 0;
+
+    // Current value of every location (for outcomes and enabledness checks).
+    [[nodiscard]] virtual std::span<const Value> memory() const = 0;
+    // The final state as a flat vector: memory, then every thread's status and registers. Two
+    // executions that reach the same local states and memory have the same outcome.
+    [[nodiscard]] virtual std::vector<Value> outcome() const = 0;
+
+    virtual void save(Snapshot& s) const = 0;
+    virtual void restore(const Snapshot& s) = 0;
+
+    // Convenience: is thread t ready with an enabled operation?
+    [[nodiscard]] bool enabled(ThreadId t) const {
+        return status(t) == ThreadStatus::Ready && pending(t).enabled;
+    }
+};
+
+// An immutable program; executions are independent of each other, so one program can be
+// explored by several workers at once.
+class Program {
+public:
+    virtual ~Program() = default;
+    [[nodiscard]] virtual std::unique_ptr<Execution> newExecution() const = 0;
+    [[nodiscard]] virtual const std::shared_ptr<const ProgramInfo>& info() const = 0;
+};
+
+}  // namespace porlab

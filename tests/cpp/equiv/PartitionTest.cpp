@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#include "porlab/equiv/Partition.hpp"
+
+#include <gtest/gtest.h>
+
+#include "TestPrograms.hpp"
+
+using namespace porlab;
+
+namespace {
+std::uint64_t classes(const PartitionSizes& p, Equivalence e) {
+    return p.classes[static_cast<int>(e)].complete;
+}
+}  // namespace
+
+// The numbers printed in RVF-SMC Figure 1.
+TEST(PartitionTest, RvfFigure1) {
+    auto p = partitionSizes(*testprog::rvfFig1());
+    EXPECT_EQ(classes(p, Equivalence::Mazurkiewicz), 98u);
+    EXPECT_EQ(classes(p, Equivalence::ReadsFrom), 9u);
+    EXPECT_EQ(classes(p, Equivalence::Rvf), 1u);
+    EXPECT_EQ(p.interleavings.blocked, 0u);
+    EXPECT_EQ(p.interleavings.errors, 0u);
+    // 8 events: 8!/(2!·3!·3!) interleavings.
+    EXPECT_EQ(p.interleavings.complete, 560u);
+}
+
+TEST(PartitionTest, RvfFigure13cHasOneRvfClass) {
+    std::uint64_t prevRf = 0;
+    for (int n = 1; n <= 4; ++n) {
+        auto p = partitionSizes(*testprog::rvfFig13c(n));
+        EXPECT_EQ(classes(p, Equivalence::Rvf), 1u) << "n=" << n;
+        EXPECT_GT(classes(p, Equivalence::ReadsFrom), prevRf) << "n=" << n;
+        prevRf = classes(p, Equivalence::ReadsFrom);
+    }
+}
+
+TEST(PartitionTest, GodotFigure2And5) {
+    auto b = partitionSizes(*testprog::godotFig2(false));
+    EXPECT_EQ(b.classes[0].complete, 1u);
+    EXPECT_EQ(b.classes[0].blocked, 1u);
+    auto c = partitionSizes(*testprog::godotFig2(true));
+    EXPECT_EQ(c.classes[0].complete, 1u);
+    EXPECT_EQ(c.classes[0].blocked, 0u);
+    auto f5 = partitionSizes(*testprog::godotFig5());
+    auto m = f5.classes[static_cast<int>(Equivalence::Mazurkiewicz)];
+    auto mi = f5.classes[static_cast<int>(Equivalence::MazurkiewiczIfaa)];
+    EXPECT_EQ(m.complete, 2u);
+    EXPECT_EQ(m.blocked, 6u);
+    EXPECT_EQ(mi.complete, 1u);
+    EXPECT_EQ(mi.blocked, 1u);
+}
+
+TEST(PartitionTest, NReadsLockIsFactorial) {
+    const std::uint64_t fact[] = {1, 1, 2, 6, 24};
+    for (int n = 1; n <= 4; ++n) {
+        EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n)), Equivalence::Mazurkiewicz), fact[n]);
+        EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n, false)), Equivalence::Mazurkiewicz), 1u);
+    }
+}
