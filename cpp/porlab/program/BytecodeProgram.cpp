@@ -254,6 +254,11 @@ public:
         case EventKind::Await: regs[in.a] = ev.rval; break;
         case EventKind::Write: state_[ev.loc] = ev.wval; break;
         case EventKind::FetchAdd:
+            // An unused result is not stored: IFAA-equivalent executions then reach the same
+            // local states, as they should.
+            if (in.resultUsed) regs[in.a] = ev.rval;
+            state_[ev.loc] = ev.wval;
+            break;
         case EventKind::Exchange:
         case EventKind::XchgAwait:
             regs[in.a] = ev.rval;

@@ -1,0 +1,7 @@
+"""``python -m porlab`` runs the CLI."""
+
+import sys
+
+from porlab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,193 @@
+"""The ``porlab`` command line.
+
+Exit codes follow Nidhugg and GenMC: 0 no violation, 42 a violation was found, 2 bad input or
+an unsupported program.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from porlab import _core
+from porlab.api import explore, explorers, load_program, partition_sizes
+from porlab.errors import InputError, UnsupportedError
+
+EXIT_OK = 0
+EXIT_VIOLATION = 42
+EXIT_BAD_INPUT = 2
+
+
+def _param(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"parameter '{text}' is not NAME=VALUE")
+    k, v = text.split("=", 1)
+    val: Any = v
+    for conv in (int, float):
+        try:
+            val = conv(v)
+            break
+        except ValueError:
+            continue
+    if v in ("true", "false", "True", "False"):
+        val = v.lower() == "true"
+    return k.strip(), val
+
+
+def _fmt_table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join(
+            str(c).ljust(w) if i == 0 else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+
+    return "\n".join([line(header), "  ".join("-" * w for w in widths), *map(line, rows)])
+
+
+def _kinds_text(c: int, b: int, e: int) -> str:
+    s = str(c)
+    if b:
+        s += f"+{b}"
+    if e:
+        s += f" ({e} err)"
+    return s
+
+
+def cmd_partition(args: argparse.Namespace) -> int:
+    rows: list[list[str]] = []
+    results: list[dict[str, Any]] = []
+    for path in args.files:
+        prog = load_program(path, **dict(args.param or []))
+        p = partition_sizes(prog, max_traces=args.max_traces, max_seconds=args.max_seconds)
+        results.append({"file": path, "program": prog.name, **p.as_dict()})
+        keys = ["interleavings", *_core.EQUIVALENCES.keys()]
+        rows.append(
+            [prog.name]
+            + [_kinds_text(p.complete[k], p.blocked[k], p.errors[k]) for k in keys]
+            + [("budget!" if p.budget_exceeded else "") + f"{p.seconds:.2f}s"]
+        )
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+    else:
+        header = ["program", "interleavings", *_core.EQUIVALENCES.keys(), "time"]
+        print(_fmt_table(rows, header))
+        print("\ncounts are complete+blocked classes of maximal traces")
+    return EXIT_OK
+
+
+def _print_trace(trace: _core.Trace) -> None:
+    for i, e in enumerate(trace.events):
+        print(f"  {trace.thread_name(e.thread):<10} {trace.source(i):<28} {trace.describe(i)}")
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    prog = load_program(args.file, **dict(args.param or []))
+    extra = dict(args.option or [])
+    r = explore(
+        prog,
+        args.explorer,
+        max_traces=args.max_traces,
+        max_seconds=args.max_seconds,
+        max_events=args.max_events,
+        stop_on_error=args.stop_on_error,
+        ifaa=args.ifaa,
+        **extra,
+    )
+    if args.json:
+        print(json.dumps(r.as_dict(), indent=2))
+    else:
+        print(f"program   {prog.name}")
+        print(f"explorer  {r.explorer}{' (ifaa)' if args.ifaa else ''}")
+        print(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
+        print(f"events    {r.events}  ({r.events_per_second:,.0f}/s)")
+        print(f"time      {r.seconds:.3f}s")
+        print(f"memory    {r.peak_memory_bytes / 2**20:.1f} MiB peak")
+        for k, v in sorted(r.stats.items()):
+            print(f"{k:<9} {v:g}")
+        if r.budget_exceeded:
+            print(f"budget    exceeded ({r.budget_reason}): counts are partial")
+        if r.first_error is not None:
+            print("\nerror trace:")
+            _print_trace(r.first_error)
+    return EXIT_VIOLATION if r.errors else EXIT_OK
+
+
+def cmd_explorers(args: argparse.Namespace) -> int:
+    ex = explorers()
+    if args.json:
+        print(json.dumps(ex, indent=2))
+    else:
+        print(_fmt_table([[e["name"], e["equivalence"], e["description"]] for e in ex],
+                         ["name", "equivalence", "description"]))
+    return EXIT_OK
+
+
+def cmd_disasm(args: argparse.Namespace) -> int:
+    print(load_program(args.file, **dict(args.param or [])).disassemble(), end="")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    names = [e["name"] for e in explorers()]
+    ap = argparse.ArgumentParser(
+        prog="porlab",
+        description="Stateless model checking with dynamic partial order reduction.",
+        epilog="Exit codes: 0 no violation, 42 violation found, 2 bad input.",
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
+                       help="parameter of the program file's build(...) function")
+        p.add_argument("--max-traces", type=int, default=0, help="stop after N traces")
+        p.add_argument("--max-seconds", type=float, default=0.0, help="stop after S seconds")
+        p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("partition", help="count classes under every equivalence")
+    p.add_argument("files", nargs="+", help="program files (.py defining `program`)")
+    common(p)
+    p.set_defaults(func=cmd_partition)
+
+    p = sub.add_parser("explore", help="explore a program with an explorer")
+    p.add_argument("file")
+    p.add_argument("--explorer", "-e", default="naive", choices=names)
+    p.add_argument("--ifaa", action="store_true",
+                   help="fetch-and-adds with unused results commute")
+    p.add_argument("--max-events", type=int, default=0)
+    p.add_argument("--stop-on-error", action="store_true")
+    p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
+                   help="explorer-specific option")
+    common(p)
+    p.set_defaults(func=cmd_explore)
+
+    p = sub.add_parser("explorers", help="list the registered explorers")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_explorers)
+
+    p = sub.add_parser("disasm", help="show a program's bytecode")
+    p.add_argument("file")
+    p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE")
+    p.set_defaults(func=cmd_disasm)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (InputError, UnsupportedError) as e:
+        print(f"porlab: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("porlab: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
