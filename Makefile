@@ -1,0 +1,63 @@
+# porlab — `make demo` and `make test` work on a fresh machine (they install what is missing).
+PYTHON ?= python3
+JOBS ?= 2
+# Warnings are errors in CI (CI=true) and in the C++ test build.
+WERROR ?= $(if $(filter true,$(CI)),ON,OFF)
+
+CPP_SOURCES := $(shell find cpp -name '*.cpp' -o -name '*.hpp' 2>/dev/null) CMakeLists.txt pyproject.toml
+DEMO_EXAMPLES := examples/rvf_fig1.py $(wildcard examples/rvf_fig13c.py examples/godot_fig*.py \
+                 examples/lapor_n_reads_lock.py examples/lapor_ww_r_mixed.py examples/litmus_*.py)
+
+.PHONY: all setup build cpp demo test test-cpp test-python test-notebooks test-sanitize lint bench clean
+
+all: build
+
+setup: build/.deps-stamp
+build/.deps-stamp: scripts/setup-deps.sh pyproject.toml
+	@mkdir -p build
+	PYTHON=$(PYTHON) scripts/setup-deps.sh
+	@touch $@
+
+# The Python package with its extension module porlab._core (editable install).
+build: build/.python-stamp
+build/.python-stamp: build/.deps-stamp $(CPP_SOURCES) $(shell find python -name '*.py')
+	PORLAB_WERROR=$(WERROR) CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
+	    $(PYTHON) -m pip install -q --disable-pip-version-check --no-build-isolation -e .
+	@touch $@
+
+# The C++ core and its GoogleTest suite, warnings as errors.
+cpp: build/.deps-stamp
+	cmake -S . -B build/cmake -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON > /dev/null
+	cmake --build build/cmake -j $(JOBS)
+
+demo: build
+	porlab partition $(DEMO_EXAMPLES)
+
+test: test-cpp test-python test-notebooks lint
+
+test-cpp: cpp
+	ctest --test-dir build/cmake --output-on-failure -j $(JOBS)
+
+test-python: build
+	$(PYTHON) -m pytest -q tests/python
+
+test-notebooks: build
+	PORLAB_SMALL=1 $(PYTHON) -m pytest -q -p no:cacheprovider --nbmake notebooks
+
+# AddressSanitizer + UndefinedBehaviorSanitizer over the C++ tests.
+test-sanitize: build/.deps-stamp
+	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPORLAB_BUILD_TESTS=ON \
+	    -DPORLAB_WERROR=ON -DPORLAB_SANITIZE=ON > /dev/null
+	cmake --build build/asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ctest --test-dir build/asan --output-on-failure -j $(JOBS)
+
+lint: build/.deps-stamp
+	$(PYTHON) -m ruff check python tests examples benchmarks
+
+bench: build
+	$(PYTHON) benchmarks/run.py
+
+clean:
+	rm -rf build
