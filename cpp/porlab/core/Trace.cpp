@@ -246,8 +246,9 @@ std::string Trace::toDot(const std::string& title) const {
     auto rf = readsFrom();
     bool needInit = false;
     for (std::size_t i = 0; i < events_.size(); ++i) {
-        if (rf[i] >= 0 && events_[rf[i]].thread != events_[i].thread)
-            o << "  e" << rf[i] << " -> e" << i << " [style=dashed, color=red, label=rf];\n";
+        if (rf[i] >= 0)
+            o << "  e" << rf[i] << " -> e" << i
+              << " [style=dashed, color=red, label=rf, constraint=false];\n";
         if (rf[i] == kInitWrite) needInit = true;
     }
     if (needInit) {
