@@ -7,7 +7,7 @@ import os
 import runpy
 import traceback
 from collections.abc import Callable, Mapping
-from typing import Any, Union
+from typing import Any
 
 from porlab import _core
 from porlab.builder import Program
@@ -23,7 +23,7 @@ __all__ = [
     "trace_key",
 ]
 
-ProgramLike = Union[Program, _core.ProgramBase]
+ProgramLike = Program | _core.ProgramBase
 
 
 def _compiled(program: ProgramLike) -> _core.ProgramBase:

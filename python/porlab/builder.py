@@ -28,7 +28,6 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Union
 
 from porlab import _core
 from porlab.errors import ProgramError
@@ -160,15 +159,16 @@ class Expr:
 class Reg(Expr):
     """A register of one thread (the result of a load, RMW, await, ... or of ``let``)."""
 
-    __slots__ = ("index", "name")
+    __slots__ = ("index", "name", "old")
 
     def __init__(self, thread: Thread, index: int, name: str) -> None:
         super().__init__("reg", (name,), thread)
         self.index = index
         self.name = name
+        self.old: Reg | None = None  # cas(): the value the CAS read
 
 
-Operand = Union[Expr, int]
+Operand = Expr | int
 
 
 def _bin(op: str, a: Operand, b: Operand) -> Expr:
@@ -253,7 +253,7 @@ class Mutex:
         return f"Mutex({self.name})"
 
 
-Location = Union[Var, _Elem]
+Location = Var | _Elem
 
 _AWAIT_OPS = {
     "==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge",
@@ -437,7 +437,7 @@ class Thread:
         ok = self._result(name)
         old = self._result((name + ".old") if name else "")
         self._emit("cas", a=old.index, e=ok.index, c=e, d=d, loc=base, len=n, idx=idx)
-        ok.old = old  # type: ignore[attr-defined]
+        ok.old = old
         return ok
 
     def lock(self, m: Mutex) -> None:
@@ -528,7 +528,7 @@ class Thread:
 
     def fail(self) -> None:
         """An assertion that always fails when reached."""
-        self.assert_(0)
+        self.assertTrue(0)
 
     @contextmanager
     def if_(self, cond: Operand) -> Iterator[None]:
