@@ -143,7 +143,7 @@ class Expr:
     __hash__ = object.__hash__
 
     def __bool__(self) -> bool:
-        raise ProgramError(
+        raise _fail(
             "a porlab expression has no Python truth value: use t.if_(cond), "
             "t.assume(cond) or t.assert_(cond) instead of a Python if/and/or/not"
         )
@@ -194,7 +194,36 @@ def _bin(op: str, a: Operand, b: Operand) -> Expr:
 # Shared locations
 
 
-class Var:
+class _NotAValue:
+    """Arithmetic and comparisons with a shared location (``x + 1``, ``x == 1``) raise a
+    ProgramError instead of a TypeError or a silent Python ``False``."""
+
+    name: str
+
+    def _not_a_value(self, *_: object) -> Expr:
+        raise _fail(
+            f"'{self.name}' is a shared location: read it with t.load({self.name}) "
+            "before computing with it"
+        )
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _not_a_value
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __invert__ = _not_a_value
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _not_a_value
+    __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _not_a_value
+    __lt__ = __le__ = __gt__ = __ge__ = _not_a_value
+
+    def __eq__(self, o: object) -> bool:
+        if isinstance(o, Expr | int):
+            self._not_a_value()
+        return self is o
+
+    def __ne__(self, o: object) -> bool:
+        return not self.__eq__(o)
+
+    __hash__ = object.__hash__
+
+
+class Var(_NotAValue):
     """A shared integer variable."""
 
     def __init__(self, program: Program, name: str, loc: int) -> None:
@@ -231,7 +260,7 @@ class Array:
         return f"Array({self.name}[{self.size}])"
 
 
-class _Elem:
+class _Elem(_NotAValue):
     def __init__(self, array: Array, index: Operand) -> None:
         self.array = array
         self.index = index
@@ -528,7 +557,7 @@ class Thread:
 
     def fail(self) -> None:
         """An assertion that always fails when reached."""
-        self.assertTrue(0)
+        self.assert_(0)  # noqa: UP005 (not unittest: keep assert_)
 
     @contextmanager
     def if_(self, cond: Operand) -> Iterator[None]:

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from porlab import _core
 from porlab.api import explore, explorers, load_program, partition_sizes
@@ -132,9 +132,16 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, ``porlab: error: ...``, exit code 2 (like bad input)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"porlab: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     names = [e["name"] for e in explorers()]
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="porlab",
         description="Stateless model checking with dynamic partial order reduction.",
         epilog="Exit codes: 0 no violation, 42 violation found, 2 bad input.",
