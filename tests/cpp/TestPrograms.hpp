@@ -78,4 +78,110 @@ inline std::shared_ptr<BytecodeProgram> nReadsLock(int n, bool locked = true) {
     return b.build();
 }
 
+// Godot Figure 3: main spawns p (x:=1; y:=1) and q (x:=2; y:=2), joins both and asserts
+// |x - y| < 2. Four executions, one per final valuation of (x, y).
+inline std::shared_ptr<BytecodeProgram> godotFig3() {
+    SpecBuilder b("godot_fig3");
+    auto x = b.var("x"), y = b.var("y");
+    auto& m = b.thread("main");
+    auto& p = b.thread("p", false);
+    auto& q = b.thread("q", false);
+    p.store(x, 1).store(y, 1);
+    q.store(x, 2).store(y, 2);
+    int rx = m.reg("x"), ry = m.reg("y"), d = m.reg("d"), c1 = m.reg(), c2 = m.reg(), c = m.reg();
+    m.spawn(p.id()).spawn(q.id()).join(p.id()).join(q.id()).load(rx, x).load(ry, y);
+    m.bin(d, BinOp::Sub, rx, ry).binImm(c1, BinOp::Lt, d, 2).binImm(c2, BinOp::Gt, d, -2);
+    m.bin(c, BinOp::LAnd, c1, c2).assertTrue(c);
+    return b.build();
+}
+
+// Godot Figure 4: p: x := 1; x := 0. q: await(x == 0); y := 1. Two traces.
+inline std::shared_ptr<BytecodeProgram> godotFig4() {
+    SpecBuilder b("godot_fig4");
+    auto x = b.var("x"), y = b.var("y");
+    b.thread("p").store(x, 1).store(x, 0);
+    b.thread("q").await(-1, x, AwaitCond::EQ, 0).store(y, 1);
+    return b.build();
+}
+
+// Two threads taking two mutexes in opposite orders: two complete classes and a deadlock.
+inline std::shared_ptr<BytecodeProgram> lockDeadlock() {
+    SpecBuilder b("lock_deadlock");
+    auto m1 = b.mutex("a"), m2 = b.mutex("b");
+    b.thread("t0").lock(m1).lock(m2).unlock(m2).unlock(m1);
+    b.thread("t1").lock(m2).lock(m1).unlock(m1).unlock(m2);
+    return b.build();
+}
+
+// Nested spawns and joins racing on x and y.
+inline std::shared_ptr<BytecodeProgram> spawnJoinChain() {
+    SpecBuilder b("spawn_join_chain");
+    auto x = b.var("x"), y = b.var("y");
+    auto& m = b.thread("main");
+    auto& a = b.thread("a", false);
+    auto& c = b.thread("b", false);
+    m.spawn(a.id()).store(x, 1).join(a.id()).load(-1, x);
+    a.spawn(c.id()).load(-1, x).store(y, 1).join(c.id());
+    c.store(x, 2).load(-1, y);
+    return b.build();
+}
+
+// The assertion only fails after the other thread has done two writes: a DPOR explorer must
+// keep exploring other threads' steps before a failing step.
+inline std::shared_ptr<BytecodeProgram> errorAfterOtherThread() {
+    SpecBuilder b("error_after_other_thread");
+    auto x = b.var("x"), y = b.var("y");
+    auto& t0 = b.thread("t0");
+    int r = t0.reg(), c = t0.reg();
+    t0.load(r, x).binImm(c, BinOp::Eq, r, 0).assertTrue(c);
+    b.thread("t1").store(y, 1).store(x, 1);
+    return b.build();
+}
+
+// A bounded spin loop (load until x == 1, at most 2 iterations) against a writer: loop-bound
+// blocked executions next to complete ones.
+inline std::shared_ptr<BytecodeProgram> boundedSpin() {
+    SpecBuilder b("bounded_spin");
+    auto x = b.var("x"), y = b.var("y");
+    auto& s = b.thread("spinner");
+    int r = s.reg("r"), c = s.reg("c"), n = s.reg("n");
+    const int top = s.here();
+    s.loopCheck(n, 2).load(r, x).binImm(c, BinOp::Eq, r, 1);
+    const int j = s.jumpIfNonZero(c);
+    s.jumpTo(top);
+    s.patchHere(j);
+    s.load(-1, y);
+    b.thread("w").store(y, 1).store(x, 1);
+    return b.build();
+}
+
+// A child without visible operations (it ends as it is spawned), joined by its parent while
+// another thread races on x; plus a fault (division by a loaded zero) in a third thread.
+inline std::shared_ptr<BytecodeProgram> emptyChildAndFault() {
+    SpecBuilder b("empty_child_and_fault");
+    auto x = b.var("x");
+    auto& m = b.thread("main");
+    auto& c = b.thread("child", false);
+    c.set(c.reg(), 1);
+    m.spawn(c.id()).store(x, 1).join(c.id()).load(-1, x);
+    auto& d = b.thread("div");
+    int r = d.reg(), q = d.reg();
+    d.load(r, x).bin(q, BinOp::Div, d.constant(6), r);
+    b.thread("w").store(x, 0);
+    return b.build();
+}
+
+// A test-and-set spin lock built from xchg-await, protecting a counter, with an unlock by store.
+inline std::shared_ptr<BytecodeProgram> xchgAwaitLock(int n) {
+    SpecBuilder b("xchg_await_lock");
+    auto l = b.var("l"), cnt = b.var("cnt");
+    for (int i = 0; i < n; ++i) {
+        auto& t = b.thread("t" + std::to_string(i));
+        int r = t.reg();
+        t.xchgAwait(-1, l, AwaitCond::EQ, 0, 1).load(r, cnt).binImm(r, BinOp::Add, r, 1);
+        t.storeReg(cnt, r).store(l, 0);
+    }
+    return b.build();
+}
+
 }  // namespace porlab::testprog

@@ -121,5 +121,8 @@ struct ExplorerInfo {
 
 // The explorers themselves (one file each).
 ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);
+ExploreResult exploreSource(const Program& program, const ExploreOptions& opts);
+ExploreResult exploreOptimal(const Program& program, const ExploreOptions& opts);
+ExploreResult exploreOptimalAwait(const Program& program, const ExploreOptions& opts);
 
 }  // namespace porlab

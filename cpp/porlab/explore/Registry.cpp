@@ -11,6 +11,18 @@ const std::vector<ExplorerInfo>& explorers() {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
          exploreNaive},
+        {"source", "mazurkiewicz",
+         "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
+         "blocking races; may explore redundant (sleep-set-blocked) executions",
+         false, exploreSource},
+        {"optimal", "mazurkiewicz",
+         "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
+         "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
+         true, exploreOptimal},
+        {"optimal-await", "mazurkiewicz",
+         "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
+         "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
+         true, exploreOptimalAwait},
     };
     return table;
 }

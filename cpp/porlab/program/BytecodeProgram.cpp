@@ -183,6 +183,8 @@ public:
         e.index = static_cast<std::uint32_t>(state_[p_.threadBase_[t] + kEvCount]);
         e.pos = in.pos;
         e.aux = -1;
+        e.rmwOp = RmwOp::Add;     // reset: pend_ is reused, stale fields would leak into
+        e.cond = AwaitCond::EQ;   // event identities (and so into class keys)
         e.enabled = true;
         e.resultUsed = true;
         e.operand = 0;
