@@ -18,9 +18,10 @@ build/.deps-stamp: scripts/setup-deps.sh pyproject.toml
 	PYTHON=$(PYTHON) scripts/setup-deps.sh
 	@touch $@
 
-# The Python package with its extension module porlab._core (editable install).
+# The Python package with its extension module porlab._core (editable install: Python files
+# are used in place, only C++ changes need a rebuild).
 build: build/.python-stamp
-build/.python-stamp: build/.deps-stamp $(CPP_SOURCES) $(shell find python -name '*.py')
+build/.python-stamp: build/.deps-stamp $(CPP_SOURCES)
 	PORLAB_WERROR=$(WERROR) CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
 	    $(PYTHON) -m pip install -q --disable-pip-version-check --no-build-isolation -e .
 	@touch $@
