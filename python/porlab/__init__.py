@@ -18,6 +18,8 @@ from porlab.api import (
 )
 from porlab.builder import Array, Expr, Loop, Mutex, Program, Reg, Thread, Var
 from porlab.errors import InputError, ProgramError, UnsupportedError
+from porlab.frames import results_frame, trace_frame
+from porlab.iterate import traces
 
 Trace = _core.Trace
 Event = _core.Event
@@ -44,5 +46,8 @@ __all__ = [
     "explorers",
     "load_program",
     "partition_sizes",
+    "results_frame",
+    "trace_frame",
     "trace_key",
+    "traces",
 ]

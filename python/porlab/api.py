@@ -26,6 +26,7 @@ __all__ = [
 ProgramLike = Program | _core.ProgramBase
 
 
+
 def _compiled(program: ProgramLike) -> _core.ProgramBase:
     if isinstance(program, Program):
         return program.compile()
@@ -42,34 +43,46 @@ class Result:
         self._core = core
         self.program = program
 
-    explorer = property(lambda self: self._core.explorer, doc="The explorer's name.")
-    complete = property(lambda self: self._core.complete, doc="Complete traces.")
-    blocked = property(lambda self: self._core.blocked, doc="Blocked traces.")
-    errors = property(lambda self: self._core.errors, doc="Error traces.")
-    events = property(lambda self: self._core.events, doc="Visible operations executed.")
-    seconds = property(lambda self: self._core.seconds, doc="Wall-clock seconds.")
-    peak_memory_bytes = property(lambda self: self._core.peak_memory_bytes)
+    explorer = property(lambda self: self._core.explorer, doc="The explorer's registered name.")
+    complete = property(lambda self: self._core.complete,
+                        doc="Number of complete traces explored (every thread finished).")
+    blocked = property(lambda self: self._core.blocked,
+                       doc="Number of blocked traces (assume, loop bound, await or lock stuck).")
+    errors = property(lambda self: self._core.errors,
+                      doc="Number of error traces (failed assertions, faults).")
+    events = property(lambda self: self._core.events,
+                      doc="Number of visible operations executed, replays included.")
+    seconds = property(lambda self: self._core.seconds, doc="Wall-clock seconds of the run.")
+    peak_memory_bytes = property(lambda self: self._core.peak_memory_bytes,
+                                 doc="Peak resident set size of the process, in bytes.")
     budget_exceeded = property(lambda self: self._core.budget_exceeded,
                                doc="True when a budget cut the run short (partial counts).")
-    budget_reason = property(lambda self: self._core.budget_reason)
+    budget_reason = property(lambda self: self._core.budget_reason,
+                             doc="Which budget ended the run (traces, seconds, events), or ''.")
     first_error = property(lambda self: self._core.first_error,
                            doc="The first error trace (porlab.Trace) or None.")
-    traces = property(lambda self: self._core.traces, doc="Kept traces (keep_traces=True).")
+    traces = property(lambda self: self._core.traces,
+                      doc="Every maximal trace, in the order found (only with keep_traces=True).")
     outcomes = property(lambda self: self._core.outcomes,
-                        doc="Final states of complete and blocked traces.")
-    error_sites = property(lambda self: self._core.error_sites)
-    stats = property(lambda self: self._core.stats, doc="Explorer-specific statistics.")
+                        doc="Final states of complete and blocked traces (a set of int tuples).")
+    error_sites = property(lambda self: self._core.error_sites,
+                           doc="Distinct (thread, kind, code, file, line) of the errors found.")
+    stats = property(lambda self: self._core.stats,
+                     doc="Explorer-specific statistics (name -> number).")
 
     @property
     def traces_explored(self) -> int:
+        """Number of maximal traces explored: complete + blocked + errors."""
         return self.complete + self.blocked + self.errors
 
     @property
     def events_per_second(self) -> float:
+        """Throughput: visible operations executed per wall-clock second (0 if too fast)."""
         return self.events / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        """The result as plain JSON-ready data (the CLI's --json shape)."""
+        """The result as plain JSON-ready data (the CLI's --json shape): counts, time, memory,
+        budget, verdict, ``stats`` and, when an error was found, ``error_trace``."""
         d: dict[str, Any] = {
             "program": self.program.name,
             "explorer": self.explorer,
@@ -172,6 +185,7 @@ class PartitionSizes(dict):
         self.seconds: float = raw["seconds"]
 
     def as_dict(self) -> dict[str, Any]:
+        """The counts as plain JSON-ready data (the CLI's --json shape)."""
         return {
             **self,
             "complete": self.complete,

@@ -698,6 +698,7 @@ class Program:
 
     @property
     def threads(self) -> list[Thread]:
+        """The program's threads, in the order they were declared (thread ids)."""
         return list(self._threads)
 
     def compile(self) -> _core.BytecodeProgram:

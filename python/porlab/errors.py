@@ -7,6 +7,16 @@ from porlab._core import InputError, UnsupportedError
 
 __all__ = ["InputError", "ProgramError", "UnsupportedError"]
 
+# The C++ exception classes have no docstring of their own (help() would show ValueError's).
+InputError.__doc__ = (
+    "Bad input: a program, program file, option or name porlab cannot use. The message says "
+    "what is wrong and where (file:line). A subclass of ValueError."
+)
+UnsupportedError.__doc__ = (
+    "Input porlab understands but does not support (a C feature, an operation); the message "
+    "starts with file:line. A subclass of ValueError."
+)
+
 
 class ProgramError(InputError):
     """An invalid builder program (unknown variable, join of an unknown thread, loop without

@@ -1,0 +1,319 @@
+"""porlab's C++ core: events, traces, programs, explorers and equivalence keys.
+
+Type stubs for the extension module ``porlab._core`` (first generated with pybind11-stubgen,
+then cleaned by hand: precise container types, ``Execution`` and ``Event | None`` where the
+generator saw raw C++ types). ``tests/python/test_stubs.py`` fails when a name exists on one
+side only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, SupportsIndex, SupportsInt
+
+import numpy
+import numpy.typing
+
+_Int = SupportsInt | SupportsIndex
+
+__version__: str
+
+#: Opcode name -> number, of porlab's bytecode.
+OPCODES: dict[str, int]
+#: Binary operator -> number (``+``, ``==``, ``and``, ...).
+BINOPS: dict[str, int]
+#: Unary operator -> number (``-``, ``not``, ``~``).
+UNOPS: dict[str, int]
+#: Read-modify-write operation -> number (add, sub, and, or, xor, max, min).
+RMW_OPS: dict[str, int]
+#: Event kind -> number (read, write, fetch-add, ..., thread-end).
+EVENT_KINDS: dict[str, int]
+#: Await condition -> number (eq, ne, slt, ..., uge).
+AWAIT_CONDS: dict[str, int]
+#: Equivalence name -> one-line description.
+EQUIVALENCES: dict[str, str]
+
+class InputError(ValueError):
+    """Bad input (a program, an option, a name): the message says what and where."""
+
+class UnsupportedError(ValueError):
+    """Input porlab understands but does not support (with file:line)."""
+
+# ---- events and traces ------------------------------------------------------------------------
+
+class SourcePos:
+    """A source position: file index and line."""
+
+    @property
+    def file(self) -> int: ...
+    @property
+    def line(self) -> int: ...
+
+class Event:
+    """One visible step of one thread, identified by (thread, index)."""
+
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __repr__(self) -> str: ...
+    @property
+    def thread(self) -> int:
+        """The thread that performed the event."""
+    @property
+    def index(self) -> int:
+        """Position among the thread's events (0-based)."""
+    @property
+    def kind(self) -> str:
+        """Kind: read, write, fetch-add, exchange, cas-success, ..."""
+    @property
+    def rmw_op(self) -> str:
+        """Operation of a fetch-add event (add, sub, and, ...)."""
+    @property
+    def cond(self) -> str:
+        """Condition of an await event (eq, ne, ...)."""
+    @property
+    def loc(self) -> int:
+        """Location or mutex id (-1 when none)."""
+    @property
+    def value_read(self) -> int:
+        """Value read (reads, RMWs, CAS, awaits)."""
+    @property
+    def value_written(self) -> int:
+        """Value written (writes, RMWs, CAS)."""
+    @property
+    def operand(self) -> int:
+        """Fetch-add operand, CAS expected value or await operand."""
+    @property
+    def result_used(self) -> bool:
+        """Fetch-add only: is the loaded value used afterwards (IFAA)."""
+    @property
+    def enabled(self) -> bool:
+        """For a pending event: can it run now?"""
+    @property
+    def aux(self) -> int:
+        """Spawn/join: the other thread; markers: the cause or fault code."""
+    @property
+    def pos(self) -> SourcePos:
+        """Source position."""
+    @property
+    def reads(self) -> bool:
+        """Does the event read a shared location?"""
+    @property
+    def writes(self) -> bool:
+        """Does the event write a shared location?"""
+
+class Trace:
+    """A sequence of events a program really executed, with its relations."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: _Int) -> Event: ...
+    def __repr__(self) -> str: ...
+    def __str__(self) -> str: ...
+    @property
+    def events(self) -> list[Event]:
+        """The events in execution order."""
+    @property
+    def status(self) -> str:
+        """complete, blocked or error."""
+    @property
+    def num_threads(self) -> int: ...
+    def reads_from(self) -> list[int]:
+        """For every event, the position of the write it reads from, -1 for the initial value,
+        -2 when it reads nothing."""
+    def coherence(self) -> list[list[int]]:
+        """For every location, the positions of its writes in coherence order."""
+    def from_read(self) -> list[tuple[int, int]]:
+        """Pairs (read, write) of the from-read relation."""
+    def matrix(self, relation: str, ifaa: bool = False) -> numpy.typing.NDArray[numpy.bool_]:
+        """The relation (po, rf, co, fr, hb, causal) as an n×n numpy boolean matrix over event
+        positions; hb uses the IFAA conflict relation when ifaa=True."""
+    def hb(self, i: _Int, j: _Int, ifaa: bool = False) -> bool:
+        """Does event i happen before event j (positions in the trace)?"""
+    def source(self, i: _Int) -> str:
+        """Source position ('file:line') of event i, or ''."""
+    def describe(self, i: _Int) -> str:
+        """Human-readable text of event i, with names."""
+    def thread_name(self, thread: _Int) -> str: ...
+    def location_name(self, loc: _Int) -> str: ...
+    def to_dot(self, title: str = "") -> str:
+        """Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue."""
+
+# ---- programs and executions ------------------------------------------------------------------
+
+class ProgramSpec:
+    """The bytecode of a program under construction (filled in by porlab.Program; validated
+    when compiled)."""
+
+    def __init__(self, name: str) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def add_location(self, name: str, init: _Int = 0, mutex: bool = False) -> int:
+        """Add a shared location (or mutex); returns its id."""
+    def add_thread(self, name: str, autostart: bool = True) -> int:
+        """Add a thread; returns its id."""
+    def add_register(self, thread: _Int, name: str, init: _Int = 0) -> int:
+        """Add a register to a thread; returns its index."""
+    def add_file(self, path: str) -> int:
+        """Intern a source file name; returns its index."""
+    def emit(
+        self,
+        thread: _Int,
+        op: str,
+        sub: _Int = 0,
+        a: _Int = -1,
+        b: _Int = -1,
+        c: _Int = -1,
+        d: _Int = -1,
+        e: _Int = -1,
+        loc: _Int = -1,
+        len: _Int = 1,
+        idx: _Int = -1,
+        imm: _Int = 0,
+        result_used: bool = True,
+        file: _Int = 0,
+        line: _Int = 0,
+    ) -> int:
+        """Append an instruction to a thread's code; returns its index."""
+    def patch_target(self, thread: _Int, pc: _Int, target: _Int) -> None:
+        """Set the jump target of instruction pc."""
+    def set_result_used(self, thread: _Int, pc: _Int, used: bool) -> None: ...
+    def code_size(self, thread: _Int) -> int: ...
+
+class ProgramBase:
+    """A program any explorer accepts."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def thread_names(self) -> list[str]: ...
+    @property
+    def location_names(self) -> list[str]: ...
+    @property
+    def initial_values(self) -> list[int]: ...
+    @property
+    def is_mutex(self) -> list[bool]: ...
+    def new_execution(self) -> Execution:
+        """A fresh execution of the program (the interface explorers drive)."""
+
+class BytecodeProgram(ProgramBase):
+    """A program compiled to porlab's bytecode."""
+
+    def __init__(self, spec: ProgramSpec) -> None:
+        """Validate and compile a spec (raises InputError when invalid)."""
+    def disassemble(self) -> str:
+        """A listing of the bytecode."""
+
+class Snapshot:
+    """A saved execution state."""
+
+class Execution:
+    """One run of a program: reset, look at each thread's pending operation, step a thread
+    (optionally choosing the value a read returns)."""
+
+    def reset(self) -> list[Event]:
+        """Back to the initial state; returns marker events of threads that end at once."""
+    @property
+    def max_threads(self) -> int: ...
+    def status(self, thread: _Int) -> str:
+        """not-started, ready, finished, blocked (for good) or failed."""
+    def pending(self, thread: _Int) -> Event | None:
+        """The event the thread would perform now (with .enabled), or None."""
+    def enabled(self, thread: _Int) -> bool: ...
+    def enabled_threads(self) -> list[int]: ...
+    def step(self, thread: _Int, value: _Int | None = None) -> list[Event]:
+        """Perform the thread's pending operation; `value` overrides what a read returns.
+        Returns the events emitted (the operation, then markers)."""
+    @property
+    def failed(self) -> bool: ...
+    @property
+    def memory(self) -> list[int]: ...
+    def outcome(self) -> list[int]:
+        """The final state as a flat list of integers."""
+    def save(self) -> Snapshot: ...
+    def restore(self, snapshot: Snapshot) -> None: ...
+
+# ---- explorers --------------------------------------------------------------------------------
+
+class Result:
+    """What an exploration found."""
+
+    @property
+    def explorer(self) -> str: ...
+    @property
+    def complete(self) -> int:
+        """Complete traces explored."""
+    @property
+    def blocked(self) -> int:
+        """Blocked traces (assume, loop bound, await or lock never satisfied)."""
+    @property
+    def errors(self) -> int:
+        """Error traces (assertions, faults)."""
+    @property
+    def events(self) -> int:
+        """Visible operations executed."""
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def peak_memory_bytes(self) -> int:
+        """Peak resident set size of the process."""
+    @property
+    def budget_exceeded(self) -> bool:
+        """True when a budget ended the run early (the counts are partial)."""
+    @property
+    def budget_reason(self) -> str: ...
+    @property
+    def first_error(self) -> Trace | None:
+        """The first error trace or None."""
+    @property
+    def traces(self) -> list[Trace]:
+        """Every maximal trace, when kept."""
+    @property
+    def outcomes(self) -> set[tuple[int, ...]]:
+        """Final states of complete and blocked traces (tuples of ints)."""
+    @property
+    def error_sites(self) -> list[tuple[int, str, int, int, int]]:
+        """Distinct (thread, kind, code, file, line) of errors found."""
+    @property
+    def stats(self) -> dict[str, float]:
+        """Explorer-specific statistics."""
+
+def explorers() -> list[dict[str, Any]]:
+    """The registered explorers (name, equivalence, description, optimal)."""
+
+def explore(
+    program: ProgramBase,
+    explorer: str = "naive",
+    max_traces: _Int = 0,
+    max_seconds: float = 0.0,
+    max_events: _Int = 0,
+    stop_on_error: bool = False,
+    keep_traces: bool = False,
+    collect_outcomes: bool = True,
+    ifaa: bool = False,
+    on_trace: Callable[[Trace], None] | None = None,
+    params: Mapping[str, str] = ...,
+) -> Result:
+    """Explore a program with a registered explorer (the GIL is released meanwhile)."""
+
+# ---- equivalences -----------------------------------------------------------------------------
+
+def trace_key(trace: Trace, equivalence: str) -> tuple[int, int]:
+    """Canonical 128-bit key of a trace's class (as two ints): equal iff equivalent."""
+
+def canonical_linearization(trace: Trace, ifaa: bool = False) -> list[int]:
+    """Positions of the trace's events in the least (by thread id) linearisation of
+    happens-before: the canonical representative of its Mazurkiewicz class."""
+
+def partition_sizes(
+    program: ProgramBase, max_traces: _Int = 0, max_seconds: float = 0.0
+) -> dict[str, Any]:
+    """Enumerate every interleaving and count classes per equivalence; each entry maps to
+    {'complete', 'blocked', 'errors'} counts."""
+
+class ClassCounter:
+    """Counts the classes of reported traces under every equivalence."""
+
+    def __init__(self) -> None: ...
+    def add(self, trace: Trace) -> None: ...
+    def classes(self, equivalence: str) -> dict[str, int]: ...
+    def duplicates(self, equivalence: str) -> int:
+        """How many added traces fell into an already-seen class."""
