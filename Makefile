@@ -57,8 +57,10 @@ test-sanitize: build/.deps-stamp
 lint: build/.deps-stamp
 	$(PYTHON) -m ruff check python tests examples benchmarks
 
+# The DPOR suite through the benchmark runner; results resume from build/bench/dpor.parquet.
 bench: build
-	$(PYTHON) benchmarks/run.py
+	porlab bench benchmarks/suites/dpor.toml -o build/bench/dpor.parquet -j $(JOBS)
+	porlab report build/bench/dpor.parquet --table plain
 
 clean:
 	rm -rf build

@@ -132,6 +132,68 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``porlab bench SUITE.toml``: run a benchmark suite, one row per run in the results."""
+    from pathlib import Path
+
+    from porlab import bench
+
+    try:
+        suite = bench.load_suite(args.suite, small=True if args.small else None)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    out = args.output or f"{Path(args.suite).stem}.parquet"
+    if Path(out).suffix not in (".parquet", ".csv", ".jsonl"):
+        raise InputError(f"{out}: results are .parquet, .csv or .jsonl files")
+    if args.jobs < 1:
+        raise InputError(f"-j {args.jobs}: at least one job")
+    try:
+        sweep = bench.run_suite(suite, out, jobs=args.jobs, scheduler=args.scheduler,
+                                force=args.force, filter=args.filter, progress=not args.quiet)
+    except OSError as e:  # e.g. no Dask scheduler at --scheduler ADDR
+        raise InputError(f"{args.scheduler or out}: {e}") from None
+    print(f"{out}: {sweep.executed} runs done ({sweep.failed} failed), "
+          f"{sweep.skipped} already there", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``porlab report RESULTS``: a paper table (stdout) or a plot (PNG and PDF) from rows."""
+    from porlab import bench, report
+
+    try:
+        df = bench.read_results(args.results)
+    except (FileNotFoundError, ValueError, OSError) as e:
+        raise InputError(f"{args.results}: {e}") from None
+    explorers = [e for e in (args.explorers or "").split(",") if e] or None
+    try:
+        if args.plot:
+            from porlab import plots
+
+            if not args.output:
+                raise InputError("--plot needs -o OUT.png (a PDF is written next to it)")
+            if args.plot == "scatter":
+                if not explorers or len(explorers) != 2:
+                    raise InputError("--plot scatter needs --explorers X,Y")
+                plots.scatter(df, explorers[0], explorers[1], args.metric or "traces",
+                              path=args.output)
+            else:
+                if not args.program:
+                    raise InputError(f"--plot {args.plot} needs --program NAME")
+                if args.plot == "growth":
+                    plots.growth(df, args.program, args.param, args.metric or "complete",
+                                 explorers=explorers, path=args.output)
+                else:
+                    plots.time_vs_n(df, args.program, args.param, explorers=explorers,
+                                    path=args.output)
+            print(f"wrote {args.output} and its PDF", file=sys.stderr)
+        else:
+            print(report.table(df, args.table, explorers=explorers, format=args.format))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    return EXIT_OK
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line, ``porlab: error: ...``, exit code 2 (like bad input)."""
 
@@ -180,6 +242,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE")
     p.set_defaults(func=cmd_disasm)
+
+    p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run")
+    p.add_argument("suite", help="suite file, e.g. benchmarks/suites/smoke.toml")
+    p.add_argument("-o", "--output", help="results .parquet, .csv or .jsonl (default: "
+                   "SUITE.parquet); runs already there are skipped")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--scheduler", metavar="ADDR", help="run on this Dask scheduler instead")
+    p.add_argument("--force", action="store_true", help="rerun runs already in the results")
+    p.add_argument("--filter", metavar="SUBSTRING",
+                   help="only runs whose suite:instance:config or path contains it")
+    p.add_argument("--small", action="store_true",
+                   help="the suite's small parameters (also with PORLAB_SMALL=1)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("report", help="paper tables and plots from benchmark results")
+    p.add_argument("results", help="results file written by `porlab bench`")
+    p.add_argument("--table", choices=["rvf", "godot", "lapor", "plain"], default="plain")
+    p.add_argument("--format", choices=["markdown", "latex"], default="markdown")
+    p.add_argument("--explorers", metavar="A,B", help="explorer configurations (columns)")
+    p.add_argument("--plot", choices=["scatter", "growth", "time"],
+                   help="a plot instead of a table (-o OUT.png; a PDF is written too)")
+    p.add_argument("-o", "--output", help="plot file")
+    p.add_argument("--program", help="program of a growth/time plot")
+    p.add_argument("--param", default="n", help="scaling parameter of a growth/time plot")
+    p.add_argument("--metric", choices=["traces", "complete", "blocked", "errors", "events",
+                                        "seconds"], help="what to plot")
+    p.set_defaults(func=cmd_report)
     return ap
 
 

@@ -2,12 +2,27 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "porlab/explore/Explorer.hpp"
 
 namespace porlab {
 
 std::uint64_t peakResidentBytes() {
+    // VmHWM is this process image's own peak; ru_maxrss survives execve, so a benchmark worker
+    // started from a large parent would report the parent's peak.
+    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        unsigned long long kib = 0;
+        bool found = false;
+        while (std::fgets(line, sizeof line, f))
+            if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
+                found = true;
+                break;
+            }
+        std::fclose(f);
+        if (found) return static_cast<std::uint64_t>(kib) * 1024;
+    }
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB

@@ -1,0 +1,291 @@
+"""The benchmark runner: suites, worker processes (timeout, memory, crash), resume, Dask, CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import ROOT, run_cli
+
+from porlab import bench
+
+SMOKE = ROOT / "benchmarks" / "suites" / "smoke.toml"
+
+
+def write_suite(tmp_path: Path, body: str, name: str = "t") -> Path:
+    """A suite file in tmp_path whose relative program paths start at the repository root."""
+    p = tmp_path / f"{name}.toml"
+    p.write_text(f'name = "{name}"\nroot = "{ROOT}"\n' + body)
+    return p
+
+
+def write_program(tmp_path: Path, name: str, body: str) -> Path:
+    p = tmp_path / f"{name}.py"
+    p.write_text("from porlab import Program\n\n" + body)
+    return p
+
+
+TINY = """
+timeout = 20
+explorers = ["source", {name = "optimal-await", ifaa = true}]
+
+[[programs]]
+path = "examples/rvf_fig13c.py"
+parameters = { n = [2, 3] }
+
+[[programs]]
+name = "nreads-lock"
+path = "examples/lapor_n_reads_lock.py"
+params = [{ n = 2 }]
+"""
+
+
+class Counter:
+    """Wraps bench.execute_run and counts the runs it starts."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.real = bench.execute_run
+
+    def __call__(self, run: bench.Run) -> dict:
+        self.calls.append(run.label)
+        return self.real(run)
+
+
+def test_load_suite_expands_the_cross_product(tmp_path):
+    suite = bench.load_suite(write_suite(tmp_path, TINY), small=False)
+    labels = [r.label for r in suite.runs]
+    assert labels == [
+        "t:rvf_fig13c(2):source", "t:rvf_fig13c(2):optimal-await+ifaa",
+        "t:rvf_fig13c(3):source", "t:rvf_fig13c(3):optimal-await+ifaa",
+        "t:nreads-lock(2):source", "t:nreads-lock(2):optimal-await+ifaa",
+    ]  # fmt: skip
+    assert suite.runs[1].ifaa and suite.runs[1].explorer == "optimal-await"
+    assert len({r.run_id for r in suite.runs}) == 6
+    assert [r.label for r in suite.filter("nreads").runs] == labels[4:]
+
+
+def test_small_parameters_and_config_params():
+    small = bench.load_suite(SMOKE, small=True)
+    full = bench.load_suite(SMOKE, small=False)
+    assert len(small.runs) < len(full.runs)
+    sortnet = [r for r in full.runs if r.program == "sortnet"]
+    assert {(r.config, r.params["mode"]) for r in sortnet} == {
+        ("baseline", "assume"), ("await", "await"), ("await+ifaa", "await")}
+    assert {r.instance for r in sortnet} == {"sortnet(2)", "sortnet(3)", "sortnet(4)"}
+
+
+@pytest.mark.parametrize("body, words", [
+    ('bogus = 1\n', "unknown keys"),
+    ('[[programs]]\nname = "x"\n', "no 'path'"),
+    ('explorers = ["naive"]\n[[programs]]\npath = "x.rs"\n', "kind"),
+    ('[[programs]]\npath = "examples/rvf_fig1.py"\n', "no explorers"),
+    ('explorers = [{label = "x"}]\n[[programs]]\npath = "examples/rvf_fig1.py"\n', "'name'"),
+    ('explorers = ["naive"]\n[[programs]]\npath = "examples/rvf_fig1.py"\nparams = 3\n',
+     "list of tables"),
+    ("timeout = \n", "t.toml"),
+])  # fmt: skip
+def test_bad_suites_are_value_errors(tmp_path, body, words):
+    with pytest.raises(ValueError, match=words):
+        bench.load_suite(write_suite(tmp_path, body))
+
+
+def test_smoke_suite_writes_one_row_per_run(tmp_path):
+    out = tmp_path / "smoke.parquet"
+    stream = io.StringIO()
+    sweep = bench.run_suite(SMOKE, out, jobs=2, small=True, stream=stream)
+    n = len(bench.load_suite(SMOKE, small=True).runs)
+    assert (sweep.executed, sweep.skipped, sweep.failed) == (n, 0, 0)
+    df = bench.read_results(out)
+    assert len(df) == n and set(df["status"]) == {"ok"}
+    for col in bench.COLUMNS:
+        assert col in df.columns, col
+    assert {"param_n", "param_mode"} <= set(df.columns)
+    assert df["run_id"].is_unique
+    await_rows = df[df["config"] == "await"]
+    assert list(await_rows["complete"]) == [1] * len(await_rows)
+    assert list(await_rows["blocked"]) == [0] * len(await_rows)
+    row = df[(df["instance"] == "rvf_fig13c(3)") & (df["config"] == "optimal")].iloc[0]
+    assert (row["complete"], row["traces"], json.loads(row["params"])) == (36, 36, {"n": 3})
+    assert json.loads(row["options"]) == {"ifaa": False}
+    assert row["peak_memory_bytes"] > 0 and row["porlab_version"] and row["hostname"]
+    assert f"{n}/{n} done" in stream.getvalue()
+
+
+def test_resume_skips_finished_runs(tmp_path, monkeypatch):
+    suite = write_suite(tmp_path, TINY)
+    out = tmp_path / "r.csv"
+    counter = Counter()
+    monkeypatch.setattr(bench, "execute_run", counter)
+    bench.run_suite(suite, out, progress=False)
+    assert len(counter.calls) == 6
+    first = pd.read_csv(out)
+    assert len(first) == 6
+
+    counter.calls.clear()
+    sweep = bench.run_suite(suite, out, progress=False)
+    assert counter.calls == [] and (sweep.executed, sweep.skipped) == (0, 6)
+
+    # An interrupted sweep: the log has two finished runs (and a torn last line), no table.
+    log = tmp_path / "r.csv.log.jsonl"
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])
+    out.unlink()
+    sweep = bench.run_suite(suite, out, progress=False)
+    assert len(counter.calls) == 4 and sweep.executed == 4
+    assert len(bench.read_results(out)) == 6
+
+    counter.calls.clear()
+    sweep = bench.run_suite(suite, out, progress=False, force=True, filter="nreads")
+    assert len(counter.calls) == 2
+    assert len(bench.read_results(out)) == 6  # reruns replace their rows
+
+
+def test_timeout_is_a_row_and_the_sweep_goes_on(tmp_path):
+    suite = write_suite(tmp_path, """
+timeout = 1
+explorers = ["naive"]
+
+[[programs]]
+path = "benchmarks/programs/interleave.py"
+params = [{ sizes = "5,5,5,5" }, { sizes = "1,1" }]
+""")
+    out = tmp_path / "r.parquet"
+    sweep = bench.run_suite(suite, out, progress=False, jobs=2)
+    df = bench.read_results(out).set_index("instance")
+    assert sweep.failed == 1
+    slow, quick = df.loc["interleave(5,5,5,5)"], df.loc["interleave(1,1)"]
+    assert slow["status"] == "timeout" and pd.isna(slow["complete"])
+    assert 1 <= slow["wall_seconds"] < 10
+    assert quick["status"] == "ok" and quick["complete"] == 2
+
+
+def test_memory_limit_gives_memory_status(tmp_path):
+    # RLIMIT_AS makes a too-large allocation fail with MemoryError in the worker, reliably;
+    # a C++ std::bad_alloc surfaces the same way (pybind11 translates it to MemoryError).
+    hog = write_program(tmp_path, "hog", """
+def build(mib: int = 8) -> Program:
+    ballast = bytearray(mib * 2**20)
+    p = Program(f"hog({len(ballast) >> 20})")
+    x = p.var("x")
+    with p.thread("t") as t:
+        t.store(x, 1)
+    return p
+""")
+    suite = write_suite(tmp_path, f"""
+memory = 256
+explorers = ["naive"]
+
+[[programs]]
+path = "{hog}"
+parameters = {{ mib = [8, 1024] }}
+""")
+    df = bench.run_suite(suite, tmp_path / "r.jsonl", progress=False).table
+    status = dict(zip(df["instance"], df["status"], strict=True))
+    assert status == {"hog(8)": "ok", "hog(1024)": "memory"}
+
+
+def test_crashes_and_bad_input_are_rows(tmp_path):
+    raises = write_program(tmp_path, "raises", "raise RuntimeError('broken on purpose')\n")
+    killed = write_program(tmp_path, "killed", "import os, signal\n"
+                           "os.kill(os.getpid(), signal.SIGKILL)\n")
+    cfile = tmp_path / "prog.c"
+    cfile.write_text("int main(void) { return 0; }\n")
+    suite = write_suite(tmp_path, f"""
+explorers = ["naive"]
+[[programs]]
+path = "{raises}"
+[[programs]]
+path = "{killed}"
+[[programs]]
+path = "{cfile}"
+[[programs]]
+path = "examples/rvf_fig1.py"
+explorers = ["no-such-explorer", "optimal"]
+""")
+    sweep = bench.run_suite(suite, tmp_path / "r.parquet", progress=False, jobs=2)
+    df = sweep.table.set_index(["instance", "config"])
+    assert len(df) == 5 and sweep.failed == 4
+    assert df.loc[("raises", "naive"), "status"] == "error"
+    assert "raises.py:3: RuntimeError: broken on purpose" in df.loc[("raises", "naive"),
+                                                                     "message"]
+    assert df.loc[("killed", "naive"), "status"] == "crash"
+    assert "SIGKILL" in df.loc[("killed", "naive"), "message"]
+    assert df.loc[("prog", "naive"), "status"] == "error"
+    assert df.loc[("prog", "naive"), "kind"] == "c"
+    assert df.loc[("rvf_fig1", "no-such-explorer"), "status"] == "error"
+    assert df.loc[("rvf_fig1", "optimal"), "complete"] == 98
+
+
+def test_dask_cluster_gives_the_same_rows(tmp_path):
+    from dask.distributed import LocalCluster
+
+    suite = write_suite(tmp_path, TINY)
+    keys = ["instance", "config", "status", "complete", "blocked", "errors", "events",
+            "params", "options", "run_id"]
+    local = bench.run_suite(suite, tmp_path / "local.parquet", progress=False).table
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        sweep = bench.run_suite(suite, tmp_path / "dask.parquet", progress=False,
+                                scheduler=cluster.scheduler_address)
+    assert sweep.executed == 6
+    dask = bench.read_results(tmp_path / "dask.parquet")
+    pd.testing.assert_frame_equal(local[keys].sort_values("run_id").reset_index(drop=True),
+                                  dask[keys].sort_values("run_id").reset_index(drop=True))
+
+
+def test_progress_line():
+    s = io.StringIO()
+    bar = bench.Progress(4, stream=s)
+    bar.update(started=2)
+    bar.update(finished={"status": "ok", "instance": "a", "config": "x", "seconds": 0.5})
+    bar.update(finished={"status": "timeout", "instance": "b", "config": "x", "message": "k"})
+    assert "2/4 done, 0 running, 1 failed" in bar.line()
+    assert s.getvalue().count("\n") == 2 and "timeout" in s.getvalue()
+
+
+def test_cli_bench_then_report(tmp_path):
+    suite = write_suite(tmp_path, TINY)
+    out = tmp_path / "r.csv"
+    proc = run_cli("bench", str(suite), "-o", str(out), "-j", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "6 runs done (0 failed), 0 already there" in proc.stderr
+    proc = run_cli("bench", str(suite), "-o", str(out), "--quiet")
+    assert "0 runs done (0 failed), 6 already there" in proc.stderr
+
+    proc = run_cli("report", str(out), "--table", "rvf", "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    assert r"\multicolumn{2}{c}{optimal-await+ifaa}" in proc.stdout
+    assert r"rvf\_fig13c(3) & 36 & " in proc.stdout
+    proc = run_cli("report", str(out), "--table", "lapor", "--explorers",
+                   "source,optimal-await+ifaa")
+    assert proc.returncode == 0 and "| nreads-lock(2) | 2 | 2 |" in proc.stdout
+    png = tmp_path / "g.png"
+    proc = run_cli("report", str(out), "--plot", "growth", "--program", "rvf_fig13c",
+                   "-o", str(png))
+    assert proc.returncode == 0, proc.stderr
+    assert png.stat().st_size > 0 and png.with_suffix(".pdf").stat().st_size > 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["bench", "nope.toml"], "nope.toml"),
+    (["bench", "SUITE", "-o", "r.xlsx"], "r.xlsx"),
+    (["report", "missing.parquet"], "missing.parquet"),
+    (["report", "RESULTS", "--table", "lapor", "--explorers", "source,bogus"], "bogus"),
+    (["report", "RESULTS", "--plot", "scatter", "-o", "x.png"], "--explorers X,Y"),
+    (["report", "RESULTS", "--plot", "growth", "-o", "x.png"], "--program"),
+])  # fmt: skip
+def test_cli_bad_input_is_one_line(tmp_path, args, words):
+    suite = write_suite(tmp_path, TINY)
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps({"run_id": "a", "instance": "x", "config": "source",
+                                   "status": "ok", "complete": 1, "seconds": 0.1}) + "\n")
+    args = [str(suite) if a == "SUITE" else str(results) if a == "RESULTS" else a
+            for a in args]
+    proc = run_cli(*args, cwd=tmp_path)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("porlab: error: ") and words in lines[0]

@@ -1,0 +1,180 @@
+"""Paper tables and plots from result rows (hand-made rows: no exploration runs here)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from porlab import plots, report
+
+STATUS_ONLY = ("timeout", "memory", "crash", "error")
+
+
+def rows(*specs: tuple) -> pd.DataFrame:
+    """Rows from (instance, n, config, status, complete, blocked, seconds) tuples."""
+    out = []
+    for seq, (inst, n, config, status, c, b, s) in enumerate(specs):
+        ok = status not in STATUS_ONLY
+        out.append({
+            "suite": "s", "program": inst.split("(")[0], "instance": inst,
+            "params": json.dumps({"n": n}), "param_n": n, "explorer": config.split("+")[0],
+            "config": config, "status": status,
+            "complete": c if ok else None, "blocked": b if ok else None,
+            "errors": 0 if ok else None, "traces": c + b if ok else None,
+            "events": 10 * (c + b) if ok else None, "seconds": s if ok else None,
+            "peak_memory_bytes": 2**24, "timeout": 60.0, "seq": seq,
+            "timestamp": f"2026-01-01T00:00:{seq:02d}",
+        })  # fmt: skip
+    df = pd.DataFrame(out)
+    for c in ("complete", "blocked", "errors", "traces", "events"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+RVF = rows(
+    ("fig13c(3)", 3, "source", "ok", 36, 0, 0.012),
+    ("fig13c(3)", 3, "optimal", "ok", 36, 0, 0.020),
+    ("fig13c(3)", 3, "rvf", "ok", 1, 0, 0.5),
+    ("fig13c(4)", 4, "source", "ok", 576, 0, 1.5),
+    ("fig13c(4)", 4, "optimal", "timeout", 0, 0, 0),
+    ("fig13c(4)", 4, "rvf", "ok", 1, 0, 0.75),
+    ("fig13c(5)", 5, "source", "budget", 900, 0, 60.0),
+    ("fig13c(5)", 5, "optimal", "crash", 0, 0, 0),
+    ("fig13c(5)", 5, "rvf", "ok", 1, 0, 120.4),
+)
+
+
+def md_rows(text: str) -> list[list[str]]:
+    return [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()[2:]]
+
+
+def test_rvf_table_bold_minima_and_dashes():
+    text = report.rvf_table(RVF)
+    header = text.splitlines()[0]
+    assert header == ("| Benchmark | source traces | source time (s) | optimal traces"
+                      " | optimal time (s) | rvf traces | rvf time (s) |")
+    r3, r4, r5 = md_rows(text)
+    assert r3 == ["fig13c(3)", "36", "**0.012**", "36", "0.020", "**1**", "0.500"]
+    assert r4 == ["fig13c(4)", "576", "1.50", "-", "-", "**1**", "**0.750**"]
+    # budget → "-", crash → "†"; a single value in a column pair is not bold
+    assert r5 == ["fig13c(5)", "-", "-", "†", "†", "1", "120"]
+
+
+def test_rvf_table_ties_and_explorer_choice():
+    text = report.rvf_table(RVF, ["source", "optimal"])
+    r3 = md_rows(text)[0]
+    assert r3 == ["fig13c(3)", "36", "**0.012**", "36", "0.020"]  # equal traces: no bold
+    with pytest.raises(ValueError, match="no rows for nope"):
+        report.rvf_table(RVF, ["source", "nope"])
+
+
+def test_rvf_table_latex():
+    df = RVF.copy()
+    df["instance"] = df["instance"].str.replace("fig13c", "fig_13&c%")
+    text = report.rvf_table(df, format="latex")
+    assert text.startswith(r"\begin{tabular}{lrrrrrr}")
+    assert r"\multicolumn{2}{c}{source} & \multicolumn{2}{c}{optimal}" in text
+    assert r"fig\_13\&c\%(3) & 36 & \textbf{0.012} & 36 & 0.020 & \textbf{1} & 0.500 \\" in text
+    assert r"fig\_13\&c\%(5) & - & - & \dag{} & \dag{} & 1 & 120 \\" in text
+    assert text.endswith("\\bottomrule\n\\end{tabular}")
+
+
+def test_latex_escape():
+    assert report.latex_escape(r"a_b & 50% $x$ #1 {y} ~^\ ⊙") == (
+        r"a\_b \& 50\% \$x\$ \#1 \{y\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+        r" $\odot$")
+
+
+GODOT = rows(
+    ("sortnet(4)", 4, "baseline", "ok", 1, 312, 0.48),
+    ("sortnet(4)", 4, "await", "ok", 1, 0, 0.08),
+    ("sortnet(7)", 7, "baseline", "timeout", 0, 0, 0),
+    ("sortnet(7)", 7, "await", "crash", 0, 0, 0),
+    ("mutex(3)", 3, "baseline", "ok", 6582, 336, 0.76),
+)
+
+
+def test_godot_table():
+    text = report.godot_table(GODOT)
+    assert text.splitlines()[0] == ("| Benchmark | baseline Execs | baseline Time"
+                                    " | await Execs | await Time |")
+    assert md_rows(text) == [
+        ["sortnet(4)", "1+312", "0.480", "1", "0.080"],
+        ["sortnet(7)", "⊙", "⊙", "†", "†"],
+        ["mutex(3)", "6582+336", "0.760", "", ""],
+    ]
+    latex = report.godot_table(GODOT, ["await"], format="latex")
+    assert r"sortnet(7) & \dag{} & \dag{} \\" in latex
+    assert "mutex(3)" not in latex  # no row for the configurations shown
+
+
+def test_lapor_table():
+    df = rows(
+        ("nreads-lock(6)", 6, "genmc", "ok", 720, 0, 0.14),
+        ("nreads-lock(6)", 6, "lapor", "ok", 1, 0, 0.04),
+        ("chtable(6)", 6, "genmc", "timeout", 0, 0, 0),
+        ("chtable(6)", 6, "lapor", "ok", 1, 0, 0.07),
+    )
+    text = report.lapor_table(df)
+    assert text.splitlines()[0] == ("| Benchmark | Execs genmc | Execs lapor | Time (s) genmc"
+                                    " | Time (s) lapor |")
+    assert md_rows(text) == [["nreads-lock(6)", "720", "**1**", "0.140", "**0.040**"],
+                             ["chtable(6)", "–", "1", "–", "0.070"]]
+    assert r"chtable(6) & -- & 1 & -- & 0.070 \\" in report.lapor_table(df, format="latex")
+    with pytest.raises(ValueError, match="two explorers"):
+        report.lapor_table(df, ["genmc"])
+
+
+def test_plain_table_and_dispatch():
+    text = report.table(GODOT, "plain")
+    assert md_rows(text)[0] == ["sortnet(4)", "baseline", "ok", "1", "312", "0", "3130",
+                                "0.480", "16.0"]
+    assert md_rows(text)[2] == ["sortnet(7)", "baseline", "timeout", "", "", "", "", "", "16.0"]
+    assert len(md_rows(report.table(GODOT, "plain", explorers=["await"]))) == 2
+    with pytest.raises(ValueError, match="unknown table"):
+        report.table(GODOT, "nope")
+    with pytest.raises(ValueError, match="unknown table format"):
+        report.rvf_table(RVF, format="html")
+
+
+def check_files(path):
+    png, pdf = path.with_suffix(".png"), path.with_suffix(".pdf")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 1000
+
+
+def test_scatter_writes_png_and_pdf(tmp_path):
+    fig = plots.scatter(RVF, "source", "rvf", "traces", path=tmp_path / "scatter.png")
+    assert isinstance(fig, Figure)
+    check_files(tmp_path / "scatter.png")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    labels = [h.get_label() for h in ax.get_legend().legend_handles]
+    assert labels[:2] == ["y = x", "y = 10x / x/10"]
+    assert "2 benchmarks" in labels  # fig13c(3), fig13c(4); fig13c(5) is a budget border
+    assert "1 without a result on one side" in labels
+    plots.scatter(RVF, "source", "optimal", "seconds", path=tmp_path / "t")
+    check_files(tmp_path / "t.png")
+    with pytest.raises(ValueError, match="no rows for nope"):
+        plots.scatter(RVF, "source", "nope")
+    with pytest.raises(ValueError, match="unknown metric"):
+        plots.scatter(RVF, "source", "rvf", "bananas")
+
+
+def test_growth_and_time_plots(tmp_path):
+    fig = plots.growth(RVF, "fig13c", path=tmp_path / "growth.pdf")
+    check_files(tmp_path / "growth.png")
+    assert fig.axes[0].get_yscale() == "log"
+    fig = plots.growth(GODOT, "sortnet", metric="blocked", path=tmp_path / "blocked.png")
+    assert fig.axes[0].get_yscale() == "symlog"  # await has 0 blocked traces
+    check_files(tmp_path / "blocked.png")
+    fig = plots.time_vs_n(RVF, "fig13c", path=tmp_path / "time.png")
+    check_files(tmp_path / "time.png")
+    assert 60.0 in [line.get_ydata()[0] for line in fig.axes[0].get_lines()]  # timeout line
+    with pytest.raises(ValueError, match="no rows for program"):
+        plots.growth(RVF, "nope")
+    with pytest.raises(ValueError, match="no parameter 'k'"):
+        plots.growth(RVF, "fig13c", param="k")
