@@ -124,5 +124,9 @@ ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreSource(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimal(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimalAwait(const Program& program, const ExploreOptions& opts);
+// Reads-from SMC on the graph engine. WORK IN PROGRESS, not registered: sound (never reports an
+// unreachable state or a class twice) but misses some reads-from classes when a read-modify-write
+// must be revisited; see tests/cpp/explore/ReadsFromTest.cpp.
+ExploreResult exploreRf(const Program& program, const ExploreOptions& opts);
 
 }  // namespace porlab

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Execution graphs for graph-based (GenMC-style) exploration: per-thread event sequences, a
+// reads-from source for every read-like event, and the order in which events were added (stamps).
+// Locks are read-modify-writes of their mutex (read 0, write 1), unlocks write 0. No coherence
+// order is stored: under SC a graph stands for one reads-from class of interleavings, and it is
+// consistent iff some interleaving makes every read read its source (SCChecker below).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Event.hpp"
+
+namespace porlab::graph {
+
+// A node of the graph: thread t, position i. t == kInitThread stands for the initial write of a
+// location.
+struct Ref {
+    std::int32_t t = -1;
+    std::int32_t i = 0;
+    friend bool operator==(const Ref&, const Ref&) = default;
+};
+inline constexpr std::int32_t kInitThread = -1;
+inline constexpr Ref kInitRef{kInitThread, 0};
+
+struct Node {
+    Event ev;                 // the event as executed (rval = value of its source)
+    Ref rf = kInitRef;        // read-like events: the write read from
+    std::uint64_t stamp = 0;  // when the node was added (the graph's addition order)
+    Value casWval = 0;        // CAS: the value written if the CAS succeeds
+    bool placeholder = false; // a lock/await left blocked: reads "the final value" (no source)
+};
+
+[[nodiscard]] constexpr bool isRmwLike(EventKind k) { return readsMemory(k) && writesMemory(k); }
+// Read-like events whose value is constrained (a source must satisfy the condition).
+[[nodiscard]] constexpr bool hasCondition(EventKind k) {
+    return k == EventKind::Lock || k == EventKind::Await || k == EventKind::XchgAwait;
+}
+
+// Does value v let read-like event e proceed (lock: free mutex; await: condition holds)?
+[[nodiscard]] constexpr bool admits(const Event& e, Value v) {
+    switch (e.kind) {
+    case EventKind::Lock: return v == 0;
+    case EventKind::Await:
+    case EventKind::XchgAwait: return evalAwaitCond(e.cond, v, e.operand);
+    default: return true;
+    }
+}
+
+// Event e (read-like) re-evaluated as if it read v: value read, CAS outcome, RMW written value.
+[[nodiscard]] Event withReadValue(const Node& n, Value v);
+
+class ExecutionGraph {
+public:
+    std::vector<std::vector<Node>> threads;  // by ThreadId
+    std::vector<Value> initial;              // initial value per location
+    std::uint64_t nextStamp = 1;
+
+    void init(int numThreads, std::vector<Value> initialValues);
+    [[nodiscard]] const Node& at(Ref r) const { return threads[r.t][r.i]; }
+    [[nodiscard]] Node& at(Ref r) { return threads[r.t][r.i]; }
+    [[nodiscard]] bool stuck(ThreadId t) const {
+        return !threads[t].empty() && threads[t].back().placeholder;
+    }
+    // Value written by a source (init or node).
+    [[nodiscard]] Value valueOf(Ref w, LocId loc) const {
+        return w.t == kInitThread ? initial[loc] : at(w).ev.wval;
+    }
+    [[nodiscard]] std::uint64_t stampOf(Ref w) const { return w.t == kInitThread ? 0 : at(w).stamp; }
+    // Is node w (or init) a write of loc?
+    [[nodiscard]] bool isWriteOf(Ref w, LocId loc) const {
+        return w.t == kInitThread || (!at(w).placeholder && writesMemory(at(w).ev.kind) &&
+                                      at(w).ev.loc == loc);
+    }
+    // The porf-prefix (po ∪ rf ∪ spawn ∪ join)* strictly before node a, as per-thread counts
+    // (the prefix is po-closed, so a count per thread describes it).
+    void porfPrefix(Ref a, std::vector<std::int32_t>& upto) const;
+    [[nodiscard]] std::string toString() const;
+};
+
+// Exact SC consistency of a porf-closed part of a graph (first lim[t] nodes of every thread;
+// placeholders are skipped). A depth-first search over downsets: reads and non-memory events are
+// taken greedily (they never hurt), writes are branched on; a write may only overwrite a write
+// whose readers are all done, so the last write that still matters is a function of the downset
+// and failed downsets are memoised exactly. With `placeholders`, the final state must also leave
+// every placeholder blocked (its condition false on the final value of its location).
+class SCChecker {
+public:
+    // Returns true and fills `order` with a witness linearisation (nodes, in execution order).
+    bool check(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
+               std::vector<Ref>& order);
+    // Every final memory state (value per location) some witness linearisation reaches (with
+    // `placeholders`: leaving every placeholder blocked). Rf does not fix the order of writes
+    // nobody reads, so one graph may end in several memory states.
+    void finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
+                std::vector<std::vector<Value>>& out);
+    std::uint64_t searches = 0, states = 0;
+
+private:
+    bool dfs();
+    bool step(ThreadId t, bool writesAllowed);
+    void undo();
+    bool enabledNoWrite(ThreadId t) const;
+    bool enabledWrite(ThreadId t) const;
+    [[nodiscard]] std::int32_t flat(Ref r) const { return r.t == kInitThread ? -1 : off_[r.t] + r.i; }
+    void key(std::string& k) const;
+
+    const ExecutionGraph* g_ = nullptr;
+    std::vector<std::int32_t> lim_, pos_, off_;
+    std::vector<std::int32_t> readersLeft_;      // by flat node id
+    std::vector<std::int32_t> initReaders_;      // by location
+    std::vector<std::int32_t> cur_;              // by location: flat id of last write, -1 = init
+    std::vector<std::pair<Ref, std::int32_t>> trail_;  // executed node, previous cur of its loc
+    std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
+    std::vector<LocId> watched_;                 // locations of placeholders (final check)
+    std::vector<Ref> watchers_;
+    std::unordered_set<std::string> failed_;
+    std::string keyBuf_;
+    bool placeholders_ = false;
+    bool enumerate_ = false;
+    std::vector<std::vector<Value>>* finals_ = nullptr;
+};
+
+}  // namespace porlab::graph
