@@ -4,6 +4,9 @@
 #pragma once
 
 #include <memory>
+#include <vector>
+#include <utility>
+#include <string>
 
 #include "porlab/program/SpecBuilder.hpp"
 
@@ -203,6 +206,29 @@ inline std::shared_ptr<BytecodeProgram> fibBench(int num) {
     int ri = m.reg("i"), rj = m.reg("j");
     m.lock(l).load(ri, i).unlock(l).lock(l).load(rj, j).unlock(l);
     return b.build();
+}
+
+// Every hand-written program above, named: the list the conformance suites run explorers on.
+inline std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> handWrittenPrograms() {
+    return {
+        {"rvfFig1", rvfFig1()},
+        {"rvfFig13c(3)", rvfFig13c(3)},
+        {"storeBuffering", storeBuffering()},
+        {"godotFig2(assume)", godotFig2(false)},
+        {"godotFig2(await)", godotFig2(true)},
+        {"godotFig3", godotFig3()},
+        {"godotFig4", godotFig4()},
+        {"godotFig5", godotFig5()},
+        {"nReadsLock(3)", nReadsLock(3)},
+        {"nReads(3)", nReadsLock(3, false)},
+        {"lockDeadlock", lockDeadlock()},
+        {"spawnJoinChain", spawnJoinChain()},
+        {"errorAfterOtherThread", errorAfterOtherThread()},
+        {"boundedSpin", boundedSpin()},
+        {"emptyChildAndFault", emptyChildAndFault()},
+        {"xchgAwaitLock(3)", xchgAwaitLock(3)},
+        {"fibBench(2)", fibBench(2)},
+    };
 }
 
 }  // namespace porlab::testprog

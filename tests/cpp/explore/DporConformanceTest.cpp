@@ -185,25 +185,7 @@ void runRandomFamily(const Variant& v, int n, std::uint64_t seedBase,
 }  // namespace
 
 TEST_P(DporConformance, HandWrittenPrograms) {
-    const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
-        {"rvfFig1", testprog::rvfFig1()},
-        {"rvfFig13c(3)", testprog::rvfFig13c(3)},
-        {"storeBuffering", testprog::storeBuffering()},
-        {"godotFig2(assume)", testprog::godotFig2(false)},
-        {"godotFig2(await)", testprog::godotFig2(true)},
-        {"godotFig3", testprog::godotFig3()},
-        {"godotFig4", testprog::godotFig4()},
-        {"godotFig5", testprog::godotFig5()},
-        {"nReadsLock(3)", testprog::nReadsLock(3)},
-        {"nReads(3)", testprog::nReadsLock(3, false)},
-        {"lockDeadlock", testprog::lockDeadlock()},
-        {"spawnJoinChain", testprog::spawnJoinChain()},
-        {"errorAfterOtherThread", testprog::errorAfterOtherThread()},
-        {"boundedSpin", testprog::boundedSpin()},
-        {"emptyChildAndFault", testprog::emptyChildAndFault()},
-        {"xchgAwaitLock(3)", testprog::xchgAwaitLock(3)},
-    };
-    for (const auto& [name, p] : progs) {
+    for (const auto& [name, p] : testprog::handWrittenPrograms()) {
         auto o = computeOracle(*p);
         auto f = check(*p, o, GetParam());
         EXPECT_TRUE(f.ok) << name << ":" << f.message;

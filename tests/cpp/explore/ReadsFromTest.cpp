@@ -137,28 +137,6 @@ FamilyStats runFamily(int n, std::uint64_t seedBase, const testprog::RandomProgr
     return s;
 }
 
-std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> handWritten() {
-    return {
-        {"rvfFig1", testprog::rvfFig1()},
-        {"rvfFig13c(3)", testprog::rvfFig13c(3)},
-        {"storeBuffering", testprog::storeBuffering()},
-        {"godotFig2(assume)", testprog::godotFig2(false)},
-        {"godotFig2(await)", testprog::godotFig2(true)},
-        {"godotFig3", testprog::godotFig3()},
-        {"godotFig4", testprog::godotFig4()},
-        {"godotFig5", testprog::godotFig5()},
-        {"nReadsLock(3)", testprog::nReadsLock(3)},
-        {"nReads(3)", testprog::nReadsLock(3, false)},
-        {"lockDeadlock", testprog::lockDeadlock()},
-        {"spawnJoinChain", testprog::spawnJoinChain()},
-        {"errorAfterOtherThread", testprog::errorAfterOtherThread()},
-        {"boundedSpin", testprog::boundedSpin()},
-        {"emptyChildAndFault", testprog::emptyChildAndFault()},
-        {"xchgAwaitLock(3)", testprog::xchgAwaitLock(3)},
-        {"fibBench(2)", testprog::fibBench(2)},
-    };
-}
-
 std::uint64_t rfComplete(const Program& p) {
     ExploreOptions o;
     o.collectOutcomes = false;
@@ -177,7 +155,7 @@ TEST(ReadsFromRf, NotRegisteredAndRejectsIfaa) {
 }
 
 TEST(ReadsFromRf, HandWrittenPrograms) {
-    for (const auto& [name, p] : handWritten()) {
+    for (const auto& [name, p] : testprog::handWrittenPrograms()) {
         const auto o = rfOracle(*p);
         const auto f = checkRf(*p, o);
         EXPECT_TRUE(f.ok) << name << ":" << f.message;
