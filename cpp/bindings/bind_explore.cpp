@@ -55,11 +55,12 @@ void bindExplore(py::module_& m) {
                   d["equivalence"] = e.equivalence;
                   d["description"] = e.description;
                   d["optimal"] = e.optimal;
+                  d["options"] = e.options;
                   l.append(d);
               }
               return l;
           },
-          "The registered explorers (name, equivalence, description, optimal).");
+          "The registered explorers (name, equivalence, description, optimal, options).");
 
     m.def("explore",
           [](const Program& program, const std::string& explorer, std::uint64_t maxTraces,

@@ -129,3 +129,14 @@ def test_cli_explorers_and_ifaa() -> None:
         assert name in out.stdout
     r = run_cli("explore", "examples/godot_fig5.py", "-e", "optimal-await", "--ifaa")
     assert r.returncode == 0 and "1 complete + 1 blocked" in r.stdout
+
+
+def test_misspelt_explorer_option_is_an_error() -> None:
+    prog = example("litmus_sb")
+    with pytest.raises(porlab.InputError, match=r"no option 'can_stopp'.*can_stop"):
+        porlab.explore(prog, "optimal", can_stopp=0)
+    assert porlab.explore(prog, "optimal", can_stop=0).complete == 3
+    assert {"name": "optimal", "options": ["can_stop"]}.items() <= next(
+        e for e in porlab.explorers() if e["name"] == "optimal").items()
+    r = run_cli("explore", "examples/litmus_sb.py", "-e", "naive", "-o", "depth=3")
+    assert r.returncode == 2 and "has no option 'depth'" in r.stderr

@@ -110,11 +110,14 @@ struct ExplorerInfo {
     std::string description;
     bool optimal = false;     // exactly one complete trace per class of `equivalence`
     ExplorerFn run;
+    std::vector<std::string> options = {};  // the ExploreOptions::params keys it understands
 };
 
 // Every registered explorer, in registration order.
 [[nodiscard]] const std::vector<ExplorerInfo>& explorers();
 // Throws InputError listing the known names when `name` is unknown.
+// explore() also rejects params the explorer does not know (a misspelt option must not be
+// silently ignored).
 [[nodiscard]] const ExplorerInfo& explorerInfo(const std::string& name);
 [[nodiscard]] ExploreResult explore(const Program& program, const std::string& explorer,
                                     const ExploreOptions& opts = {});

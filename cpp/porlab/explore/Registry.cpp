@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The one table of explorers: the Python API, the CLI, the benchmark suites and the conformance
 // tests all read it. Adding an explorer adds one entry here.
+#include <algorithm>
+
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 
@@ -14,15 +16,15 @@ const std::vector<ExplorerInfo>& explorers() {
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource},
+         false, exploreSource, {"can_stop"}},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal},
+         true, exploreOptimal, {"can_stop"}},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait},
+         true, exploreOptimalAwait, {"can_stop"}},
     };
     return table;
 }
@@ -38,6 +40,14 @@ const ExplorerInfo& explorerInfo(const std::string& name) {
 ExploreResult explore(const Program& program, const std::string& explorer,
                       const ExploreOptions& opts) {
     const auto& info = explorerInfo(explorer);
+    for (const auto& [key, value] : opts.params) {
+        if (std::find(info.options.begin(), info.options.end(), key) != info.options.end())
+            continue;
+        std::string known;
+        for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o;
+        throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
+                         (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
+    }
     ExploreResult r = info.run(program, opts);
     r.explorer = info.name;
     return r;
