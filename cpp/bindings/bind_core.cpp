@@ -12,18 +12,6 @@ using namespace porlab;
 
 namespace porlab::bind {
 
-py::dict eventDict(const Event& e) {
-    py::dict d;
-    d["thread"] = e.thread;
-    d["index"] = e.index;
-    d["kind"] = std::string(name(e.kind));
-    d["loc"] = e.loc;
-    d["value_read"] = e.rval;
-    d["value_written"] = e.wval;
-    d["operand"] = e.operand;
-    return d;
-}
-
 void bindCore(py::module_& m) {
     py::class_<SourcePos>(m, "SourcePos", "A source position: file index and line.")
         .def_readonly("file", &SourcePos::file)

@@ -4,15 +4,11 @@
 
 #include <pybind11/pybind11.h>
 
-#include "porlab/core/Event.hpp"
-
 namespace porlab::bind {
 
 void bindCore(pybind11::module_& m);
 void bindProgram(pybind11::module_& m);
 void bindExplore(pybind11::module_& m);
 void bindEquiv(pybind11::module_& m);
-
-pybind11::dict eventDict(const Event& e);
 
 }  // namespace porlab::bind

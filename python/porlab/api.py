@@ -35,6 +35,11 @@ def _compiled(program: ProgramLike) -> _core.ProgramBase:
     raise TypeError(f"expected a porlab Program, not {type(program).__name__}")
 
 
+def _forward(name: str, doc: str) -> property:
+    """A read-only property returning the core result's attribute ``name``."""
+    return property(lambda self: getattr(self._core, name), doc=doc)
+
+
 class Result:
     """What an exploration found: counts of complete, blocked and error traces, events
     executed, seconds, peak memory, the first error trace, kept traces, reachable outcomes."""
@@ -43,32 +48,32 @@ class Result:
         self._core = core
         self.program = program
 
-    explorer = property(lambda self: self._core.explorer, doc="The explorer's registered name.")
-    complete = property(lambda self: self._core.complete,
-                        doc="Number of complete traces explored (every thread finished).")
-    blocked = property(lambda self: self._core.blocked,
-                       doc="Number of blocked traces (assume, loop bound, await or lock stuck).")
-    errors = property(lambda self: self._core.errors,
-                      doc="Number of error traces (failed assertions, faults).")
-    events = property(lambda self: self._core.events,
-                      doc="Number of visible operations executed, replays included.")
-    seconds = property(lambda self: self._core.seconds, doc="Wall-clock seconds of the run.")
-    peak_memory_bytes = property(lambda self: self._core.peak_memory_bytes,
-                                 doc="Peak resident set size of the process, in bytes.")
-    budget_exceeded = property(lambda self: self._core.budget_exceeded,
-                               doc="True when a budget cut the run short (partial counts).")
-    budget_reason = property(lambda self: self._core.budget_reason,
-                             doc="Which budget ended the run (traces, seconds, events), or ''.")
-    first_error = property(lambda self: self._core.first_error,
-                           doc="The first error trace (porlab.Trace) or None.")
-    traces = property(lambda self: self._core.traces,
-                      doc="Every maximal trace, in the order found (only with keep_traces=True).")
-    outcomes = property(lambda self: self._core.outcomes,
-                        doc="Final states of complete and blocked traces (a set of int tuples).")
-    error_sites = property(lambda self: self._core.error_sites,
-                           doc="Distinct (thread, kind, code, file, line) of the errors found.")
-    stats = property(lambda self: self._core.stats,
-                     doc="Explorer-specific statistics (name -> number).")
+    explorer = _forward("explorer", "The explorer's registered name.")
+    complete = _forward("complete",
+                        "Number of complete traces explored (every thread finished).")
+    blocked = _forward("blocked",
+                       "Number of blocked traces (assume, loop bound, await or lock stuck).")
+    errors = _forward("errors",
+                      "Number of error traces (failed assertions, faults).")
+    events = _forward("events",
+                      "Number of visible operations executed, replays included.")
+    seconds = _forward("seconds", "Wall-clock seconds of the run.")
+    peak_memory_bytes = _forward("peak_memory_bytes",
+                                 "Peak resident set size of the process, in bytes.")
+    budget_exceeded = _forward("budget_exceeded",
+                               "True when a budget cut the run short (partial counts).")
+    budget_reason = _forward("budget_reason",
+                             "Which budget ended the run (traces, seconds, events), or ''.")
+    first_error = _forward("first_error",
+                           "The first error trace (porlab.Trace) or None.")
+    traces = _forward("traces",
+                      "Every maximal trace, in the order found (only with keep_traces=True).")
+    outcomes = _forward("outcomes",
+                        "Final states of complete and blocked traces (a set of int tuples).")
+    error_sites = _forward("error_sites",
+                           "Distinct (thread, kind, code, file, line) of the errors found.")
+    stats = _forward("stats",
+                     "Explorer-specific statistics (name -> number).")
 
     @property
     def traces_explored(self) -> int:

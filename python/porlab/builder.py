@@ -412,15 +412,12 @@ class Thread:
         if obj.program is not self.program:
             raise _fail(f"'{obj.name}' belongs to another program")
 
-    def _result(self, name: str) -> Reg:
-        return self.reg(name)
-
     # ---- visible operations ------------------------------------------------------------------
 
     def load(self, loc: Location, name: str = "") -> Reg:
         """Read a shared location into a new register."""
         base, n, idx = self._location(loc, "load")
-        r = self._result(name)
+        r = self.reg(name)
         self._emit("load", a=r.index, loc=base, len=n, idx=idx)
         return r
 
@@ -436,7 +433,7 @@ class Thread:
             raise _fail(f"unknown read-modify-write op '{op}' (known: {', '.join(_RMW_OPS)})")
         v = self._value(value)
         base, n, idx = self._location(loc, f"fetch_{op}")
-        r = self._result(name)
+        r = self.reg(name)
         pc = self._emit("fetchop", sub=_core.RMW_OPS[op], a=r.index, c=v, loc=base, len=n, idx=idx)
         self._fetchops.append((pc, r.index))
         return r
@@ -454,7 +451,7 @@ class Thread:
         """Atomic exchange; returns the old value."""
         v = self._value(value)
         base, n, idx = self._location(loc, "exchange")
-        r = self._result(name)
+        r = self.reg(name)
         self._emit("xchg", a=r.index, c=v, loc=base, len=n, idx=idx)
         return r
 
@@ -463,8 +460,8 @@ class Thread:
         value is in the returned register's ``.old`` attribute."""
         e, d = self._value(expected), self._value(desired)
         base, n, idx = self._location(loc, "cas")
-        ok = self._result(name)
-        old = self._result((name + ".old") if name else "")
+        ok = self.reg(name)
+        old = self.reg((name + ".old") if name else "")
         self._emit("cas", a=old.index, e=ok.index, c=e, d=d, loc=base, len=n, idx=idx)
         ok.old = old
         return ok
@@ -510,7 +507,7 @@ class Thread:
         cond = self._await_cond(op)
         v = self._value(operand)
         base, n, idx = self._location(loc, "await")
-        r = self._result(name)
+        r = self.reg(name)
         self._emit("await", sub=cond, a=r.index, c=v, loc=base, len=n, idx=idx)
         return r
 
@@ -521,7 +518,7 @@ class Thread:
         cond = self._await_cond(op)
         v, w = self._value(operand), self._value(new)
         base, n, idx = self._location(loc, "xchg_await")
-        r = self._result(name)
+        r = self.reg(name)
         self._emit("xchgawait", sub=cond, a=r.index, c=v, d=w, loc=base, len=n, idx=idx)
         return r
 
