@@ -56,11 +56,16 @@ void bindExplore(py::module_& m) {
                   d["description"] = e.description;
                   d["optimal"] = e.optimal;
                   d["options"] = e.options;
+                  d["covers_classes"] = e.optimal || e.coversClasses;
+                  d["non_redundant"] = e.optimal || e.nonRedundant;
+                  d["ifaa"] = e.ifaa;
                   l.append(d);
               }
               return l;
           },
-          "The registered explorers (name, equivalence, description, optimal, options).");
+          "The registered explorers (name, equivalence, description, optimal, options, "
+          "covers_classes: every complete class of the equivalence gets a complete trace, "
+          "non_redundant: no two complete traces share a class).");
 
     m.def("explore",
           [](const Program& program, const std::string& explorer, std::uint64_t maxTraces,

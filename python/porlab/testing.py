@@ -324,8 +324,10 @@ def check_explorer(
     program: Program | _core.ProgramBase, explorer: str, *, ifaa: bool = False
 ) -> list[str]:
     """Run ``explorer`` and ``naive`` on ``program``; return what disagrees (empty list when
-    the explorer conforms): reachable outcomes and error sites must be equal, and an optimal
-    explorer must report exactly one complete trace per class of its equivalence."""
+    the explorer conforms): reachable outcomes and error sites must be equal, and the
+    explorer's guarantees about its equivalence must hold: ``covers_classes`` (every complete
+    class has a complete trace), ``non_redundant`` (no two complete traces in one class, so
+    at most as many complete traces as classes); optimal is both."""
     problems: list[str] = []
     oracle = explore(program, "naive")
     counter = _core.ClassCounter()
@@ -346,9 +348,16 @@ def check_explorer(
     if eq in _core.EQUIVALENCES:
         sizes = partition_sizes(program)
         mine = counter.classes(eq)
-        if mine["complete"] < sizes.complete[eq]:
+        if info.get("covers_classes", True) and mine["complete"] < sizes.complete[eq]:
             problems.append(f"{explorer}: covers {mine['complete']} of {sizes.complete[eq]} "
                             f"complete {eq} classes")
+        if info.get("non_redundant", False) and not info["optimal"]:
+            if got.complete > sizes.complete[eq]:
+                problems.append(f"{explorer}: {got.complete} complete traces > "
+                                f"{sizes.complete[eq]} complete {eq} classes")
+            if got.complete != mine["complete"]:
+                problems.append(f"{explorer}: {got.complete - mine['complete']} complete "
+                                f"traces repeat a {eq} class")
         if info["optimal"]:
             if got.complete != sizes.complete[eq]:
                 problems.append(f"{explorer}: {got.complete} complete traces, "

@@ -111,6 +111,11 @@ struct ExplorerInfo {
     bool optimal = false;     // exactly one complete trace per class of `equivalence`
     ExplorerFn run;
     std::vector<std::string> options = {};  // the ExploreOptions::params keys it understands
+    // The guarantees an explorer gives about `equivalence` (optimal implies both): every
+    // complete class has a complete trace; no two complete traces share a class.
+    bool coversClasses = true;
+    bool nonRedundant = false;
+    bool ifaa = false;        // honours ExploreOptions::conflicts.ifaa (others reject it)
 };
 
 // Every registered explorer, in registration order.
@@ -127,9 +132,12 @@ ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreSource(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimal(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimalAwait(const Program& program, const ExploreOptions& opts);
-// Reads-from SMC on the graph engine. WORK IN PROGRESS, not registered: sound (never reports an
-// unreachable state or a class twice) but misses some reads-from classes when a read-modify-write
-// must be revisited; see tests/cpp/explore/ReadsFromTest.cpp.
+// The graph engine (explore/graph): one trace per Mazurkiewicz class (`graph`) and one per
+// reads-from class (`rf`).
+ExploreResult exploreGraph(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreRf(const Program& program, const ExploreOptions& opts);
+// RVF-SMC with VerifySC (RvfSmc.cpp): at most one complete trace per RVF class, possibly fewer
+// (it may merge classes that differ only in the causal order of reads).
+ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts);
 
 }  // namespace porlab

@@ -16,15 +16,30 @@ const std::vector<ExplorerInfo>& explorers() {
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {"can_stop"}},
+         false, exploreSource, {"can_stop"}, true, false, /*ifaa=*/true},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {"can_stop"}},
+         true, exploreOptimal, {"can_stop"}, true, true, /*ifaa=*/true},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {"can_stop"}},
+         true, exploreOptimalAwait, {"can_stop"}, true, true, /*ifaa=*/true},
+        {"graph", "mazurkiewicz",
+         "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
+         "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
+         true, exploreGraph},
+        {"rf", "reads-from",
+         "reads-from SMC on the graph engine: of the (reads-from, coherence) graphs of a "
+         "reads-from class, only the one whose coherence is that of the class's canonical SC "
+         "witness is reported (the others are explored and counted in graphs_not_reported)",
+         true, exploreRf},
+        {"rvf", "rvf",
+         "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
+         "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
+         "classes that differ only in the causal order of reads)",
+         false, exploreRvf, {"backtrack_signals", "closure", "greedy", "guidance"},
+         /*coversClasses=*/false, /*nonRedundant=*/true},
     };
     return table;
 }

@@ -162,6 +162,7 @@ public:
     std::span<const Event> reset() override {
         state_ = p_.initialState_;
         emitted_.clear();
+        failed_ = false;
         for (std::size_t t = 0; t < p_.spec_.threads.size(); ++t)
             if (p_.spec_.threads[t].autostart) start(static_cast<ThreadId>(t));
         return emitted_;

@@ -40,7 +40,7 @@ std::vector<Variant> dporVariants() {
         // Mazurkiewicz-based explorers only (rf is checked by ReadsFromTest.cpp)
         if (e.equivalence.rfind("mazurkiewicz", 0) != 0) continue;
         v.push_back({e.name, false});
-        v.push_back({e.name, true});  // every DPOR explorer honours IFAA
+        if (e.ifaa) v.push_back({e.name, true});
     }
     return v;
 }

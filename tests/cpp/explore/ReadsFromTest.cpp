@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The `rf` explorer (reads-from SMC on the graph engine) against the exhaustive `naive` oracle:
+// The `rf` explorer (reads-from SMC on the graph engine) against the exhaustive `naive` oracle
+// (the `graph` explorer, the engine alone, is in the Mazurkiewicz conformance suite):
 //  * the same outcomes and error sites as naive;
 //  * complete traces == complete reads-from classes, no two complete traces in one class;
-//  * every blocked reads-from class covered (blocked traces vs blocked classes: see
-//    BlockedClassesExact below);
+//  * blocked traces == blocked reads-from classes;
 // on the hand-written programs and on seeded random programs (500 + 250 sync-heavy by default,
 // PORLAB_RANDOM_PROGRAMS overrides), plus the papers' numbers, budgets and determinism.
 #include <gtest/gtest.h>
@@ -145,13 +145,13 @@ std::uint64_t rfComplete(const Program& p) {
 
 }  // namespace
 
-// rf is deliberately NOT in the explorer registry yet: it misses classes on some programs (see
-// RandomPrograms), and a registered explorer must never give a wrong answer to a user.
-TEST(ReadsFromRf, NotRegisteredAndRejectsIfaa) {
-    for (const auto& e : explorers()) EXPECT_NE(e.name, "rf");
+TEST(ReadsFromRf, RegisteredAndRejectsIfaa) {
+    EXPECT_EQ(explorerInfo("rf").equivalence, "reads-from");
+    EXPECT_TRUE(explorerInfo("rf").optimal);
     ExploreOptions o;
     o.conflicts.ifaa = true;
     EXPECT_THROW((void)exploreRf(*testprog::rvfFig1(), o), InputError);
+    EXPECT_THROW((void)exploreGraph(*testprog::rvfFig1(), o), InputError);
 }
 
 TEST(ReadsFromRf, HandWrittenPrograms) {
@@ -159,41 +159,41 @@ TEST(ReadsFromRf, HandWrittenPrograms) {
         const auto o = rfOracle(*p);
         const auto f = checkRf(*p, o);
         EXPECT_TRUE(f.ok) << name << ":" << f.message;
+        EXPECT_TRUE(f.blockedExact) << name << ":" << f.message;
         // the oracle's class count is the partition's
         EXPECT_EQ(o.complete.size(), partitionSizes(*p).classes[static_cast<int>(Equivalence::ReadsFrom)].complete)
             << name;
     }
 }
 
-// Soundness on random programs: every reported trace is a real class, none twice, outcomes and
-// error sites within naive's. Exactness (every class reached) does NOT hold yet: the maximality
-// condition of the revisits is too strict when a read-modify-write that kept events read from
-// must be revisited (e.g. seed 46), so about 10-20% of random programs miss classes. That is why
-// rf is not registered; the seeds are printed here as [ info ].
+// Exactness on random programs: the same outcomes and error sites as naive, every complete and
+// blocked reads-from class exactly once.
 TEST(ReadsFromRf, RandomPrograms) {
     const int n = randomProgramCount();
     const auto s = runFamily(n, 0, {});
     EXPECT_EQ(s.unsound, 0) << "of " << n << " random programs";
-    if (s.inexact)
-        std::cout << "[ info ] rf KNOWN INCOMPLETENESS: " << s.inexact << " of " << n
-                  << " random programs miss classes (first 10):" << s.inexactSeeds << "\n";
-    RecordProperty("rf_incomplete_programs", s.inexact);
-    if (s.blockedInexact)
-        std::cout << "[ info ] rf: " << s.blockedInexact << " of " << n
-                  << " random programs report blocked traces != blocked rf classes:" << s.blockedSeeds << "\n";
+    EXPECT_EQ(s.inexact, 0) << "of " << n << " random programs:" << s.inexactSeeds;
+    EXPECT_EQ(s.blockedInexact, 0) << "blocked traces != blocked classes:" << s.blockedSeeds;
 }
 
 TEST(ReadsFromRf, RandomSyncHeavyPrograms) {
     const int n = std::max(1, randomProgramCount() / 2);
     const auto s = runFamily(n, 1000000, testprog::syncHeavyOptions());
     EXPECT_EQ(s.unsound, 0) << "of " << n << " sync-heavy random programs";
-    if (s.inexact)
-        std::cout << "[ info ] rf KNOWN INCOMPLETENESS (sync-heavy): " << s.inexact << " of " << n
-                  << " random programs miss classes (first 10):" << s.inexactSeeds << "\n";
-    RecordProperty("rf_incomplete_programs", s.inexact);
-    if (s.blockedInexact)
-        std::cout << "[ info ] rf (sync-heavy): " << s.blockedInexact << " of " << n
-                  << " random programs report blocked traces != blocked rf classes:" << s.blockedSeeds << "\n";
+    EXPECT_EQ(s.inexact, 0) << "of " << n << " sync-heavy random programs:" << s.inexactSeeds;
+    EXPECT_EQ(s.blockedInexact, 0) << "blocked traces != blocked classes:" << s.blockedSeeds;
+}
+
+// The engine reports every (rf, co) graph once: rf's explored graphs are the Mazurkiewicz
+// classes, of which it reports one per reads-from class.
+TEST(ReadsFromRf, ExploresMazurkiewiczReportsReadsFrom) {
+    auto p = testprog::rvfFig1();
+    const auto sizes = partitionSizes(*p);
+    const auto r = exploreRf(*p, {});
+    const auto g = exploreGraph(*p, {});
+    EXPECT_EQ(g.complete, sizes.classes[static_cast<int>(Equivalence::Mazurkiewicz)].complete);
+    EXPECT_EQ(r.complete, sizes.classes[static_cast<int>(Equivalence::ReadsFrom)].complete);
+    EXPECT_EQ(r.complete + static_cast<std::uint64_t>(r.stats.at("graphs_not_reported")), g.complete);
 }
 
 TEST(ReadsFromRf, PaperNumbers) {

@@ -32,7 +32,102 @@ void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     threads.resize(static_cast<std::size_t>(numThreads));
     for (auto& t : threads) t.clear();
     initial = std::move(initialValues);
+    co.assign(initial.size(), {});
     nextStamp = 1;
+}
+
+int ExecutionGraph::coIndex(Ref w, LocId loc) const {
+    if (w.t == kInitThread) return -1;
+    const auto& c = co[static_cast<std::size_t>(loc)];
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (c[i] == w) return static_cast<int>(i);
+    return -1;
+}
+
+bool ExecutionGraph::rmwAfter(LocId loc, int p) const {
+    const auto& c = co[static_cast<std::size_t>(loc)];
+    if (static_cast<std::size_t>(p + 1) >= c.size()) return false;
+    const Node& n = at(c[static_cast<std::size_t>(p + 1)]);
+    return readsMemory(n.ev.kind) && n.rf == coAt(loc, p);
+}
+
+// ---- SC consistency with a coherence order ------------------------------------------------
+
+bool CoChecker::check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order) {
+    ++checks;
+    const std::size_t T = g.threads.size();
+    off_.assign(T + 1, 0);
+    for (std::size_t t = 0; t < T; ++t) off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    const auto N = static_cast<std::size_t>(off_[T]);
+    auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
+    auto live = [&](Ref r) { return !g.at(r).placeholder; };
+    edges_.clear();
+    refs_.assign(N, kInitRef);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Ref x{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+            refs_[static_cast<std::size_t>(flat(x))] = x;
+            const Node& n = th[i];
+            if (n.placeholder) {
+                if (placeholders) {
+                    const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                    const Value v = c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
+                    if (admits(n.ev, v)) return false;
+                }
+                continue;
+            }
+            if (i > 0) edges_.emplace_back(flat(x) - 1, flat(x));
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T &&
+                !g.threads[static_cast<std::size_t>(n.ev.aux)].empty())
+                edges_.emplace_back(flat(x), flat(Ref{n.ev.aux, 0}));
+            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T) {
+                const auto& ch = g.threads[static_cast<std::size_t>(n.ev.aux)];
+                std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
+                if (last >= 0 && ch.back().placeholder) --last;
+                if (last >= 0) edges_.emplace_back(flat(Ref{n.ev.aux, last}), flat(x));
+            }
+            if (readsMemory(n.ev.kind)) {
+                if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
+                const int k = g.coIndex(n.rf, n.ev.loc);
+                const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                if (static_cast<std::size_t>(k + 1) < c.size() && !(c[static_cast<std::size_t>(k + 1)] == x))
+                    edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));
+            }
+        }
+    }
+    for (const auto& c : g.co)
+        for (std::size_t k = 1; k < c.size(); ++k) edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
+    indeg_.assign(N, 0);
+    succStart_.assign(N + 1, 0);
+    for (const auto& [a, b] : edges_) {
+        ++indeg_[static_cast<std::size_t>(b)];
+        ++succStart_[static_cast<std::size_t>(a) + 1];
+    }
+    for (std::size_t i = 0; i < N; ++i) succStart_[i + 1] += succStart_[i];
+    succ_.assign(edges_.size(), 0);
+    {
+        std::vector<std::int32_t> fill(succStart_.begin(), succStart_.end() - 1);
+        for (const auto& [a, b] : edges_) succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
+    }
+    order.clear();
+    stack_.clear();
+    std::size_t liveCount = 0;
+    for (std::size_t i = N; i-- > 0;) {
+        if (!live(refs_[i])) continue;
+        ++liveCount;
+        if (indeg_[i] == 0) stack_.push_back(static_cast<std::int32_t>(i));
+    }
+    while (!stack_.empty()) {
+        const auto v = static_cast<std::size_t>(stack_.back());
+        stack_.pop_back();
+        order.push_back(refs_[v]);
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k) {
+            const auto w = static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)]);
+            if (--indeg_[w] == 0 && live(refs_[w])) stack_.push_back(static_cast<std::int32_t>(w));
+        }
+    }
+    return order.size() == liveCount;
 }
 
 void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {
@@ -83,6 +178,12 @@ std::string ExecutionGraph::toString() const {
                 else o << "<-" << n.rf.t << "." << n.rf.i;
             }
         }
+        o << "\n";
+    }
+    for (std::size_t l = 0; l < co.size(); ++l) {
+        if (co[l].empty()) continue;
+        o << "co(" << l << "):";
+        for (Ref w : co[l]) o << " " << w.t << "." << w.i;
         o << "\n";
     }
     return o.str();

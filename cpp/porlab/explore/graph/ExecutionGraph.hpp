@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Execution graphs for graph-based (GenMC-style) exploration: per-thread event sequences, a
 // reads-from source for every read-like event, and the order in which events were added (stamps).
-// Locks are read-modify-writes of their mutex (read 0, write 1), unlocks write 0. No coherence
-// order is stored: under SC a graph stands for one reads-from class of interleavings, and it is
-// consistent iff some interleaving makes every read read its source (SCChecker below).
+// Locks are read-modify-writes of their mutex (read 0, write 1), unlocks write 0. The
+// exploration keeps a coherence order per location (co; CoChecker decides consistency in linear
+// time); SCChecker decides whether the reads-from part alone has an SC witness (exact search),
+// which is what reads-from classes need.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,9 @@ struct Node {
     Event ev;                 // the event as executed (rval = value of its source)
     Ref rf = kInitRef;        // read-like events: the write read from
     std::uint64_t stamp = 0;  // when the node was added (the graph's addition order)
+    // When its write was added: a read-modify-write revisited by a later write has its write
+    // part re-added after that write (TruSt adds the two parts separately).
+    std::uint64_t wstamp = 0;
     Value casWval = 0;        // CAS: the value written if the CAS succeeds
     bool placeholder = false; // a lock/await left blocked: reads "the final value" (no source)
 };
@@ -57,6 +61,7 @@ class ExecutionGraph {
 public:
     std::vector<std::vector<Node>> threads;  // by ThreadId
     std::vector<Value> initial;              // initial value per location
+    std::vector<std::vector<Ref>> co;        // per location: its writes in coherence order
     std::uint64_t nextStamp = 1;
 
     void init(int numThreads, std::vector<Value> initialValues);
@@ -67,8 +72,23 @@ public:
     }
     // Value written by a source (init or node).
     [[nodiscard]] Value valueOf(Ref w, LocId loc) const {
-        return w.t == kInitThread ? initial[loc] : at(w).ev.wval;
+        if (w.t != kInitThread) return at(w).ev.wval;
+        return static_cast<std::size_t>(loc) < initial.size() ? initial[static_cast<std::size_t>(loc)] : 0;
     }
+    // Locations discovered at run time (C programs) start at 0.
+    void ensureLoc(LocId loc) {
+        if (static_cast<std::size_t>(loc) >= co.size()) co.resize(static_cast<std::size_t>(loc) + 1);
+        if (static_cast<std::size_t>(loc) >= initial.size()) initial.resize(static_cast<std::size_t>(loc) + 1, 0);
+    }
+    // Position of write w in co[loc] (-1: init or absent).
+    [[nodiscard]] int coIndex(Ref w, LocId loc) const;
+    // The co-predecessor of a position (init when p == 0).
+    [[nodiscard]] Ref coAt(LocId loc, int p) const {
+        return p < 0 ? kInitRef : co[static_cast<std::size_t>(loc)][static_cast<std::size_t>(p)];
+    }
+    // Is the write at co position p+1 a read-modify-write reading the write at p (p = -1: init)?
+    // Nothing may then be inserted between them.
+    [[nodiscard]] bool rmwAfter(LocId loc, int p) const;
     [[nodiscard]] std::uint64_t stampOf(Ref w) const { return w.t == kInitThread ? 0 : at(w).stamp; }
     // Is node w (or init) a write of loc?
     [[nodiscard]] bool isWriteOf(Ref w, LocId loc) const {
@@ -79,6 +99,21 @@ public:
     // (the prefix is po-closed, so a count per thread describes it).
     void porfPrefix(Ref a, std::vector<std::int32_t>& upto) const;
     [[nodiscard]] std::string toString() const;
+};
+
+// SC consistency of a graph with its coherence order: acyclicity of po ∪ rf ∪ co ∪ fr ∪
+// spawn/join, and atomicity (a read-modify-write directly follows its source in co, which the
+// engine maintains). Placeholders are left out; with `placeholders`, each must also not be
+// admitted by the co-last value of its location. Fills a witness (a topological order).
+class CoChecker {
+public:
+    bool check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order);
+    std::uint64_t checks = 0;
+
+private:
+    std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
+    std::vector<Ref> refs_;
 };
 
 // Exact SC consistency of a porf-closed part of a graph (first lim[t] nodes of every thread;

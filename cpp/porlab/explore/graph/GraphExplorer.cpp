@@ -8,8 +8,6 @@ namespace porlab::graph {
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), collectOutcomes_(o.collectOutcomes) {
-    if (auto it = o.params.find("maximality"); it != o.params.end()) maximality_ = it->second != "off";
-    if (auto it = o.params.find("dedup"); it != o.params.end()) dedup_ = it->second != "off";
     root_.init(exec_->maxThreads(), p.info()->initialValues);
 }
 
@@ -33,13 +31,13 @@ void GraphExplorer::run() {
         lin_[0].clear();
         visit(root_, 0);
     }
+    result_.stats["graphs_not_reported"] = static_cast<double>(skipped_);
     result_.stats["revisits_tried"] = static_cast<double>(revisitsTried_);
     result_.stats["revisits"] = static_cast<double>(revisitsDone_);
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
-    result_.stats["deduplicated"] = static_cast<double>(deduplicated_);
-    result_.stats["sc_searches"] = static_cast<double>(checker_.searches);
-    result_.stats["sc_states"] = static_cast<double>(checker_.states);
+    result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    addStats();
     rep_.finish();
 }
 
@@ -54,21 +52,11 @@ ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     return -1;
 }
 
-bool GraphExplorer::consistent(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
-                               bool placeholders, std::vector<Ref>& order) {
-    return checker_.check(g, lim, placeholders, order);
-}
-
-void GraphExplorer::fullLimits(const ExecutionGraph& g, std::vector<std::int32_t>& lim) const {
-    lim.resize(g.threads.size());
-    for (std::size_t t = 0; t < g.threads.size(); ++t)
-        lim[t] = static_cast<std::int32_t>(g.threads[t].size());
-}
-
-void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& order) {
+void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure) {
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     for (Ref r : order) {
+        if (stopAtFailure && exec_->failed()) break;
         const Node& n = g.at(r);
         std::optional<Value> forced;
         if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
@@ -79,57 +67,100 @@ void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& orde
     }
 }
 
-void GraphExplorer::report(const ExecutionGraph& g, std::size_t depth) {
-    if (dedup_) {
-        // the graph's reads-from identity: events (with values) and sources, per thread
+void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
+    bool anyPlaceholder = false;
+    for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t) anyPlaceholder |= g.stuck(t);
+    const std::vector<Ref>* order = &lin_[depth];
+    if (anyPlaceholder) {
+        // Blocked for real only if the final values leave every placeholder blocked; otherwise
+        // a revisit covers the graph where the waiter proceeds.
+        if (!co_.check(g, true, tmpOrder_)) {
+            ++dropped_;
+            return;
+        }
+        order = &tmpOrder_;
+    }
+    replay(g, *order);
+    if (exec_->failed()) {
+        reportErrors(g, *order);
+        return;
+    }
+    if (!accept(g)) {
+        ++skipped_;
+        if (collectOutcomes_) result_.outcomes.insert(exec_->outcome());
+        return;
+    }
+    rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+}
+
+void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order) {
+    // A thread failed right after its last event f (or, failing before its first event, after
+    // the spawn that started it). The failure is reachable iff no other failing event is in
+    // porf(f): then the witness restricted to porf(f) ∪ {f} ends with this failure alone.
+    const auto T = static_cast<ThreadId>(g.threads.size());
+    failing_.clear();
+    for (ThreadId t = 0; t < T; ++t) {
+        if (exec_->status(t) != ThreadStatus::Failed) continue;
+        Ref f{t, static_cast<std::int32_t>(g.threads[t].size()) - 1};
+        if (f.i < 0) {
+            f = kInitRef;
+            for (ThreadId u = 0; u < T; ++u)
+                for (std::size_t i = 0; i < g.threads[u].size(); ++i)
+                    if (g.threads[u][i].ev.kind == EventKind::Spawn && g.threads[u][i].ev.aux == t)
+                        f = Ref{u, static_cast<std::int32_t>(i)};
+            if (f.t == kInitThread) continue;
+        }
+        failing_.push_back(f);
+    }
+    std::vector<std::int32_t> upto;
+    for (const Ref f : failing_) {
+        g.porfPrefix(f, upto);
+        upto[static_cast<std::size_t>(f.t)] = f.i + 1;
+        bool alone = true;
+        for (const Ref o : failing_)
+            if (!(o == f) && o.i < upto[static_cast<std::size_t>(o.t)]) alone = false;
+        if (!alone) continue;
+        // The same failing prefix (events and reads-from) is part of many maximal graphs:
+        // report it once.
         std::uint64_t h1 = 0x243f6a8885a308d3ULL, h2 = 0x13198a2e03707344ULL;
         auto add = [&](std::uint64_t w) {
             h1 = (h1 ^ w) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
-            h2 = (h2 + w * 0xd6e8feb86659fd93ULL) ^ (h2 >> 29);
-            h2 *= 0xbf58476d1ce4e5b9ULL;
+            h2 = ((h2 + w) * 0xd6e8feb86659fd93ULL) ^ (h2 >> 29);
         };
-        for (const auto& th : g.threads) {
-            add(0xffffffffULL);
-            for (const Node& n : th) {
-                if (n.placeholder) { add(0xfffffffdULL); continue; }
-                add((static_cast<std::uint64_t>(n.ev.kind) << 40) | static_cast<std::uint32_t>(n.ev.loc));
+        for (std::size_t t = 0; t < g.threads.size(); ++t) {
+            add(0xfffffffffULL + t);
+            for (std::int32_t i = 0; i < upto[t]; ++i) {
+                const Node& n = g.threads[t][static_cast<std::size_t>(i)];
+                add((static_cast<std::uint64_t>(n.ev.kind) << 40) ^ static_cast<std::uint32_t>(n.ev.loc));
                 add(static_cast<std::uint64_t>(n.ev.rval));
                 add(static_cast<std::uint64_t>(n.ev.wval));
                 add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) | static_cast<std::uint32_t>(n.rf.i));
             }
         }
-        if (!seen_.insert({h1, h2}).second) {
-            ++deduplicated_;
-            return;
-        }
+        if (!errorsSeen_.insert({h1, h2}).second) continue;
+        tmpOrder2_.clear();
+        for (const Ref r : order)
+            if (r.i < upto[static_cast<std::size_t>(r.t)]) tmpOrder2_.push_back(r);
+        replay(g, tmpOrder2_);
+        rep_.maximal(TraceStatus::Error, *exec_, events_);
+        if (rep_.stopped()) return;
     }
-    bool anyPlaceholder = false;
-    for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t) anyPlaceholder |= g.stuck(t);
-    if (anyPlaceholder) {
-        // Blocked for real only if some interleaving leaves every placeholder's condition false
-        // at the end; otherwise a revisit covers the graph where the waiter proceeds.
-        fullLimits(g, lim_);
-        if (!consistent(g, lim_, true, tmpOrder_)) {
-            ++dropped_;
-            return;
-        }
-        replay(g, tmpOrder_);
+}
+
+void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
+    if (appended) {
+        lin_[depth + 1] = lin_[depth];
+        lin_[depth + 1].push_back(a);
     } else {
-        replay(g, lin_[depth]);
-    }
-    rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
-    if (collectOutcomes_) {
-        // Other final memory states of the same graph (orders of unread writes).
-        fullLimits(g, lim_);
-        checker_.finals(g, lim_, anyPlaceholder, finals_);
-        if (finals_.size() > 1) {
-            std::vector<Value> o = exec_->outcome();
-            for (const auto& mem : finals_) {
-                std::copy(mem.begin(), mem.end(), o.begin());
-                result_.outcomes.insert(o);
-            }
+        if (!co_.check(g, false, lin_[depth + 1])) {
+            ++inconsistent_;
+            return;
         }
+        replay(g, lin_[depth + 1]);
     }
+    // A failed thread stops; the others go on (their writes may revisit the failing read), and
+    // the maximal graph is reported as an error trace.
+    visit(g, depth + 1);
 }
 
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
@@ -145,23 +176,43 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         addRead(g, t, p, depth);
         return;
     }
-    // A write, unlock, spawn or join: always consistent appended at the end of the witness.
+    if (writesMemory(p.kind)) {
+        addWrite(g, t, depth);
+        return;
+    }
+    // Spawn or join: consistent appended at the end of the witness.
     auto ev = exec_->step(t);
     rep_.countEvent();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     Node n;
     n.ev = ev[0];
-    n.stamp = g.nextStamp++;
+    n.stamp = n.wstamp = g.nextStamp++;
     g.threads[t].push_back(n);
-    lin_[depth + 1] = lin_[depth];
-    lin_[depth + 1].push_back(a);
-    if (exec_->failed()) {
-        replay(g, lin_[depth + 1]);
-        rep_.maximal(TraceStatus::Error, *exec_, events_);
-    } else {
-        visit(g, depth + 1);
-        if (writesMemory(n.ev.kind) && !rep_.stopped()) revisits(g, a, depth);
+    proceed(g, a, true, depth);
+    g.threads[t].pop_back();
+    --g.nextStamp;
+}
+
+void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+    auto ev = exec_->step(t);
+    rep_.countEvent();
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    Node n;
+    n.ev = ev[0];
+    n.stamp = n.wstamp = g.nextStamp++;
+    const LocId loc = n.ev.loc;
+    g.ensureLoc(loc);
+    g.threads[t].push_back(n);
+    auto& c = g.co[static_cast<std::size_t>(loc)];
+    const int m = static_cast<int>(c.size());
+    // Every place in co, co-last first (consistent appended to the witness: no replay).
+    for (int pos = m; pos >= 0 && !rep_.stopped(); --pos) {
+        if (g.rmwAfter(loc, pos - 1)) continue;
+        c.insert(c.begin() + pos, a);
+        proceed(g, a, pos == m, depth);
+        c.erase(c.begin() + pos);
     }
+    if (!rep_.stopped()) revisits(g, a, depth);
     g.threads[t].pop_back();
     --g.nextStamp;
 }
@@ -169,6 +220,7 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
 void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
     exec_->save(snap_[depth]);
     const LocId loc = p.loc;
+    g.ensureLoc(loc);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     // The value a successful CAS would write (needed when a revisit flips its outcome).
     Value casWval = 0;
@@ -177,27 +229,14 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         casWval = ev[0].wval;
         exec_->restore(snap_[depth]);
     }
-    // Candidate sources: init, then the writes of loc in addition order.
-    auto& cands = cands_[depth];
-    cands.clear();
-    cands.push_back(kInitRef);
-    for (std::size_t u = 0; u < g.threads.size(); ++u)
-        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
-            const Ref w{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-            if (g.isWriteOf(w, loc)) cands.push_back(w);
-        }
-    std::sort(cands.begin() + 1, cands.end(),
-              [&](Ref x, Ref y) { return g.at(x).stamp < g.at(y).stamp; });
-    // The last write to loc in the current witness: reading it keeps the witness valid.
-    Ref last = kInitRef;
-    for (Ref r : lin_[depth])
-        if (g.isWriteOf(r, loc)) last = r;
+    auto& c = g.co[static_cast<std::size_t>(loc)];
+    const int m = static_cast<int>(c.size());
     bool first = true;
-    for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-        const Ref w = cands[ci];
+    // Sources in co order from the last (reading it appends to the witness: no replay).
+    for (int k = m - 1; k >= -1 && !rep_.stop(); --k) {
+        const Ref w = g.coAt(loc, k);
         const Value v = g.valueOf(w, loc);
         if (hasCondition(p.kind) && !admits(p, v)) continue;
-        if (rep_.stop()) break;
         if (!first) exec_->restore(snap_[depth]);
         first = false;
         auto ev = exec_->step(t, v);
@@ -205,42 +244,32 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         Node n;
         n.ev = ev[0];
         n.rf = w;
-        n.stamp = g.nextStamp++;
+        n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
+        const bool isWrite = writesMemory(n.ev.kind);
         g.threads[t].push_back(n);
-        bool ok;
-        if (w == last) {
-            lin_[depth + 1] = lin_[depth];
-            lin_[depth + 1].push_back(a);
-            ok = true;
-        } else {
-            fullLimits(g, lim_);
-            ok = consistent(g, lim_, false, lin_[depth + 1]);
-            if (ok) replay(g, lin_[depth + 1]);
-            else ++inconsistent_;
+        if (isWrite && g.rmwAfter(loc, k)) {
+            // w is already read by another read-modify-write: inconsistent (atomicity), but
+            // revisiting that one (it then reads from this) may repair it.
+            if (!rep_.stopped()) revisits(g, a, depth);
+            g.threads[t].pop_back();
+            --g.nextStamp;
+            continue;
         }
-        const bool failed = ok && exec_->failed();
-        if (ok) {
-            if (failed) {
-                replay(g, lin_[depth + 1]);
-                rep_.maximal(TraceStatus::Error, *exec_, events_);
-            } else {
-                visit(g, depth + 1);
-            }
-        }
-        // A read-modify-write revisits even when its own graph is inconsistent (the revisit
-        // may repair it), but not after an error (the error ends every extension).
-        if (!failed && writesMemory(n.ev.kind) && !rep_.stopped()) revisits(g, a, depth);
+        if (isWrite) c.insert(c.begin() + (k + 1), a);
+        proceed(g, a, k == m - 1, depth);
+        if (isWrite && !rep_.stopped()) revisits(g, a, depth);
+        if (isWrite) c.erase(c.begin() + (k + 1));
         g.threads[t].pop_back();
         --g.nextStamp;
     }
-    // A lock or await may also stay blocked for good (it then reads "the final value").
+    // A lock or await may also stay blocked for good (a placeholder without a source).
     if (hasCondition(p.kind) && !rep_.stopped()) {
         exec_->restore(snap_[depth]);
         Node n;
         n.ev = p;
         n.placeholder = true;
-        n.stamp = g.nextStamp++;
+        n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
         g.threads[t].push_back(n);
         lin_[depth + 1] = lin_[depth];
@@ -250,47 +279,63 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
     }
 }
 
-bool GraphExplorer::maximallyAdded(ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
-    Node& n = g.at(e);
+bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
+    const Node& n = g.at(e);
+    if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
+    // Did write x exist when stamp s was handed out (or is it in porf(a))?
+    auto existed = [&](Ref x, std::uint64_t s) {
+        return x.t == kInitThread || g.at(x).wstamp <= s || x.i < porf[static_cast<std::size_t>(x.t)];
+    };
     const LocId loc = n.ev.loc;
-    // Prev(e) = {e' < e} ∪ porf(a), plus e itself.
-    plim_.resize(g.threads.size());
-    for (std::size_t u = 0; u < g.threads.size(); ++u) {
-        std::int32_t k = 0;
-        const auto& th = g.threads[u];
-        while (k < static_cast<std::int32_t>(th.size()) && th[static_cast<std::size_t>(k)].stamp < n.stamp) ++k;
-        plim_[u] = std::max(k, porf[u]);
+    const auto& c = g.co[static_cast<std::size_t>(loc)];
+    if (readsMemory(n.ev.kind)) {
+        Ref m = kInitRef;
+        for (std::size_t k = c.size(); k-- > 0;)
+            if (!(c[k] == e) && existed(c[k], n.stamp)) {
+                m = c[k];
+                break;
+            }
+        const bool admitted = !hasCondition(n.ev.kind) || admits(n.ev, g.valueOf(m, loc));
+        if (n.placeholder) return !admitted;
+        if (!admitted || !(n.rf == m)) return false;
     }
-    plim_[static_cast<std::size_t>(e.t)] = e.i + 1;
-    // Candidates: writes of loc in Prev(e) added before e, latest first; init last.
-    auto& c = mcands_;
-    c.clear();
-    for (std::size_t u = 0; u < g.threads.size(); ++u)
-        for (std::int32_t i = 0; i < plim_[u] && i < static_cast<std::int32_t>(g.threads[u].size()); ++i) {
-            const Ref w{static_cast<std::int32_t>(u), i};
-            if (w == e || !g.isWriteOf(w, loc)) continue;
-            c.push_back(w);
+    if (writesMemory(n.ev.kind) && !n.placeholder) {
+        const int idx = g.coIndex(e, loc);
+        for (std::size_t k = static_cast<std::size_t>(idx + 1); k < c.size(); ++k)
+            if (existed(c[k], n.wstamp)) return false;
+    }
+    return true;
+}
+
+bool GraphExplorer::propagate(ExecutionGraph& h, Ref changed) {
+    const Node& cn = h.at(changed);
+    const bool writes = writesMemory(cn.ev.kind);
+    for (auto& th : h.threads)
+        for (Node& x : th) {
+            if (x.placeholder || !readsMemory(x.ev.kind) || !(x.rf == changed)) continue;
+            if (!writes) return false;  // a CAS turned into a failure: it writes nothing now
+            const Value v = cn.ev.wval;
+            if (hasCondition(x.ev.kind) && !admits(x.ev, v)) return false;
+            const Event e2 = withReadValue(x, v);
+            if (e2.kind != x.ev.kind) return false;
+            const bool again = e2.wval != x.ev.wval && writesMemory(e2.kind);
+            x.ev = e2;
+            if (again) {
+                // find x's reference and propagate further
+                for (std::size_t t = 0; t < h.threads.size(); ++t)
+                    for (std::size_t i = 0; i < h.threads[t].size(); ++i)
+                        if (&h.threads[t][i] == &x &&
+                            !propagate(h, Ref{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}))
+                            return false;
+            }
         }
-    std::sort(c.begin(), c.end(), [&](Ref x, Ref y) { return g.at(x).stamp > g.at(y).stamp; });
-    c.push_back(kInitRef);
-    const Node saved = n;
-    for (Ref cand : c) {
-        const Value v = g.valueOf(cand, loc);
-        if (hasCondition(saved.ev.kind) && !admits(saved.ev, v)) continue;
-        n.placeholder = false;
-        n.rf = cand;
-        n.ev = withReadValue(saved, v);
-        const bool ok = consistent(g, plim_, false, tmpOrder_);
-        n = saved;
-        if (ok) return !saved.placeholder && saved.rf == cand;
-    }
-    return saved.placeholder;
+    return true;
 }
 
 void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
-    const Node& an = g.at(a);
-    const LocId loc = an.ev.loc;
-    const Value v = an.ev.wval;
+    const LocId loc = g.at(a).ev.loc;
+    const Value v = g.at(a).ev.wval;
+    const bool aIsRmw = readsMemory(g.at(a).ev.kind);
     auto& porf = porf_[depth];
     g.porfPrefix(a, porf);
     const std::size_t T = g.threads.size();
@@ -311,42 +356,56 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 while (k < static_cast<std::int32_t>(th.size()) && th[static_cast<std::size_t>(k)].stamp <= s) ++k;
                 keep[w] = std::max(k, porf[w]);
             }
-            keep[static_cast<std::size_t>(a.t)] = a.i + 1;  // a is kept too
-            // (C0) kept events read only kept events; a revisited RMW is read by nobody kept.
+            keep[static_cast<std::size_t>(a.t)] = a.i + 1;
+            auto kept = [&](Ref x) { return x.t == kInitThread || x.i < keep[static_cast<std::size_t>(x.t)]; };
+            // Kept events read only kept events, and not r (a revisited read-modify-write would
+            // change what they read: that graph has another parent).
             bool ok = true;
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
-                    if (q.placeholder || !readsMemory(q.ev.kind) || q.rf.t == kInitThread) continue;
-                    if (q.rf.i >= keep[static_cast<std::size_t>(q.rf.t)]) ok = false;
-                    if (q.rf == r) ok = false;
+                    if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
                 }
             if (!ok) continue;
-            // (C1) r and every deleted read-like event were added maximally.
-            ok = !maximality_ || maximallyAdded(g, r, porf);
-            for (std::size_t w = 0; w < T && ok && maximality_; ++w)
-                for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k) {
-                    if (!readsMemory(g.threads[w][k].ev.kind)) continue;
+            // Maximality of r and of every deleted event.
+            ok = maximallyAdded(g, r, porf);
+            for (std::size_t w = 0; w < T && ok; ++w)
+                for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
                     ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
-                }
             if (!ok) continue;
-            // Build the revisited graph.
+            // The revisited graph.
             ExecutionGraph& h = gpool_[depth];
             h = g;
             for (std::size_t w = 0; w < T; ++w) h.threads[w].resize(static_cast<std::size_t>(keep[w]));
+            for (auto& cl : h.co)
+                cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return !kept(x) || x == r || x == a; }),
+                         cl.end());
             Node& hr = h.at(r);
             hr.ev = withReadValue(hr, v);
             hr.rf = a;
             hr.placeholder = false;
-            fullLimits(h, lim_);
-            if (!consistent(h, lim_, false, lin_[depth + 1])) {
-                ++inconsistent_;
-                continue;
+            const bool rWrites = writesMemory(hr.ev.kind);
+            if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
+            if (!propagate(h, r)) continue;
+            auto& c = h.co[static_cast<std::size_t>(loc)];
+            // a's place in co: fixed after its source for a read-modify-write, any otherwise.
+            int lo = 0, hi = static_cast<int>(c.size());
+            if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+            for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
+                if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
+                c.insert(c.begin() + pos, a);
+                if (rWrites) c.insert(c.begin() + pos + 1, r);
+                if (co_.check(h, false, lin_[depth + 1])) {
+                    ++revisitsDone_;
+                    replay(h, lin_[depth + 1]);
+                    visit(h, depth + 1);
+                    // r's write part was (re-)added after a: it revisits in turn.
+                    if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
+                } else {
+                    ++inconsistent_;
+                }
+                c.erase(c.begin() + pos, c.begin() + pos + (rWrites ? 2 : 1));
             }
-            ++revisitsDone_;
-            replay(h, lin_[depth + 1]);
-            if (exec_->failed()) rep_.maximal(TraceStatus::Error, *exec_, events_);
-            else visit(h, depth + 1);
             if (rep_.stopped()) return;
         }
     }

@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: MIT
-// The graph-based exploration engine (GenMC skeleton, ALGORITHMS.md §2.1/§3.3): events are added
-// one at a time (next event of the left-most thread that can move); a read-like event branches on
-// every write of its location it can read from; a write-like event then revisits every earlier
-// read of its location it is not porf-after. Inconsistent graphs are dropped. The per-explorer
-// variation points (LAPOR: locks-before in the consistency check and lb-minimal nextEvent; SAVER:
-// blocked/zne events) are the virtual hooks below.
+// The graph-based exploration engine (GenMC/TruSt skeleton, ALGORITHMS.md §2.1/§3.3) for
+// sequential consistency. A graph holds, per thread, the events added so far, a reads-from source
+// for every read-like event and a coherence order (co) per location. Events are added one at a
+// time (next event of the left-most thread that can move):
+//  * a read-like event branches on every write of its location it may read (a read-modify-write
+//    writes right after its source in co: atomicity);
+//  * a write branches on every place in co, then revisits every earlier read of its location it
+//    is not porf-after.
+// Consistency under SC is acyclicity of po ∪ rf ∪ co ∪ fr (plus spawn/join edges), checked by a
+// topological sort that also yields the witness interleaving replayed through the program.
 //
-// Revisit (maximality) condition, so that every consistent graph is produced once. A revisit of
-// read r by the new write a keeps K = {e | e ≤ r} ∪ porf(a) ∪ {a} (≤: addition order) and
-// deletes D = the rest. It is performed only if
-//  (C0) no kept event reads from a deleted one, and a revisited read-modify-write r is read by
-//       no kept event (its written value changes);
-//  (C1) every read-like e in D ∪ {r} was added "maximally": it read forwards (its source was
-//       added before it, so it was not itself revisited), and its source is the most recently
-//       added write w (init last) of its location, added before e and admitted by e's condition,
-//       such that Prev(e) ∪ {e reads w} is SC-consistent, with
-//       Prev(e) = {e' | e' < e} ∪ porf(a). A placeholder (a lock/await left blocked) is maximal
-//       iff no such w exists.
-// The reverse reading: from a revisited graph the parent is the one whose deleted part is the
-// unique "maximal" continuation, so two parents cannot produce the same child.
+// Revisit (maximality) condition, TruSt (Kokologiannakis et al., POPL'22): a revisit of read r by
+// the new write a keeps K = {e | e ≤ r} ∪ porf(a) ∪ {a} (≤: addition order) and deletes the rest,
+// D. It is performed only if every event e of D ∪ {r} was "added maximally" with respect to
+// Prev(e) = {e' | e' ≤ e} ∪ porf(a): a read reads the co-maximal write of its location in
+// Prev(e) (a lock or await that this write does not admit must be a blocked placeholder), and a
+// write is co-maximal in Prev(e). Every graph then has exactly one parent, so every consistent
+// (rf, co) graph, i.e. every Mazurkiewicz class, is produced once.
+//
+// Explorers built on the engine choose what to report (hook `accept`): `rf` reports one graph
+// per reads-from class (the co of a canonical witness), `lapor` one per lock-aware class.
 #pragma once
 
 #include <deque>
@@ -42,51 +43,55 @@ public:
     void run();
 
 protected:
-    // Hooks for the explorers built on this engine.
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
     // move (ready, not stuck on a placeholder, not on a join of an unfinished thread).
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
-    // Consistency of the nodes lim[t] (a porf-closed part); fills a witness linearisation.
-    virtual bool consistent(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
-                            bool placeholders, std::vector<Ref>& order);
+    // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
+    // still executions: their final states are recorded as outcomes.
+    [[nodiscard]] virtual bool accept(const ExecutionGraph& g) { (void)g; return true; }
+    // Statistics of the explorer, added to the result at the end.
+    virtual void addStats() {}
 
     std::unique_ptr<Execution> exec_;
     Reporter rep_;
     ExploreResult& result_;
     bool collectOutcomes_ = true;
-    std::vector<std::vector<Value>> finals_;
-    SCChecker checker_;
+    std::uint64_t skipped_ = 0;  // maximal graphs not accepted
 
 private:
     void visit(ExecutionGraph& g, std::size_t depth);
     void addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    void addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
+    // replay the witness and continue the exploration (or report an error).
+    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
     void revisits(ExecutionGraph& g, Ref a, std::size_t depth);
-    bool maximallyAdded(ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
-    // Replay a linearisation through the execution (reset first); collects the events.
-    void replay(const ExecutionGraph& g, const std::vector<Ref>& order);
-    void report(const ExecutionGraph& g, std::size_t depth);
-    void fullLimits(const ExecutionGraph& g, std::vector<std::int32_t>& lim) const;
+    bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
+    // Value propagation after a revisit changed what an RMW writes; false if a kept event can
+    // no longer read what it read (a condition fails or a CAS changes outcome).
+    bool propagate(ExecutionGraph& h, Ref changed);
+    void replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure = false);
+    void report(ExecutionGraph& g, std::size_t depth);
+    // Error traces of a maximal graph in which some thread failed.
+    void reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order);
     void ensureDepth(std::size_t depth);
 
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
+    CoChecker co_;
     // Per-depth scratch (deques: references stay valid as they grow).
     std::deque<ExecutionGraph> gpool_;
     std::deque<std::vector<Ref>> lin_;
     std::deque<Snapshot> snap_;
     std::deque<std::vector<std::int32_t>> porf_;
     std::deque<std::vector<Ref>> cands_;
-    std::vector<std::int32_t> lim_, plim_;
-    std::vector<Ref> tmpOrder_, mcands_;
+    std::vector<Ref> tmpOrder_, tmpOrder2_, failing_;
     struct PairHash {
         std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
             return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
         }
     };
-    bool maximality_ = true;  // params["maximality"] = "off": every revisit (GenMC without it)
-    bool dedup_ = false;      // params["dedup"] = "on": drop graphs already reported
-    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
-    std::uint64_t deduplicated_ = 0;
+    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
 };
 

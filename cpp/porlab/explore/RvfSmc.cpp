@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: MIT
+// RVF-SMC (Agarwal, Chatterjee, Pathak, Pavlogiannis, Toman, CAV'21, §5, Algorithm 2): stateless
+// model checking under the reads-value-from equivalence. A recursion node holds a proper event set
+// X, a good-writes function (in the steps), a witness trace and a causal map; it extends the
+// witness maximally with non-read events, then for every enabled read and every value its visible,
+// not forbidden writes carry, asks VerifySC for a witness and recurses. Backtrack signals stop the
+// loop early when no ancestor read can gain a new source (Lemma 1).
+//
+// Extensions beyond the paper's model (Appendix 0.A covers read-modify-writes, CAS, mutexes and
+// spawn/join; the rest is ours):
+//  * Read-modify-writes (fetch-and-add, exchange, CAS, lock, exchange-await) are one atomic event
+//    with a read part and a write part. A pending read-modify-write of another thread counts as a
+//    potential new source for an ancestor read (the paper's CAS corner case, applied to all RMWs).
+//  * Locks are read-modify-writes of the mutex that must read 0 (an unlock or the initial value),
+//    so mutual exclusion follows from the values; awaits are reads whose good writes must satisfy
+//    the await condition; an exchange-await is both. These blocking reads may never execute, so
+//    Lemma 1 does not apply to them: a blocking read never stops the loop (no backtrack cut).
+//  * A node whose pending events are all blocking reads or joins reports a blocked maximal trace
+//    when some witness of its events leaves every pending event disabled (the final memory is
+//    chosen by VerifySC with reads of the final values).
+//  * Errors: a step after which an assertion fails or a fault happens ends its thread, and its
+//    write is hidden from the other threads (in the real program the execution stops there, so
+//    nobody can read it). Every such step is reported at once as an error trace made of its causal
+//    past, which is a real execution whose first error it is.
+//  * Final memory: RVF classes do not fix the order of unread writes, so for every maximal trace
+//    the other final memory states of its class are added to the outcomes (VerifySC again).
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <stdexcept>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/RvfVerifySC.hpp"
+
+namespace porlab {
+
+namespace {
+
+using rvf::kInitThread;
+using rvf::kInitWrite;
+using rvf::SpawnPoint;
+using rvf::Step;
+using rvf::WriteRef;
+
+[[nodiscard]] bool isBlocking(EventKind k) {
+    return k == EventKind::Await || k == EventKind::XchgAwait || k == EventKind::Lock;
+}
+
+// A pending read of this kind may turn out to write (a read-modify-write).
+[[nodiscard]] bool mayWrite(EventKind k) {
+    return writesMemory(k) || k == EventKind::CasFailure;
+}
+
+// Can the pending read-like event `p` read value v (and so execute)?
+[[nodiscard]] bool admits(const Event& p, Value v) {
+    switch (p.kind) {
+    case EventKind::Lock: return v == 0;
+    case EventKind::Await:
+    case EventKind::XchgAwait: return evalAwaitCond(p.cond, v, p.operand);
+    default: return true;
+    }
+}
+
+[[nodiscard]] bool hasError(std::span<const Event> out) {
+    return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
+}
+
+struct RvfOptions {
+    bool signals = true;
+    rvf::VscOptions vsc;
+};
+
+bool flag(const ExploreOptions& o, const std::string& name) {
+    auto it = o.params.find(name);
+    if (it == o.params.end()) return true;
+    std::string v = it->second;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
+    if (v == "off" || v == "false" || v == "0" || v == "no") return false;
+    throw InputError("rvf: option '" + name + "' must be on or off, not '" + it->second + "'");
+}
+
+// C(r): for a read (thread, index), per thread the number of events whose writes r may not read
+// (the initial write is forbidden too once C(r) is defined).
+struct CausalEntry {
+    ThreadId t = 0;
+    std::int32_t idx = 0;
+    std::vector<std::int32_t> counts;
+};
+using CausalMap = std::vector<CausalEntry>;
+
+struct Pending {
+    ThreadId t = 0;
+    Event ev;
+};
+
+class RvfSmc {
+public:
+    RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
+        : exec_(p.newExecution()), opts_(o), result_(r), rep_(p, o, r), ro_(ro) {}
+
+    void run() {
+        auto init = exec_->reset();
+        initEvents_.assign(init.begin(), init.end());
+        T_ = exec_->maxThreads();
+        if (exec_->failed()) {
+            rep_.maximal(TraceStatus::Error, *exec_, initEvents_);
+        } else {
+            const auto mem = exec_->memory();
+            initVals_.assign(mem.begin(), mem.end());
+            L_ = initVals_.size();
+            steps_.assign(static_cast<std::size_t>(T_), {});
+            spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
+            node({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
+        }
+        rep_.finish();
+        auto& s = result_.stats;
+        s["verifysc_calls"] = static_cast<double>(vsc_.calls);
+        s["verifysc_seconds"] = vsc_.seconds;
+        s["verifysc_states"] = static_cast<double>(vsc_.states);
+        s["verifysc_skipped"] = static_cast<double>(skipped_);
+        s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
+        s["nodes"] = static_cast<double>(nodes_);
+        s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
+        s["outcome_verifysc_seconds"] = fin_.seconds;
+    }
+
+private:
+    // ---- replay and extension ----------------------------------------------------------------
+
+    // Perform step s (already known) of thread t again, checking that the program agrees.
+    void redo(ThreadId t, const Step& s) {
+        if (s.reads && cur_[static_cast<std::size_t>(s.ev.loc)] != s.ev.rval)
+            throw std::logic_error("rvf: internal error: a witness read of " + toString(s.ev) +
+                                   " finds another value in memory");
+        auto out = exec_->step(t, s.reads ? std::optional<Value>(s.ev.rval) : std::nullopt);
+        rep_.countEvent();
+        const Event& e = out.front();
+        if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval ||
+            e.index != s.ev.index || hasError(out) != s.fails)
+            throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) +
+                                   " gave " + toString(e));
+        performed(t, s);
+    }
+
+    void performed(ThreadId t, const Step& s) {
+        order_.push_back({t, static_cast<std::int32_t>(s.ev.index)});
+        trace_.insert(trace_.end(), s.out.begin(), s.out.end());
+        if (s.writes) {
+            cur_[static_cast<std::size_t>(s.ev.loc)] = s.ev.wval;
+            active_[static_cast<std::size_t>(s.ev.loc)] = {t, static_cast<std::int32_t>(s.ev.index)};
+        }
+        if (s.fails) anyFail_ = true;
+    }
+
+    [[nodiscard]] bool replay(const std::vector<ThreadId>& witness) {
+        exec_->reset();
+        trace_ = initEvents_;
+        order_.clear();
+        cur_ = initVals_;
+        active_.assign(L_, kInitWrite);
+        anyFail_ = false;
+        std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
+        for (ThreadId t : witness) {
+            if (rep_.stop()) return false;
+            redo(t, steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(cnt[t]++)]);
+        }
+        return true;
+    }
+
+    // Extend maximally with events that read nothing; returns the writes performed.
+    [[nodiscard]] bool extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes) {
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (ThreadId t = 0; t < T_; ++t)
+                while (exec_->status(t) == ThreadStatus::Ready) {
+                    const Event& p = exec_->pending(t);
+                    if (readsMemory(p.kind)) break;
+                    if (p.kind == EventKind::Join && !p.enabled) break;
+                    if (rep_.stop()) return false;
+                    auto out = exec_->step(t);
+                    rep_.countEvent();
+                    Step s;
+                    s.ev = out.front();
+                    s.out.assign(out.begin(), out.end());
+                    s.fails = hasError(out);
+                    s.writes = writesMemory(s.ev.kind) && !s.fails;
+                    if (s.ev.kind == EventKind::Spawn && s.ev.aux >= 0)
+                        spawnOf_[static_cast<std::size_t>(s.ev.aux)] = {t, sl[t]};
+                    if (s.writes) writes.emplace_back(t, s.ev.loc);
+                    steps_[static_cast<std::size_t>(t)].push_back(std::move(s));
+                    ++sl[t];
+                    const Step& st = steps_[static_cast<std::size_t>(t)].back();
+                    performed(t, st);
+                    if (st.fails) reportError(order_.size() - 1);
+                    progress = true;
+                }
+        }
+        return true;
+    }
+
+    // ---- error traces ---------------------------------------------------------------------------
+
+    // The causal past (program order with spawn and join edges, reads-from) of the step at
+    // position p of order_, which fails: a real execution whose first error is that step's.
+    void reportError(std::size_t p) {
+        std::vector<std::vector<std::int32_t>> at(static_cast<std::size_t>(T_));
+        std::vector<std::int32_t> rf(p + 1, -1), joinSrc(p + 1, -1);
+        std::vector<std::int32_t> last(L_, -1);
+        for (std::size_t q = 0; q <= p; ++q) {
+            const auto [t, i] = order_[q];
+            const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+            at[static_cast<std::size_t>(t)].push_back(static_cast<std::int32_t>(q));
+            if (s.reads) rf[q] = last[static_cast<std::size_t>(s.ev.loc)];
+            if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
+                const auto& c = at[static_cast<std::size_t>(s.ev.aux)];
+                joinSrc[q] = c.empty() ? spawnPos(s.ev.aux, at) : c.back();
+            }
+            if (s.writes) last[static_cast<std::size_t>(s.ev.loc)] = static_cast<std::int32_t>(q);
+        }
+        std::vector<char> need(p + 1, 0);
+        need[p] = 1;
+        for (std::size_t q = p + 1; q-- > 0;) {
+            if (!need[q]) continue;
+            const auto [t, i] = order_[q];
+            if (i > 0) need[static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i - 1)])] = 1;
+            else if (const std::int32_t sp = spawnPos(t, at); sp >= 0) need[static_cast<std::size_t>(sp)] = 1;
+            if (rf[q] >= 0) need[static_cast<std::size_t>(rf[q])] = 1;
+            if (joinSrc[q] >= 0) need[static_cast<std::size_t>(joinSrc[q])] = 1;
+        }
+        std::vector<Event> events = initEvents_;
+        for (std::size_t q = 0; q <= p; ++q)
+            if (need[q]) {
+                const auto [t, i] = order_[q];
+                const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+                events.insert(events.end(), s.out.begin(), s.out.end());
+            }
+        rep_.maximal(TraceStatus::Error, *exec_, events);
+    }
+
+    [[nodiscard]] std::int32_t spawnPos(ThreadId c, const std::vector<std::vector<std::int32_t>>& at) const {
+        const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(c)];
+        if (sp.t < 0) return -1;
+        const auto& a = at[static_cast<std::size_t>(sp.t)];
+        return sp.i < static_cast<std::int32_t>(a.size()) ? a[static_cast<std::size_t>(sp.i)] : -1;
+    }
+
+    // ---- maximal traces and final memory ------------------------------------------------------
+
+    [[nodiscard]] rvf::Instance instance(const std::vector<std::int32_t>& len) const {
+        rvf::Instance in;
+        in.steps = &steps_;
+        in.len = len;
+        in.spawnOf = &spawnOf_;
+        in.numLocs = L_;
+        return in;
+    }
+
+    // Writes of location x among the first sl[t] steps of every thread, with their values.
+    [[nodiscard]] std::vector<std::pair<WriteRef, Value>> writesOf(LocId x, const std::vector<std::int32_t>& sl) const {
+        std::vector<std::pair<WriteRef, Value>> w;
+        for (ThreadId t = 0; t < T_; ++t)
+            for (std::int32_t i = 0; i < sl[t]; ++i) {
+                const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+                if (s.writes && s.ev.loc == x) w.push_back({{t, i}, s.ev.wval});
+            }
+        return w;
+    }
+
+    // The node's events form a maximal execution when every pending event stays disabled: report
+    // one trace, and every other final memory of the class as an outcome.
+    void reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
+                       const Snapshot& snap) {
+        // Final-value constraints: a pending blocking read must stay disabled.
+        auto allowed = [&](LocId x, Value v) {
+            for (const Pending& p : pend)
+                if (p.ev.loc == x && admits(p.ev, v)) return false;
+            return true;
+        };
+        std::vector<LocId> locs;  // locations whose final value is chosen, constrained ones first
+        std::vector<char> isLoc(L_, 0);
+        for (const Pending& p : pend)
+            if (!isLoc[static_cast<std::size_t>(p.ev.loc)]) {
+                isLoc[static_cast<std::size_t>(p.ev.loc)] = 1;
+                locs.push_back(p.ev.loc);
+            }
+        bool satisfied = true;  // does the node's own trace leave every pending event disabled?
+        for (const Pending& p : pend) satisfied = satisfied && !admits(p.ev, cur_[static_cast<std::size_t>(p.ev.loc)]);
+        const std::size_t constrained = locs.size();
+        // The final value of x is written by the last write of x of some thread: with candidates
+        // of one value only, it is the same in every witness.
+        std::vector<std::vector<Value>> values(L_);
+        for (std::size_t x = 0; x < L_; ++x) {
+            std::vector<Value>& vs = values[x];
+            for (ThreadId t = 0; t < T_; ++t)
+                for (std::int32_t i = sl[t]; i-- > 0;) {
+                    const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+                    if (s.writes && s.ev.loc == static_cast<LocId>(x)) {
+                        vs.push_back(s.ev.wval);
+                        break;
+                    }
+                }
+            if (vs.empty()) vs.push_back(initVals_[x]);
+            std::sort(vs.begin(), vs.end());
+            vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
+            if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x]) locs.push_back(static_cast<LocId>(x));
+        }
+        if (locs.empty() || (constrained == 0 && !opts_.collectOutcomes)) {
+            rep_.maximal(Reporter::classify(*exec_), *exec_, trace_);
+            return;
+        }
+        bool reported = false;
+        std::vector<Value> base;
+        rvf::Instance in = instance(sl);
+        std::vector<Value> chosen(locs.size());
+        auto leaf = [&](const std::vector<ThreadId>* witness) {
+            if (!reported) {
+                if (!satisfied && witness) {
+                    if (!replay(*witness)) return false;
+                }
+                rep_.maximal(Reporter::classify(*exec_), *exec_, trace_);
+                reported = true;
+                if (!opts_.collectOutcomes) return false;
+                base = exec_->outcome();
+            }
+            std::vector<Value> o = base;
+            for (std::size_t k = 0; k < locs.size(); ++k) o[static_cast<std::size_t>(locs[k])] = chosen[k];
+            result_.outcomes.insert(std::move(o));
+            return true;
+        };
+        // Depth-first over the chosen locations; every partial choice is checked by VerifySC.
+        std::vector<ThreadId> lastWitness;
+        auto dfs = [&](auto&& self, std::size_t k) -> bool {
+            if (k == locs.size()) return leaf(&lastWitness);
+            const LocId x = locs[k];
+            const auto ws = writesOf(x, sl);
+            for (Value v : values[static_cast<std::size_t>(x)]) {
+                if (k < constrained && !allowed(x, v)) continue;
+                std::vector<WriteRef> good;
+                for (const auto& [w, val] : ws)
+                    if (val == v) good.push_back(w);
+                if (initVals_[static_cast<std::size_t>(x)] == v) good.push_back(kInitWrite);
+                in.finals.emplace_back(x, std::move(good));
+                auto wit = rvf::verifySC(in, ro_.vsc, fin_);
+                bool go = true;
+                if (wit) {
+                    lastWitness = std::move(*wit);
+                    chosen[k] = v;
+                    go = self(self, k + 1);
+                }
+                in.finals.pop_back();
+                if (!go || rep_.stopped()) return false;
+            }
+            return true;
+        };
+        dfs(dfs, 0);
+        exec_->restore(snap);
+    }
+
+    // ---- the recursion (Algorithm 2) ----------------------------------------------------------
+
+    [[nodiscard]] static const CausalEntry* lookup(const CausalMap& c, ThreadId t, std::int32_t idx) {
+        for (const auto& e : c)
+            if (e.t == t && e.idx == idx) return &e;
+        return nullptr;
+    }
+
+    void node(const std::vector<ThreadId>& witness, const std::vector<std::int32_t>& xlen,
+              const CausalMap& C, ThreadId newT) {
+        ++nodes_;
+        for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(xlen[t]));
+        if (!replay(witness)) return;
+        if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
+            const auto idx = static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
+            for (std::size_t q = 0; q < order_.size(); ++q)
+                if (order_[q].first == newT && order_[q].second == idx) reportError(q);
+            if (rep_.stopped()) return;
+        }
+        // Line 1: extend with every event that reads nothing.
+        std::vector<std::int32_t> sl = xlen;
+        std::vector<std::pair<ThreadId, LocId>> extWrites;
+        if (!extend(sl, extWrites)) return;
+        // Enabled reads: the pending read-like event of every thread that is not done.
+        std::vector<Pending> pend;
+        bool nonBlocking = false;
+        for (ThreadId t = 0; t < T_; ++t) {
+            if (exec_->status(t) != ThreadStatus::Ready) continue;
+            const Event& p = exec_->pending(t);
+            if (!readsMemory(p.kind)) continue;  // a join waiting for a thread that waits
+            pend.push_back({t, p});
+            nonBlocking = nonBlocking || !isBlocking(p.kind);
+        }
+        // Lines 2-5: backtrack signals for ancestor reads that may gain a new source.
+        if (ro_.signals)
+            for (auto& a : ancestors_) {
+                for (const auto& [u, x] : extWrites)
+                    if (x == a.loc && u != a.t) a.signal = true;
+                for (const Pending& p : pend)
+                    if (mayWrite(p.ev.kind) && p.ev.loc == a.loc && p.t != a.t) a.signal = true;
+            }
+        Snapshot snap;
+        exec_->save(snap);
+        // The node's trace, kept for guidance and the shortcut below (reportMaximal and the
+        // children replay other traces).
+        const std::vector<std::pair<ThreadId, std::int32_t>> order = order_;
+        const std::vector<WriteRef> active = active_;
+        if (!anyFail_ && !nonBlocking) {
+            reportMaximal(sl, pend, snap);
+            if (rep_.stopped()) return;
+        }
+        if (pend.empty()) return;
+        std::vector<ThreadId> aux;
+        aux.reserve(order.size() + 1);
+        for (const auto& [t, i] : order) aux.push_back(t);
+        computePo(order, sl);
+        // Lines 7-14: reads without a causal-map entry first.
+        std::vector<Pending> mutate;
+        for (const Pending& p : pend)
+            if (!lookup(C, p.t, sl[p.t])) mutate.push_back(p);
+        for (const Pending& p : pend)
+            if (lookup(C, p.t, sl[p.t])) mutate.push_back(p);
+        CausalMap Cn = C;
+        bool backtrack = true;
+        for (std::size_t k = 0; k < mutate.size() && backtrack; ++k) {
+            const Pending& r = mutate[k];
+            const std::int32_t ridx = sl[r.t];
+            const CausalEntry* ce = lookup(Cn, r.t, ridx);
+            if (!ce && ro_.signals) backtrack = false;
+            // Lines 20-21: visible writes not forbidden by C, grouped by value.
+            std::map<Value, std::vector<WriteRef>> groups;
+            for (const WriteRef& w : visibleWrites(r, sl)) {
+                if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
+                const Value v = w.t == kInitThread
+                                    ? initVals_[static_cast<std::size_t>(r.ev.loc)]
+                                    : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
+                if (admits(r.ev, v)) groups[v].push_back(w);
+            }
+            for (auto& [v, good] : groups) {
+                if (rep_.stop()) return;
+                exec_->restore(snap);
+                auto out = exec_->step(r.t, v);
+                rep_.countEvent();
+                Step s;
+                s.ev = out.front();
+                s.out.assign(out.begin(), out.end());
+                s.fails = hasError(out);
+                s.reads = true;
+                s.writes = writesMemory(s.ev.kind) && !s.fails;
+                s.blocking = isBlocking(s.ev.kind);
+                s.good = good;
+                std::vector<std::int32_t> xl = sl;
+                ++xl[r.t];
+                steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
+                aux.push_back(r.t);
+                std::optional<std::vector<ThreadId>> wit;
+                const WriteRef act = active[static_cast<std::size_t>(r.ev.loc)];
+                if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
+                    wit = aux;  // the auxiliary trace already satisfies every good write
+                    ++skipped_;
+                } else {
+                    rvf::Instance in = instance(xl);
+                    in.aux = &aux;
+                    wit = rvf::verifySC(in, ro_.vsc, vsc_);
+                }
+                aux.pop_back();
+                if (wit) {
+                    ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack});
+                    node(*wit, xl, Cn, r.t);
+                    backtrack = ancestors_.back().signal;
+                    ancestors_.pop_back();
+                    computePo(order, sl);  // the child reused the buffers
+                }
+                for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(sl[t]));
+                if (rep_.stopped()) return;
+            }
+            // A blocking read may never execute: Lemma 1 says nothing about the traces where it
+            // does not, so it never cuts the loop.
+            if (isBlocking(r.ev.kind)) backtrack = true;
+            // Lines 33-34: r may no longer read the writes of this node's trace.
+            auto it = std::find_if(Cn.begin(), Cn.end(),
+                                   [&](const CausalEntry& e) { return e.t == r.t && e.idx == ridx; });
+            if (it != Cn.end()) it->counts = sl;
+            else Cn.push_back({r.t, ridx, sl});
+        }
+    }
+
+    // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
+
+    // Program-order clocks (with spawn and join edges) of the node's steps.
+    void computePo(const std::vector<std::pair<ThreadId, std::int32_t>>& order, const std::vector<std::int32_t>& sl) {
+        poStart_.assign(static_cast<std::size_t>(T_) + 1, 0);
+        for (ThreadId t = 0; t < T_; ++t) poStart_[static_cast<std::size_t>(t) + 1] = poStart_[static_cast<std::size_t>(t)] + sl[t];
+        const auto n = static_cast<std::size_t>(poStart_.back());
+        po_.assign(n * static_cast<std::size_t>(T_), 0);
+        for (const auto& [t, i] : order) {
+            std::int32_t* c = poClock(t, i);
+            auto join = [&](const std::int32_t* s) {
+                for (ThreadId u = 0; u < T_; ++u) c[u] = std::max(c[u], s[u]);
+            };
+            if (i > 0) join(poClock(t, i - 1));
+            else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) join(poClock(sp.t, sp.i));
+            const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+            if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
+                const ThreadId ch = s.ev.aux;
+                if (sl[ch] > 0) join(poClock(ch, sl[ch] - 1));
+                else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(ch)]; sp.t >= 0) join(poClock(sp.t, sp.i));
+            }
+            c[t] = i + 1;
+        }
+    }
+
+    [[nodiscard]] std::int32_t* poClock(ThreadId t, std::int32_t i) {
+        return &po_[(static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)]) + static_cast<std::size_t>(i)) *
+                    static_cast<std::size_t>(T_)];
+    }
+
+    [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
+        // r's program-order past: its thread's steps, and what they (or its spawn) come after
+        std::vector<std::int32_t> past(static_cast<std::size_t>(T_), 0);
+        const ThreadId t = r.t;
+        if (sl[t] > 0) {
+            const std::int32_t* c = poClock(t, sl[t] - 1);
+            past.assign(c, c + T_);
+        } else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) {
+            const std::int32_t* c = poClock(sp.t, sp.i);
+            past.assign(c, c + T_);
+        }
+        past[static_cast<std::size_t>(t)] = sl[t];
+        const auto ws = writesOf(r.ev.loc, sl);
+        std::vector<WriteRef> vis;
+        bool anyInPast = false;
+        for (const auto& [w, val] : ws) {
+            const bool inPast = past[static_cast<std::size_t>(w.t)] > w.i;
+            anyInPast = anyInPast || inPast;
+            bool hidden = false;
+            if (inPast)
+                for (const auto& [w2, val2] : ws)
+                    if (!(w2 == w) && past[static_cast<std::size_t>(w2.t)] > w2.i &&
+                        poClock(w2.t, w2.i)[w.t] > w.i) {
+                        hidden = true;
+                        break;
+                    }
+            if (!hidden) vis.push_back(w);
+        }
+        if (!anyInPast) vis.push_back(kInitWrite);
+        return vis;
+    }
+
+    struct Ancestor {
+        ThreadId t;
+        std::int32_t idx;
+        LocId loc;
+        bool signal;
+    };
+
+    std::unique_ptr<Execution> exec_;
+    const ExploreOptions& opts_;
+    ExploreResult& result_;
+    Reporter rep_;
+    RvfOptions ro_;
+    int T_ = 0;
+    std::size_t L_ = 0;
+    std::vector<Event> initEvents_;
+    std::vector<Value> initVals_;
+    std::vector<std::vector<Step>> steps_;
+    std::vector<SpawnPoint> spawnOf_;
+    // the current trace: steps in order, emitted events, visible memory and its writers
+    std::vector<std::pair<ThreadId, std::int32_t>> order_;
+    std::vector<Event> trace_;
+    std::vector<Value> cur_;
+    std::vector<WriteRef> active_;
+    bool anyFail_ = false;
+    std::vector<Ancestor> ancestors_;
+    std::vector<std::int32_t> poStart_, po_;
+    rvf::VscStats vsc_, fin_;
+    std::uint64_t skipped_ = 0, nodes_ = 0;
+};
+
+}  // namespace
+
+ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts) {
+    // IFAA is a Mazurkiewicz refinement; under RVF fetch-and-adds are reads with values.
+    if (opts.conflicts.ifaa) throw InputError("rvf does not support IFAA");
+    RvfOptions ro;
+    ro.signals = flag(opts, "backtrack_signals");
+    ro.vsc.closure = flag(opts, "closure");
+    ro.vsc.greedy = flag(opts, "greedy");
+    ro.vsc.guidance = flag(opts, "guidance");
+    ExploreResult r;
+    RvfSmc(program, opts, r, ro).run();
+    return r;
+}
+
+}  // namespace porlab

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+// The `rvf` explorer (RVF-SMC with VerifySC) against the exhaustive `naive` oracle:
+//  * the same outcomes and the same error sites as naive;
+//  * never two complete traces in one RVF class, and never more complete traces than RVF
+//    classes (RVF-SMC may explore fewer: "Beyond RVF partitioning");
+//  * every complete trace and every blocked trace is a class naive has;
+// on the hand-written programs and on seeded random programs (500 + 250 sync-heavy by default,
+// PORLAB_RANDOM_PROGRAMS overrides); plus the paper's numbers (Figures 1, 6, 13), the ablation
+// options (same results, other work) and the statistics.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "RandomProgram.hpp"
+#include "TestPrograms.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/equiv/Partition.hpp"
+#include "porlab/program/SpecBuilder.hpp"
+
+using namespace porlab;
+
+namespace {
+
+struct RvfOracle {
+    ExploreResult run;
+    std::set<Key> complete, blocked;
+};
+
+RvfOracle rvfOracle(const Program& p) {
+    RvfOracle o;
+    ExploreOptions opts;
+    opts.onTrace = [&](const Trace& t) {
+        if (t.status() == TraceStatus::Complete) o.complete.insert(traceKey(Equivalence::Rvf, t));
+        if (t.status() == TraceStatus::Blocked) o.blocked.insert(traceKey(Equivalence::Rvf, t));
+    };
+    o.run = exploreNaive(p, opts);
+    return o;
+}
+
+ExploreResult runRvf(const Program& p, const std::map<std::string, std::string>& params = {},
+                     const std::function<void(const Trace&)>& onTrace = {}) {
+    ExploreOptions o;
+    o.params = params;
+    o.onTrace = onTrace;
+    return explore(p, "rvf", o);
+}
+
+// Empty when rvf conforms on p; otherwise what is wrong.
+std::string checkRvf(const Program& p, const RvfOracle& o,
+                     const std::map<std::string, std::string>& params = {}) {
+    std::ostringstream msg;
+    std::set<Key> complete, blocked;
+    std::uint64_t dupComplete = 0;
+    ExploreResult r;
+    try {
+        r = runRvf(p, params, [&](const Trace& t) {
+            if (t.status() == TraceStatus::Complete &&
+                !complete.insert(traceKey(Equivalence::Rvf, t)).second)
+                ++dupComplete;
+            if (t.status() == TraceStatus::Blocked) blocked.insert(traceKey(Equivalence::Rvf, t));
+        });
+    } catch (const std::exception& e) {
+        return std::string(" exception: ") + e.what();
+    }
+    if (r.outcomes != o.run.outcomes) {
+        std::size_t missing = 0, extra = 0;
+        for (const auto& x : o.run.outcomes) missing += r.outcomes.count(x) == 0;
+        for (const auto& x : r.outcomes) extra += o.run.outcomes.count(x) == 0;
+        msg << " outcomes: " << missing << " missing, " << extra << " unreachable;";
+    }
+    if (r.errorSites != o.run.errorSites)
+        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size() << ";";
+    if (dupComplete) msg << " " << dupComplete << " complete traces repeat an RVF class;";
+    if (r.complete > o.complete.size())
+        msg << " " << r.complete << " complete traces > " << o.complete.size() << " RVF classes;";
+    if (!std::includes(o.complete.begin(), o.complete.end(), complete.begin(), complete.end()) ||
+        !std::includes(o.blocked.begin(), o.blocked.end(), blocked.begin(), blocked.end()))
+        msg << " a reported class naive does not have;";
+    if (r.budgetExceeded) msg << " budget exceeded;";
+    return msg.str();
+}
+
+int randomProgramCount() {
+    if (const char* s = std::getenv("PORLAB_RANDOM_PROGRAMS")) return std::max(1, std::atoi(s));
+    return 500;
+}
+
+void runFamily(int n, std::uint64_t seedBase, const testprog::RandomProgramOptions& popts,
+               const std::map<std::string, std::string>& params = {}) {
+    int failures = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t seed = seedBase + static_cast<std::uint64_t>(i) + 1;
+        auto p = testprog::randomProgram(seed, popts);
+        const auto o = rvfOracle(*p);
+        const auto m = checkRvf(*p, o, params);
+        if (!m.empty() && ++failures <= 10)
+            ADD_FAILURE() << "random program seed " << seed
+                          << (popts.syncHeavy ? " (syncHeavyOptions)" : "") << ":" << m;
+    }
+    EXPECT_EQ(failures, 0) << "of " << n << " random programs";
+}
+
+std::uint64_t rvfComplete(const Program& p) { return runRvf(p).complete; }
+
+// RVF Figure 6: thr1 = w1(x,1) r1(x) w2(y,1); thr2 = w3(x,1) w4(y,1) r2(y) w5(x,2).
+std::shared_ptr<BytecodeProgram> rvfFig6() {
+    SpecBuilder b("rvf_fig6");
+    auto x = b.var("x"), y = b.var("y");
+    b.thread("thr1").store(x, 1).load(-1, x).store(y, 1);
+    b.thread("thr2").store(x, 1).store(y, 1).load(-1, y).store(x, 2);
+    return b.build();
+}
+
+// RVF Figure 13a: thread1 = n × w(x,1); thread2 = n × (w(x,1); r(x)); thread3 = n × w(x,1).
+std::shared_ptr<BytecodeProgram> rvfFig13a(int n) {
+    SpecBuilder b("rvf_fig13a");
+    auto x = b.var("x");
+    auto& t1 = b.thread("thread1");
+    auto& t2 = b.thread("thread2");
+    auto& t3 = b.thread("thread3");
+    for (int i = 0; i < n; ++i) {
+        t1.store(x, 1);
+        t2.store(x, 1).load(-1, x);
+        t3.store(x, 1);
+    }
+    return b.build();
+}
+
+// RVF Figure 13b: as 13a, spread over variables x1..xn.
+std::shared_ptr<BytecodeProgram> rvfFig13b(int n) {
+    SpecBuilder b("rvf_fig13b");
+    std::vector<LocId> xs;
+    for (int i = 0; i < n; ++i) xs.push_back(b.var("x" + std::to_string(i + 1)));
+    auto& t1 = b.thread("thread1");
+    auto& t2 = b.thread("thread2");
+    auto& t3 = b.thread("thread3");
+    for (int i = 0; i < n; ++i) {
+        t1.store(xs[i], 1);
+        t2.store(xs[i], 1).load(-1, xs[i]);
+        t3.store(xs[i], 1);
+    }
+    return b.build();
+}
+
+// Unread writes of different values: one RVF class, two final memories.
+//   t0: x := 1      t1: x := 2
+std::shared_ptr<BytecodeProgram> twoWriters() {
+    SpecBuilder b("two_writers");
+    auto x = b.var("x");
+    b.thread("t0").store(x, 1);
+    b.thread("t1").store(x, 2);
+    return b.build();
+}
+
+// An await that stays blocked only when the writes end in one order:
+//   t0: x := 1      t1: x := 2      t2: await(x == 2)
+std::shared_ptr<BytecodeProgram> awaitFinalOrder() {
+    SpecBuilder b("await_final_order");
+    auto x = b.var("x");
+    b.thread("t0").store(x, 1);
+    b.thread("t1").store(x, 2);
+    auto& t2 = b.thread("t2");
+    t2.await(t2.reg("r"), x, AwaitCond::EQ, 2);
+    return b.build();
+}
+
+// A write followed by a failing assertion: nobody can read x == 1 (the execution stops), so the
+// assertion of t1 on x == 1 never fails first.
+//   t0: x := 1; assert(false)      t1: r = x; assert(r != 1)
+std::shared_ptr<BytecodeProgram> hiddenFailingWrite() {
+    SpecBuilder b("hidden_failing_write");
+    auto x = b.var("x");
+    auto& t0 = b.thread("t0");
+    t0.store(x, 1).assertTrue(t0.constant(0));
+    auto& t1 = b.thread("t1");
+    const int r = t1.reg("r"), ok = t1.reg("ok");
+    t1.load(r, x).binImm(ok, BinOp::Ne, r, 1).assertTrue(ok);
+    return b.build();
+}
+
+}  // namespace
+
+TEST(Rvf, Registered) {
+    const auto& info = explorerInfo("rvf");
+    EXPECT_EQ(info.equivalence, "rvf");
+    EXPECT_FALSE(info.optimal);
+    EXPECT_FALSE(info.coversClasses);
+    EXPECT_TRUE(info.nonRedundant);
+    ExploreOptions o;
+    o.params["closure"] = "maybe";
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rvf", o), InputError);
+    o.params = {{"colsure", "off"}};
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rvf", o), InputError);
+    ExploreOptions ifaa;
+    ifaa.conflicts.ifaa = true;
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rvf", ifaa), InputError);
+}
+
+TEST(Rvf, HandWrittenPrograms) {
+    auto progs = testprog::handWrittenPrograms();
+    progs.emplace_back("rvfFig6", rvfFig6());
+    progs.emplace_back("rvfFig13a(2)", rvfFig13a(2));
+    progs.emplace_back("rvfFig13b(2)", rvfFig13b(2));
+    progs.emplace_back("twoWriters", twoWriters());
+    progs.emplace_back("awaitFinalOrder", awaitFinalOrder());
+    progs.emplace_back("hiddenFailingWrite", hiddenFailingWrite());
+    for (const auto& [name, p] : progs) {
+        const auto o = rvfOracle(*p);
+        EXPECT_EQ(checkRvf(*p, o), "") << name;
+    }
+}
+
+TEST(Rvf, RandomPrograms) { runFamily(randomProgramCount(), 0, {}); }
+
+TEST(Rvf, RandomSyncHeavyPrograms) {
+    runFamily(std::max(1, randomProgramCount() / 2), 1000000, testprog::syncHeavyOptions());
+}
+
+// Every heuristic switched off at once still conforms (the proofs do not rely on them).
+TEST(Rvf, RandomProgramsWithoutHeuristics) {
+    runFamily(std::max(1, randomProgramCount() / 5), 2000000, {},
+              {{"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"}});
+}
+
+// The paper's numbers.
+TEST(Rvf, PaperNumbers) {
+    EXPECT_EQ(rvfComplete(*testprog::rvfFig1()), 1u);  // Figure 1: 1 trace (rf: 9)
+    const auto fig6 = runRvf(*rvfFig6());             // Figure 6: 2 maximal traces
+    EXPECT_EQ(fig6.complete + fig6.blocked, 2u);
+    EXPECT_EQ(fig6.errors, 0u);
+    for (int n = 1; n <= 8; ++n) {  // Figure 13: 1 trace for every n
+        EXPECT_EQ(rvfComplete(*rvfFig13a(n)), 1u) << "13a n=" << n;
+        EXPECT_EQ(rvfComplete(*rvfFig13b(n)), 1u) << "13b n=" << n;
+        EXPECT_EQ(rvfComplete(*testprog::rvfFig13c(n)), 1u) << "13c n=" << n;
+    }
+}
+
+// Figure 6 also has 3 RVF classes: rvf explores fewer than the partition (the two (1,1) classes
+// differ only in the causal order of r1 and r2).
+TEST(Rvf, BeyondRvfPartitioning) {
+    const auto sizes = partitionSizes(*rvfFig6());
+    EXPECT_EQ(sizes.classes[static_cast<int>(Equivalence::Rvf)].complete, 3u);
+    EXPECT_LT(rvfComplete(*rvfFig6()), 3u);
+}
+
+// The ablations (Figure 11) change the work, never the result.
+TEST(Rvf, AblationsChangeWorkNotResults) {
+    const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
+        {"rvfFig6", rvfFig6()},
+        {"rvfFig13a(4)", rvfFig13a(4)},
+        {"fibBench(2)", testprog::fibBench(2)},
+        {"xchgAwaitLock(3)", testprog::xchgAwaitLock(3)},
+        {"spawnJoinChain", testprog::spawnJoinChain()}};
+    const std::vector<std::string> opts = {"backtrack_signals", "closure", "greedy", "guidance"};
+    std::map<std::string, bool> changedWork;
+    for (const auto& [name, p] : progs) {
+        for (const auto& opt : opts) {
+            // The greedy steps act inside VerifySC's search, which guidance and closure mostly
+            // spare: compare them with both off on both sides.
+            std::map<std::string, std::string> baseParams, params{{opt, "off"}};
+            if (opt == "greedy") baseParams = params = {{"guidance", "off"}, {"closure", "off"}};
+            if (opt == "greedy") params["greedy"] = "off";
+            const auto base = runRvf(*p, baseParams);
+            const auto r = runRvf(*p, params);
+            EXPECT_EQ(r.complete, base.complete) << name << " " << opt << "=off";
+            EXPECT_EQ(r.blocked, base.blocked) << name << " " << opt << "=off";
+            EXPECT_EQ(r.outcomes, base.outcomes) << name << " " << opt << "=off";
+            EXPECT_EQ(r.errorSites, base.errorSites) << name << " " << opt << "=off";
+            const bool differs = r.stats.at("verifysc_calls") != base.stats.at("verifysc_calls") ||
+                                 r.stats.at("verifysc_states") != base.stats.at("verifysc_states") ||
+                                 r.stats.at("nodes") != base.stats.at("nodes") ||
+                                 r.stats.at("verifysc_skipped") != base.stats.at("verifysc_skipped");
+            changedWork[opt] = changedWork[opt] || differs;
+        }
+    }
+    for (const auto& opt : opts) EXPECT_TRUE(changedWork[opt]) << opt << "=off did not change any work";
+}
+
+TEST(Rvf, Statistics) {
+    const auto r = runRvf(*testprog::spawnJoinChain());
+    for (const char* k : {"verifysc_calls", "verifysc_seconds", "verifysc_states", "verifysc_skipped",
+                          "closure_rejections", "nodes"})
+        EXPECT_TRUE(r.stats.count(k)) << k;
+    EXPECT_GT(r.stats.at("verifysc_calls"), 0.0);
+    EXPECT_GT(r.stats.at("verifysc_states"), 0.0);
+    EXPECT_GE(r.seconds, r.stats.at("verifysc_seconds"));
+}
+
+TEST(Rvf, Budgets) {
+    ExploreOptions o;
+    o.maxTraces = 3;
+    const auto r = explore(*testprog::fibBench(2), "rvf", o);
+    EXPECT_TRUE(r.budgetExceeded);
+    EXPECT_EQ(r.traceCount(), 3u);
+    ExploreOptions e;
+    e.stopOnError = true;
+    const auto f = explore(*hiddenFailingWrite(), "rvf", e);
+    EXPECT_EQ(f.errors, 1u);
+}
+
+TEST(Rvf, Deterministic) {
+    const auto a = runRvf(*testprog::fibBench(2));
+    const auto b = runRvf(*testprog::fibBench(2));
+    EXPECT_EQ(a.complete, b.complete);
+    EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.stats.at("verifysc_calls"), b.stats.at("verifysc_calls"));
+}

@@ -1,0 +1,132 @@
+"""The `rvf` explorer (RVF-SMC with VerifySC) from Python: registry entry and guarantees, the
+paper's numbers (Figures 1, 6 and 13), the ablation options, statistics, the benchmark programs
+reorder(n) and singleton(n), and conformance with naive (same outcomes and error sites, never
+two complete traces in one RVF class). The generic conformance suite (test_conformance.py)
+runs rvf on the examples and on Hypothesis programs as well."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import porlab
+from porlab.testing import check_explorer
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+ABLATIONS = ("backtrack_signals", "closure", "greedy", "guidance")
+
+
+def example(name: str, **params: object) -> porlab.Program:
+    return porlab.load_program(os.path.join(ROOT, "examples", f"{name}.py"), **params)
+
+
+def bench(name: str, **params: object) -> porlab.Program:
+    return porlab.load_program(os.path.join(ROOT, "benchmarks", "programs", f"{name}.py"),
+                               **params)
+
+
+def test_registered_with_its_guarantees() -> None:
+    info = {e["name"]: e for e in porlab.explorers()}["rvf"]
+    assert info["equivalence"] == "rvf"
+    assert not info["optimal"]
+    assert info["non_redundant"] and not info["covers_classes"]
+    assert set(info["options"]) == set(ABLATIONS)
+    for e in porlab.explorers():  # optimal implies both guarantees
+        if e["optimal"]:
+            assert e["covers_classes"] and e["non_redundant"], e["name"]
+
+
+def test_bad_option_values_are_errors() -> None:
+    with pytest.raises(porlab.errors.InputError, match="on or off"):
+        porlab.explore(example("rvf_fig1"), "rvf", closure="sometimes")
+    with pytest.raises(porlab.errors.InputError):
+        porlab.explore(example("rvf_fig1"), "rvf", clousre="off")
+
+
+def test_figure1_one_trace() -> None:
+    r = porlab.explore(example("rvf_fig1"), "rvf")
+    assert (r.complete, r.blocked, r.errors) == (1, 0, 0)
+    assert porlab.partition_sizes(example("rvf_fig1")).complete["rvf"] == 1
+
+
+def test_figure6_two_maximal_traces_fewer_than_the_classes() -> None:
+    r = porlab.explore(example("rvf_fig6"), "rvf")
+    assert (r.complete, r.blocked, r.errors) == (2, 0, 0)
+    # 3 RVF classes: rvf merges the two (1, 1) classes ("Beyond RVF partitioning")
+    assert porlab.partition_sizes(example("rvf_fig6")).complete["rvf"] == 3
+    assert check_explorer(example("rvf_fig6"), "rvf") == []
+
+
+@pytest.mark.parametrize("fig", ["rvf_fig13a", "rvf_fig13b", "rvf_fig13c"])
+def test_figure13_one_trace_for_every_n(fig: str) -> None:
+    for n in range(1, 9):
+        r = porlab.explore(example(fig, n=n), "rvf")
+        assert (r.complete, r.blocked, r.errors) == (1, 0, 0), (fig, n)
+    # while the Mazurkiewicz classes grow
+    assert porlab.explore(example(fig, n=3), "optimal").complete > 1
+
+
+@pytest.mark.parametrize("option", ABLATIONS)
+def test_ablations_change_work_not_results(option: str) -> None:
+    progs = [example("rvf_fig6"), example("rvf_fig13a", n=3), example("lapor_fib_bench", num=2),
+             example("godot_fig5"), bench("singleton", n=3)]
+    changed = False
+    for prog in progs:
+        # greedy steps act inside VerifySC's search, which guidance and closure mostly spare:
+        # compare them without those
+        base_opts = {"guidance": "off", "closure": "off"} if option == "greedy" else {}
+        base = porlab.explore(prog, "rvf", **base_opts)
+        r = porlab.explore(prog, "rvf", **{**base_opts, option: "off"})
+        assert (r.complete, r.blocked, r.errors) == (base.complete, base.blocked, base.errors)
+        assert r.outcomes == base.outcomes
+        assert r.error_sites == base.error_sites
+        work = ("verifysc_calls", "verifysc_states", "verifysc_skipped", "nodes")
+        changed |= any(r.stats[k] != base.stats[k] for k in work)
+    assert changed, f"{option}=off changed no work"
+
+
+def test_statistics() -> None:
+    r = porlab.explore(example("lapor_fib_bench", num=2), "rvf", guidance="off")
+    for key in ("verifysc_calls", "verifysc_seconds", "verifysc_states", "verifysc_skipped",
+                "closure_rejections", "nodes"):
+        assert key in r.stats
+    assert r.stats["verifysc_calls"] > 0
+    assert 0 <= r.stats["verifysc_seconds"] <= r.seconds
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 10, 20, 30])
+def test_reorder_and_singleton_counts(n: int) -> None:
+    # the paper's counts: reorder_5 4 traces, singleton 2, whatever n (assertions off)
+    assert porlab.explore(bench("reorder", n=n, asserts=False), "rvf").complete == 4
+    assert porlab.explore(bench("singleton", n=n, asserts=False), "rvf").complete == (
+        1 if n == 1 else 2)
+
+
+@pytest.mark.parametrize("name", ["reorder", "singleton"])
+def test_benchmark_programs_conform(name: str) -> None:
+    for n in (1, 2, 3):
+        for asserts in (False, True):
+            prog = bench(name, n=n, asserts=asserts)
+            assert check_explorer(prog, "rvf") == [], (name, n, asserts)
+    # the bugs are found (reorder: a and b seen out of order; singleton: 'Y' written last)
+    assert porlab.explore(bench("reorder", n=2), "rvf").errors > 0
+    assert porlab.explore(bench("singleton", n=2), "rvf").errors > 0
+
+
+def test_examples_conform() -> None:
+    for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+        if not f.endswith(".py"):
+            continue
+        prog = porlab.load_program(os.path.join(ROOT, "examples", f))
+        if porlab.explore(prog, "naive", max_traces=20_000).budget_exceeded:
+            continue
+        assert check_explorer(prog, "rvf") == [], f
+
+
+def test_rf_and_rvf_on_figure13_growth() -> None:
+    # RVF: 1 class; reads-from classes grow (the paper's Figure 13 separation)
+    sizes = [porlab.partition_sizes(example("rvf_fig13c", n=n)) for n in (2, 3, 4)]
+    assert [s.complete["rvf"] for s in sizes] == [1, 1, 1]
+    rf = [s.complete["reads-from"] for s in sizes]
+    assert rf[0] < rf[1] < rf[2]
