@@ -29,7 +29,7 @@ build/.python-stamp: build/.deps-stamp $(CPP_SOURCES)
 # The C++ core and its GoogleTest suite, warnings as errors.
 cpp: build/.deps-stamp
 	cmake -S . -B build/cmake -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON > /dev/null
+	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON -DPORLAB_WITH_LLVM=ON > /dev/null
 	cmake --build build/cmake -j $(JOBS)
 
 demo: build
@@ -49,7 +49,7 @@ test-notebooks: build
 # AddressSanitizer + UndefinedBehaviorSanitizer over the C++ tests.
 test-sanitize: build/.deps-stamp
 	cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPORLAB_BUILD_TESTS=ON \
-	    -DPORLAB_WERROR=ON -DPORLAB_SANITIZE=ON > /dev/null
+	    -DPORLAB_WERROR=ON -DPORLAB_SANITIZE=ON -DPORLAB_WITH_LLVM=ON > /dev/null
 	cmake --build build/asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --test-dir build/asan --output-on-failure -j $(JOBS)

@@ -10,5 +10,8 @@ void bindCore(pybind11::module_& m);
 void bindProgram(pybind11::module_& m);
 void bindExplore(pybind11::module_& m);
 void bindEquiv(pybind11::module_& m);
+#ifdef PORLAB_WITH_LLVM
+void bindLlvm(pybind11::module_& m);  // bind_llvm.cpp (the C front end)
+#endif
 
 }  // namespace porlab::bind

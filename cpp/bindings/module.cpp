@@ -32,4 +32,9 @@ PYBIND11_MODULE(_core, m) {
     porlab::bind::bindProgram(m);
     porlab::bind::bindExplore(m);
     porlab::bind::bindEquiv(m);
+#ifdef PORLAB_WITH_LLVM
+    porlab::bind::bindLlvm(m);
+#else
+    m.attr("HAS_C_FRONTEND") = false;
+#endif
 }

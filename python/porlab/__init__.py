@@ -17,6 +17,7 @@ from porlab.api import (
     trace_key,
 )
 from porlab.builder import Array, Expr, Loop, Mutex, Program, Reg, Thread, Var
+from porlab.cfront import load_c, load_c_source
 from porlab.errors import InputError, ProgramError, UnsupportedError
 from porlab.frames import results_frame, trace_frame
 from porlab.iterate import traces
@@ -44,6 +45,8 @@ __all__ = [
     "__version__",
     "explore",
     "explorers",
+    "load_c",
+    "load_c_source",
     "load_program",
     "partition_sizes",
     "results_frame",

@@ -78,12 +78,13 @@ def _load(spec: dict[str, Any]) -> Any:
     if kind == "python":
         return porlab.load_program(path, **params)
     if kind == "c":
-        # The C front end is being written; when it lands it is expected to expose
-        # porlab.load_c(path, **params) (parameters as -D macros). Until then: bad input.
-        load_c = getattr(porlab, "load_c", None)
-        if load_c is None:
-            raise UnsupportedError(f"{path}: C programs are not supported by this porlab yet")
-        return load_c(path, **params)
+        # Parameters are -D macros, except load_c's own options (unroll, max_threads, ...).
+        import inspect
+
+        own = set(inspect.signature(porlab.load_c).parameters) - {"path", "defines"}
+        opts = {k: v for k, v in params.items() if k in own}
+        defines = {k: v for k, v in params.items() if k not in own}
+        return porlab.load_c(path, defines=defines, **opts)
     raise UnsupportedError(f"{path}: unknown program kind {kind!r} (python or c)")
 
 

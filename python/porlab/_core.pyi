@@ -277,7 +277,9 @@ class Result:
         """Explorer-specific statistics."""
 
 def explorers() -> list[dict[str, Any]]:
-    """The registered explorers (name, equivalence, description, optimal)."""
+    """The registered explorers (name, equivalence, description, optimal, options,
+    covers_classes: every complete class of the equivalence gets a complete trace,
+    non_redundant: no two complete traces share a class)."""
 
 def explore(
     program: ProgramBase,
@@ -317,3 +319,42 @@ class ClassCounter:
     def classes(self, equivalence: str) -> dict[str, int]: ...
     def duplicates(self, equivalence: str) -> int:
         """How many added traces fell into an already-seen class."""
+
+# ---- the C front end (bind_llvm.cpp; HAS_C_FRONTEND is False without PORLAB_WITH_LLVM) ----
+HAS_C_FRONTEND: bool
+
+def load_c(
+    path: str,
+    defines: list[tuple[str, str]] = ...,
+    include_dirs: list[str] = ...,
+    clang_args: list[str] = ...,
+    unroll: int | None = None,
+    max_threads: int = 16,
+    max_locations: int = 4096,
+    deadlock_is_error: bool = True,
+    nondet_domain: tuple[int, int] | None = None,
+    name: str = "",
+    max_execution_events: int = 5000,
+) -> ProgramBase:
+    """Compile a C file with clang 19 and load it as a program."""
+
+def load_c_source(
+    source: str,
+    file_name: str = "program.c",
+    defines: list[tuple[str, str]] = ...,
+    include_dirs: list[str] = ...,
+    clang_args: list[str] = ...,
+    unroll: int | None = None,
+    max_threads: int = 16,
+    max_locations: int = 4096,
+    deadlock_is_error: bool = True,
+    name: str = "",
+    max_execution_events: int = 5000,
+) -> ProgramBase:
+    """Load C source text as a program."""
+
+def disassemble_c(program: ProgramBase) -> str:
+    """Listing of the lowered code of a C program."""
+
+def c_warnings(program: ProgramBase) -> list[str]:
+    """Warnings of a C program, each once."""

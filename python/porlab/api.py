@@ -163,7 +163,9 @@ def explore(
 
 
 def explorers() -> list[dict[str, Any]]:
-    """The registered explorers: name, equivalence, description, optimal."""
+    """The registered explorers: name, equivalence, description, optimal, options, and the
+    guarantees ``covers_classes`` (every complete class of the equivalence has a complete trace)
+    and ``non_redundant`` (no two complete traces share a class); optimal implies both."""
     return list(_core.explorers())
 
 

@@ -117,6 +117,73 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return EXIT_VIOLATION if r.errors else EXIT_OK
 
 
+DEFAULT_RUN_MAX_EVENTS = 50_000_000
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``porlab run FILE.c``: compile a C program, explore it, print the verdict and, on a
+    violation, the error trace (exit 0 / 42 / 2)."""
+    from porlab.cfront import c_warnings, load_c
+
+    defines = list(args.define or [])
+    prog = load_c(
+        args.file,
+        defines=defines,
+        unroll=args.unroll,
+        include_dirs=args.include or [],
+        clang_args=args.clang_args or [],
+        max_threads=args.max_threads,
+        nondet_domain=args.nondet_domain,
+        deadlock_is_error=not args.deadlock_blocked,
+        max_locations=args.max_locations,
+        max_execution_events=args.max_execution_events,
+    )
+    extra = dict(args.option or [])
+    max_events = DEFAULT_RUN_MAX_EVENTS if args.max_events is None else args.max_events
+    r = explore(
+        prog,
+        args.explorer,
+        max_traces=args.max_traces,
+        max_seconds=args.max_seconds,
+        max_events=max_events,
+        stop_on_error=not args.all_errors,
+        ifaa=args.ifaa,
+        **extra,
+    )
+    warnings = c_warnings(prog)
+    budget_note = ""
+    if r.budget_exceeded:
+        budget_note = f"budget exceeded ({r.budget_reason})"
+        if r.budget_reason == "events" and args.max_events is None:
+            budget_note += (f": the default budget of {DEFAULT_RUN_MAX_EVENTS:,} events ran out; "
+                            "does the program terminate? bound its loops with --unroll N, "
+                            "or raise --max-events (0 = no limit)")
+    if args.json:
+        d = r.as_dict()
+        d["file"] = args.file
+        d["warnings"] = warnings
+        if budget_note:
+            d["budget_note"] = budget_note
+        print(json.dumps(d, indent=2))
+    else:
+        for w in warnings:
+            print(f"porlab: warning: {w}", file=sys.stderr)
+        verdict = "VIOLATION" if r.errors else ("no violation found" if not r.budget_exceeded
+                                                 else "no violation found (partial)")
+        print(f"program   {args.file}")
+        print(f"explorer  {r.explorer}{' (ifaa)' if args.ifaa else ''}")
+        print(f"verdict   {verdict}")
+        print(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
+        print(f"events    {r.events}  ({r.events_per_second:,.0f}/s)")
+        print(f"time      {r.seconds:.3f}s")
+        if budget_note:
+            print(f"budget    {budget_note}: counts are partial")
+        if r.first_error is not None:
+            print("\nerror trace:")
+            _print_trace(r.first_error)
+    return EXIT_VIOLATION if r.errors else EXIT_OK
+
+
 def cmd_explorers(args: argparse.Namespace) -> int:
     ex = explorers()
     if args.json:
@@ -234,6 +301,40 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(func=cmd_explore)
 
+    p = sub.add_parser("run", help="verify a C program (clang 19 → LLVM IR → porlab)",
+                       description="Compile a C file with clang 19 and explore it. Arguments "
+                       "after -- go to clang (e.g. -- -m32 -fgnu89-inline).")
+    p.add_argument("file", help="C source file (.c or preprocessed .i)")
+    p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
+    p.add_argument("--unroll", type=int, metavar="N",
+                   help="at most N back-jumps per loop entry; beyond: the execution is blocked")
+    p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                   help="define a macro")
+    p.add_argument("-I", dest="include", action="append", metavar="DIR",
+                   help="add an include directory")
+    p.add_argument("--max-threads", type=int, default=16,
+                   help="bound on threads, main included (default 16)")
+    p.add_argument("--max-locations", type=int, default=4096,
+                   help="bound on shared heap/stack locations (default 4096)")
+    p.add_argument("--max-execution-events", type=int, default=5000,
+                   help="cut an execution this long (blocked, with a warning; default 5000)")
+    p.add_argument("--nondet-domain", metavar="LO:HI",
+                   help="explore every value of __VERIFIER_nondet_* in LO..HI (not supported yet)")
+    p.add_argument("--deadlock-blocked", action="store_true",
+                   help="count deadlocks as blocked executions instead of errors")
+    p.add_argument("--all-errors", action="store_true",
+                   help="keep exploring after the first violation")
+    p.add_argument("--ifaa", action="store_true",
+                   help="fetch-and-adds with unused results commute")
+    p.add_argument("--max-events", type=int, default=None,
+                   help=f"event budget (default {DEFAULT_RUN_MAX_EVENTS:,}; 0 = no limit)")
+    p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
+                   help="explorer-specific option")
+    p.add_argument("--max-traces", type=int, default=0, help="stop after N traces")
+    p.add_argument("--max-seconds", type=float, default=0.0, help="stop after S seconds")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(func=cmd_run, clang_args=[])
+
     p = sub.add_parser("explorers", help="list the registered explorers")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explorers)
@@ -275,7 +376,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    clang_args: list[str] = []
+    if "--" in argv:  # porlab run FILE.c [options] -- clang arguments
+        at = argv.index("--")
+        argv, clang_args = argv[:at], argv[at + 1:]
     args = ap.parse_args(argv)
+    if clang_args:
+        if args.command != "run":
+            ap.error("arguments after -- are clang arguments of 'porlab run'")
+        args.clang_args = clang_args
     try:
         return int(args.func(args))
     except (InputError, UnsupportedError) as e:

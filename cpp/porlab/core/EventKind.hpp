@@ -114,7 +114,8 @@ enum class AwaitCond : std::uint8_t {
 // Why a thread is blocked for good (aux of an AssumeBlock marker).
 #define PORLAB_BLOCK_CAUSES(X)                                                                     \
     X(Assume, "assume")                                                                            \
-    X(LoopBound, "loop-bound")
+    X(LoopBound, "loop-bound")                                                                     \
+    X(ThreadLimit, "thread-limit") /* C programs: a pthread_create beyond --max-threads */
 
 enum class BlockCause : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -134,7 +135,15 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(IndexOutOfBounds, "index out of bounds")                                                     \
     X(SpawnTwice, "thread spawned twice")                                                          \
     X(DivisionByZero, "division by zero")                                                          \
-    X(RelockHeld, "lock of a mutex already held by this thread")
+    X(RelockHeld, "lock of a mutex already held by this thread")                                  \
+    X(NullDereference, "null pointer dereference")  /* C programs from here on */                 \
+    X(InvalidPointer, "invalid pointer dereference")                                               \
+    X(UseAfterFree, "use after free")                                                              \
+    X(DoubleFree, "double free")                                                                   \
+    X(InvalidFree, "free of a pointer not returned by malloc")                                     \
+    X(InvalidThread, "join of a thread that does not exist")                                       \
+    X(Unreachable, "unreachable code reached")                                                     \
+    X(Deadlock, "deadlock: every live thread waits for a mutex or a join")
 
 enum class FaultKind : std::uint8_t {
 #define PORLAB_X(e, s) e,

@@ -1,0 +1,1703 @@
+// SPDX-License-Identifier: MIT
+// The interpreter of lowered C programs (CodeModel.hpp) behind porlab's Program / Execution
+// interface. Thread-local computation (registers, the private stack) runs without scheduling
+// points; every access to memory another thread can reach is one visible event.
+//
+// Determinism across interleavings: a thread is named by (parent, n-th pthread_create of the
+// parent), a dynamic object by (allocating thread, n-th allocation of that thread, size, kind),
+// and a shared location by (object, byte offset). The program maps names to ThreadId / object id /
+// LocId through tables filled on first use (under a mutex: one program serves many executions),
+// so that the same name gets the same id in every execution of one Program.
+#include "porlab/llvm/CProgram.hpp"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/llvm/CodeModel.hpp"
+#include "porlab/llvm/Compile.hpp"
+#include "porlab/llvm/Lower.hpp"
+
+namespace porlab {
+
+namespace cfront {
+
+namespace {
+
+inline std::int64_t norm(std::int64_t v, unsigned w) {
+    if (w >= 64) return v;
+    if (w == 1) return v & 1;
+    const auto sh = 64U - w;
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << sh) >> sh;
+}
+
+inline std::uint64_t mask(std::int64_t v, unsigned w) {
+    const auto u = static_cast<std::uint64_t>(v);
+    return w >= 64 ? u : u & ((1ULL << w) - 1);
+}
+
+constexpr std::int64_t kLocalInstrLimit = 50'000'000;
+constexpr std::uint32_t kFreeOffset = 0xffffffffU;
+constexpr int kEBusy = 16;
+
+}  // namespace
+
+class CExecution;
+
+// ---- the program: code plus the program-wide name tables ---------------------------------------
+
+class CProgram final : public Program {
+public:
+    CProgram(CModule mod, const CLoadOptions& opts, const std::string& name);
+
+    [[nodiscard]] std::unique_ptr<Execution> newExecution() const override;
+    [[nodiscard]] const std::shared_ptr<const ProgramInfo>& info() const override { return info_; }
+
+    const CModule& mod() const { return mod_; }
+    const CLoadOptions& opts() const { return opts_; }
+    std::vector<std::string> warnings() const {
+        std::lock_guard lk(mu_);
+        return warnings_;
+    }
+
+private:
+    friend class CExecution;
+
+    struct DynObj {
+        std::string name;
+    };
+
+    // ThreadId of the n-th child of `parent` (-1 beyond maxThreads).
+    ThreadId threadId(ThreadId parent, int n, std::int32_t fn) const;
+    std::int64_t dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind) const;
+    // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
+    LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
+    std::string objectName(std::int64_t obj) const;
+    std::string where(SourcePos p) const {
+        return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
+    }
+    void warnOnce(const std::string& w) const {
+        std::lock_guard lk(mu_);
+        for (const auto& x : warnings_)
+            if (x == w) return;
+        warnings_.push_back(w);
+    }
+
+    CModule mod_;
+    CLoadOptions opts_;
+    std::shared_ptr<ProgramInfo> infoMut_;
+    std::shared_ptr<const ProgramInfo> info_;
+    std::vector<Value> initMem_;
+    std::size_t capacity_ = 0;
+
+    mutable std::mutex mu_;
+    mutable std::map<std::pair<ThreadId, int>, ThreadId> threadIds_;
+    mutable ThreadId nextThread_ = 1;
+    mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t>, std::int64_t> dynIds_;
+    mutable std::vector<DynObj> dyn_;  // by object id - firstDynamicObject
+    mutable std::vector<std::map<std::uint32_t, LocId>> cells_;  // by object id
+    mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_
+    mutable std::atomic<LocId> numLocs_{0};
+    mutable std::vector<std::string> warnings_;
+};
+
+CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& name)
+    : mod_(std::move(mod)), opts_(opts) {
+    if (opts_.maxThreads < 1 || opts_.maxThreads > 64)
+        throw InputError("max_threads must be between 1 and 64");
+    if (opts_.maxDynamicLocations < 0) throw InputError("max_locations must be >= 0");
+    std::size_t globalCells = 0;
+    for (const auto& g : mod_.globals) globalCells += g.cells.size();
+    capacity_ = globalCells + static_cast<std::size_t>(opts_.maxDynamicLocations);
+    auto info = std::make_shared<ProgramInfo>();
+    info->name = name;
+    info->files = mod_.files;
+    info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
+    info->threadNames[0] = "main";
+    info->locationNames.assign(capacity_, "");
+    info->isMutex.assign(capacity_, false);
+    info->initialValues.assign(capacity_, 0);
+    locSize_.assign(capacity_, 0);
+    cells_.resize(static_cast<std::size_t>(mod_.firstDynamicObject()));
+    LocId next = 0;
+    for (std::size_t g = 0; g < mod_.globals.size(); ++g) {
+        auto& cells = cells_[static_cast<std::size_t>(mod_.globalObject(g))];
+        for (const auto& c : mod_.globals[g].cells) {
+            info->locationNames[static_cast<std::size_t>(next)] = c.name;
+            info->isMutex[static_cast<std::size_t>(next)] = c.mutex;
+            info->initialValues[static_cast<std::size_t>(next)] = c.init;
+            locSize_[static_cast<std::size_t>(next)] = c.size;
+            cells[c.offset] = next++;
+        }
+    }
+    numLocs_ = next;
+    initMem_ = info->initialValues;
+    infoMut_ = info;
+    info_ = info;
+    for (const auto& w : mod_.warnings) warnings_.push_back(w);
+}
+
+ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
+    std::lock_guard lk(mu_);
+    auto it = threadIds_.find({parent, n});
+    if (it != threadIds_.end()) return it->second;
+    if (nextThread_ >= opts_.maxThreads) return -1;
+    const ThreadId t = nextThread_++;
+    threadIds_[{parent, n}] = t;
+    infoMut_->threadNames[static_cast<std::size_t>(t)] =
+        "t" + std::to_string(t) + ":" + mod_.functions[static_cast<std::size_t>(fn)].name;
+    return t;
+}
+
+std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind) const {
+    std::lock_guard lk(mu_);
+    auto key = std::make_tuple(t, n, size, kind);
+    auto it = dynIds_.find(key);
+    if (it != dynIds_.end()) return it->second;
+    const std::int64_t id = mod_.firstDynamicObject() + static_cast<std::int64_t>(dyn_.size());
+    if (id >= (1LL << 29)) throw InputError("too many allocations");
+    std::string what = kind == -1   ? "malloc"
+                       : kind == -2 ? "calloc"
+                                    : mod_.allocaNames[static_cast<std::size_t>(kind)];
+    dyn_.push_back({what + "@" + infoMut_->threadNames[static_cast<std::size_t>(t)].substr(
+                                      0, infoMut_->threadNames[static_cast<std::size_t>(t)].find(':')) +
+                    "#" + std::to_string(n)});
+    cells_.resize(static_cast<std::size_t>(id) + 1);
+    dynIds_[key] = id;
+    return id;
+}
+
+std::string CProgram::objectName(std::int64_t obj) const {
+    if (obj >= mod_.firstDynamicObject())
+        return dyn_[static_cast<std::size_t>(obj - mod_.firstDynamicObject())].name;
+    if (obj > static_cast<std::int64_t>(mod_.functions.size()))
+        return mod_.globals[static_cast<std::size_t>(obj - 1 -
+                                                     static_cast<std::int64_t>(mod_.functions.size()))]
+            .name;
+    return "?";
+}
+
+LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex,
+                     SourcePos pos) const {
+    std::lock_guard lk(mu_);
+    auto& cells = cells_[static_cast<std::size_t>(obj)];
+    auto it = cells.find(off);
+    if (it != cells.end()) {
+        const LocId l = it->second;
+        const bool isM = infoMut_->isMutex[static_cast<std::size_t>(l)];
+        if (!mutex && size == 0 && isM) return l;  // a free of a block that starts with a mutex
+        if (mutex != isM)
+            throw UnsupportedError(where(pos) + (mutex ? "'" + infoMut_->locationNames[static_cast<std::size_t>(l)] + "' used as a mutex but it is plain memory"
+                                                       : "memory access to the mutex '" + infoMut_->locationNames[static_cast<std::size_t>(l)] + "'"));
+        // size 0: a free (matches whatever the block's first location is); a location a free
+        // created takes the size of the first access.
+        if (!mutex && size != 0 && locSize_[static_cast<std::size_t>(l)] == 0) {
+            auto nx = std::next(it);
+            if (nx != cells.end() && nx->first < off + size)
+                throw UnsupportedError(where(pos) + "overlapping accesses of different sizes to '" +
+                                       objectName(obj) + "'");
+            locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(size);
+            return l;
+        }
+        if (!mutex && size != 0 && locSize_[static_cast<std::size_t>(l)] != size)
+            throw UnsupportedError(where(pos) + "mixed-size access: " + std::to_string(size) +
+                                   " bytes at '" + infoMut_->locationNames[static_cast<std::size_t>(l)] +
+                                   "', a location of " +
+                                   std::to_string(locSize_[static_cast<std::size_t>(l)]) + " bytes");
+        return l;
+    }
+    if (off == kFreeOffset) {  // the hidden location a free writes (double frees conflict)
+        const LocId l = numLocs_.load();
+        if (static_cast<std::size_t>(l) >= capacity_)
+            throw InputError(where(pos) + "more than " + std::to_string(opts_.maxDynamicLocations) +
+                             " shared heap/stack locations; raise max_locations (--max-locations)");
+        infoMut_->locationNames[static_cast<std::size_t>(l)] = objectName(obj) + ".free";
+        locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(size);
+        cells[off] = l;
+        numLocs_.store(l + 1);
+        return l;
+    }
+    const bool isGlobal = obj < mod_.firstDynamicObject();
+    if (isGlobal && !mutex)
+        throw UnsupportedError(where(pos) + "access of " + std::to_string(size) + " bytes at offset " +
+                               std::to_string(off) + " of '" + objectName(obj) +
+                               "' does not match its declared layout");
+    const unsigned sz = mutex ? 8 : size;
+    auto next = cells.lower_bound(off);
+    if (next != cells.end() && next->first < off + sz)
+        throw UnsupportedError(where(pos) + "overlapping accesses of different sizes to '" +
+                               objectName(obj) + "' at offsets " + std::to_string(off) + " and " +
+                               std::to_string(next->first));
+    if (next != cells.begin()) {
+        auto prev = std::prev(next);
+        const LocId pl = prev->second;
+        const unsigned psz = infoMut_->isMutex[static_cast<std::size_t>(pl)] ? 8 : locSize_[static_cast<std::size_t>(pl)];
+        if (prev->first + psz > off)
+            throw UnsupportedError(where(pos) + "overlapping accesses of different sizes to '" +
+                                   objectName(obj) + "' at offsets " + std::to_string(prev->first) +
+                                   " and " + std::to_string(off));
+    }
+    const LocId l = numLocs_.load();
+    if (static_cast<std::size_t>(l) >= capacity_)
+        throw InputError(where(pos) + "more than " + std::to_string(opts_.maxDynamicLocations) +
+                         " shared heap/stack locations; raise max_locations (--max-locations)");
+    std::string name = objectName(obj);
+    if (off) name += "+" + std::to_string(off);
+    infoMut_->locationNames[static_cast<std::size_t>(l)] = name;
+    infoMut_->isMutex[static_cast<std::size_t>(l)] = mutex;
+    locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(sz);
+    cells[off] = l;
+    numLocs_.store(l + 1);
+    return l;
+}
+
+// ---- one execution -------------------------------------------------------------------------------
+
+class CExecution final : public Execution {
+public:
+    explicit CExecution(const CProgram& p)
+        : p_(p), m_(p.mod()), T_(p.opts().maxThreads), mem_(p.initMem_),
+          owner_(p.capacity_, -1), threads_(static_cast<std::size_t>(T_)) {
+        emitted_.reserve(8);
+    }
+
+    std::span<const Event> reset() override {
+        std::copy(p_.initMem_.begin(), p_.initMem_.end(), mem_.begin());
+        std::fill(owner_.begin(), owner_.end(), -1);
+        objs_.clear();
+        for (auto& th : threads_) {
+            th.status = ThreadStatus::NotStarted;
+            th.frames.clear();
+            th.regs.clear();
+            th.local.clear();
+            th.stackObjs.clear();
+            th.evCount = 0;
+            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = 0;
+            th.exitVal = th.aux = 0;
+        }
+        failed_ = false;
+        totalEvents_ = 0;
+        emitted_.clear();
+        startThread(0, m_.mainFunction, {0, 0});
+        checkDeadlock();
+        return emitted_;
+    }
+
+    [[nodiscard]] int maxThreads() const override { return T_; }
+    [[nodiscard]] ThreadStatus status(ThreadId t) const override {
+        return threads_[static_cast<std::size_t>(t)].status;
+    }
+
+    [[nodiscard]] const Event& pending(ThreadId t) const override {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        Event& e = th.pend;
+        e.index = th.evCount;
+        e.enabled = true;
+        const Value cur = e.loc >= 0 ? mem_[static_cast<std::size_t>(e.loc)] : 0;
+        switch (e.kind) {
+        case EventKind::Read: e.rval = cur; break;
+        case EventKind::FetchAdd: e.rval = cur; e.wval = norm(applyRmw(e.rmwOp, cur, e.operand), th.pendW); break;
+        case EventKind::Exchange: e.rval = cur; break;
+        case EventKind::CasSuccess:
+        case EventKind::CasFailure:
+            e.rval = cur;
+            if (th.pendTry) {  // pthread_mutex_trylock: a CAS 0 -> 1 on the mutex word
+                e.kind = cur == 0 ? EventKind::CasSuccess : EventKind::CasFailure;
+                e.wval = cur == 0 ? 1 : 0;
+            } else if (cur == e.operand) {
+                e.kind = EventKind::CasSuccess;
+                e.wval = th.pendNew;
+            } else {
+                e.kind = EventKind::CasFailure;
+                e.wval = 0;
+            }
+            break;
+        case EventKind::Lock:
+            if (th.pendTry && cur != 0) {
+                e.kind = EventKind::CasFailure;
+                e.rval = cur;
+                e.wval = 0;
+                break;
+            }
+            e.rval = 0;
+            e.wval = 1;
+            e.enabled = cur == 0;
+            break;
+        case EventKind::Join:
+            e.enabled = threads_[static_cast<std::size_t>(e.aux)].status == ThreadStatus::Finished;
+            break;
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            e.rval = cur;
+            e.enabled = evalAwaitCond(e.cond, cur, e.operand);
+            break;
+        default: break;
+        }
+        return e;
+    }
+
+    std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead) override;
+
+    [[nodiscard]] bool failed() const override { return failed_; }
+    [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
+
+    [[nodiscard]] std::vector<Value> outcome() const override {
+        std::size_t n = mem_.size();
+        while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
+        std::vector<Value> o(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
+        o.push_back(-1);  // separator: memory is trimmed
+        for (const auto& th : threads_) {
+            o.push_back(static_cast<Value>(th.status));
+            if (th.status == ThreadStatus::Finished) {
+                o.push_back(th.exitVal);
+            } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
+                o.push_back(th.frames.back().fn);
+                o.push_back(th.frames.back().pc);
+                o.push_back(th.phase);
+                o.insert(o.end(), th.regs.begin(), th.regs.end());
+            }
+        }
+        return o;
+    }
+
+    void save(Snapshot& s) const override;
+    void restore(const Snapshot& s) override;
+
+private:
+    struct Frame {
+        std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1, pad = 0;
+    };
+    struct Thread {
+        ThreadStatus status = ThreadStatus::NotStarted;
+        std::uint32_t evCount = 0;
+        std::int32_t nAllocs = 0, nSpawns = 0, atomicDepth = 0, phase = 0;
+        Value exitVal = 0, aux = 0;
+        // the pending visible operation (fields that depend on memory are filled by pending())
+        Event pend;
+        std::uint8_t pendW = 64;
+        bool pendTry = false;  // pthread_mutex_trylock
+        Value pendNew = 0;     // CAS new value
+        std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
+        std::vector<Frame> frames;
+        std::vector<Value> regs;
+        std::vector<std::uint8_t> local;
+        std::vector<std::pair<std::int64_t, std::int64_t>> stackObjs;  // (frame depth, object)
+    };
+    struct ObjState {
+        std::uint32_t size = 0;
+        std::uint8_t status = 0;  // 0 none, 1 live, 2 freed, 3 ended (stack)
+        std::uint8_t heap = 0;    // malloc/calloc (may be freed)
+    };
+    enum class Where : std::uint8_t { Local, Const, Shared, Fault };
+    struct Addr {
+        Where where = Where::Fault;
+        std::int64_t obj = 0;
+        std::uint32_t off = 0;
+        FaultKind fault = FaultKind::InvalidPointer;
+    };
+
+    // ---- helpers ---------------------------------------------------------------------------
+
+    Value val(const Thread& th, std::int32_t x) const {
+        return x >= 0 ? th.regs[static_cast<std::size_t>(th.frames.back().regBase + x)]
+                      : m_.constants[static_cast<std::size_t>(~x)];
+    }
+    Value& reg(Thread& th, std::int32_t x) {
+        return th.regs[static_cast<std::size_t>(th.frames.back().regBase + x)];
+    }
+    Value arg(const Thread& th, const CInstr& in, int i) const {
+        const CFunction& f = m_.functions[static_cast<std::size_t>(th.frames.back().fn)];
+        return val(th, f.args[static_cast<std::size_t>(in.b + i)]);
+    }
+    const CFunction& fnOf(const Thread& th) const {
+        return m_.functions[static_cast<std::size_t>(th.frames.back().fn)];
+    }
+    const CInstr& cur(const Thread& th) const {
+        return fnOf(th).code[static_cast<std::size_t>(th.frames.back().pc)];
+    }
+
+    Addr resolve(const Thread& th, Value p, std::uint64_t size) const {
+        Addr a;
+        const auto u = static_cast<std::uint64_t>(p);
+        if (u == 0) {
+            a.fault = FaultKind::NullDereference;
+            return a;
+        }
+        if (u & kLocalTag) {
+            const std::uint64_t off = u & ~kLocalTag;
+            if (off + size > th.local.size() || off >= (1ULL << 40)) return a;
+            a.where = Where::Local;
+            a.off = static_cast<std::uint32_t>(off);
+            return a;
+        }
+        const auto obj = static_cast<std::int64_t>(u >> kObjShift);
+        const std::uint64_t off = u & kOffMask;
+        if (obj <= static_cast<std::int64_t>(m_.functions.size())) return a;
+        if (obj < m_.firstDynamicObject()) {
+            const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+            if (off + size > g.size) return a;
+            a.where = g.constant ? Where::Const : Where::Shared;
+        } else {
+            const auto i = static_cast<std::size_t>(obj);
+            if (i >= objs_.size() || objs_[i].status == 0) return a;
+            if (objs_[i].status != 1) {
+                a.fault = objs_[i].status == 2 ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
+                return a;
+            }
+            if (off + size > objs_[i].size) return a;
+            a.where = Where::Shared;
+        }
+        a.obj = obj;
+        a.off = static_cast<std::uint32_t>(off);
+        return a;
+    }
+
+    LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) {
+        if (static_cast<std::size_t>(obj) >= cache_.size()) cache_.resize(static_cast<std::size_t>(obj) + 1);
+        auto& c = cache_[static_cast<std::size_t>(obj)];
+        if (off < c.size() && c[off] >= 0) {
+            const LocId l = c[off];
+            const bool isM = p_.infoMut_->isMutex[static_cast<std::size_t>(l)];
+            if (isM == mutex && (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
+                return l;
+        }
+        const LocId l = p_.cell(obj, off, size, mutex, pos);
+        if (off == kFreeOffset) return l;
+        if (off >= c.size()) c.resize(off + 1, -1);
+        c[off] = l;
+        return l;
+    }
+
+    Value loadLocal(const Thread& th, std::uint32_t off, std::uint64_t size, unsigned w) const {
+        std::int64_t v = 0;
+        std::memcpy(&v, th.local.data() + off, size);
+        return norm(v, w);
+    }
+    void storeLocal(Thread& th, std::uint32_t off, std::uint64_t size, Value v) {
+        std::memcpy(th.local.data() + off, &v, size);
+    }
+    Value loadConst(std::int64_t obj, std::uint32_t off, std::uint64_t size, unsigned w) const {
+        const CGlobal& g = m_.globals[static_cast<std::size_t>(
+            obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+        std::int64_t v = 0;
+        std::memcpy(&v, g.bytes.data() + off, size);
+        return norm(v, w);
+    }
+
+    void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        Event m;
+        m.thread = t;
+        m.index = th.evCount++;
+        m.kind = k;
+        m.aux = aux;
+        m.pos = pos;
+        emitted_.push_back(m);
+        th.status = st;
+        if (st == ThreadStatus::Failed) failed_ = true;
+    }
+    void fault(ThreadId t, FaultKind f, SourcePos pos) {
+        mark(t, EventKind::Fault, ThreadStatus::Failed, static_cast<int>(f), pos);
+    }
+
+    void startThread(ThreadId t, std::int32_t fn, std::initializer_list<Value> args) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        th.status = ThreadStatus::Ready;
+        th.frames.clear();
+        th.regs.clear();
+        th.local.clear();
+        const CFunction& f = m_.functions[static_cast<std::size_t>(fn)];
+        Frame fr;
+        fr.fn = fn;
+        th.frames.push_back(fr);
+        th.regs.assign(static_cast<std::size_t>(f.numSlots), 0);
+        int i = 0;
+        for (Value a : args)
+            if (i < f.numParams) th.regs[static_cast<std::size_t>(i++)] = a;
+        runLocal(t);
+    }
+
+    void ensureObj(std::int64_t id) {
+        if (static_cast<std::size_t>(id) >= objs_.size()) objs_.resize(static_cast<std::size_t>(id) + 1);
+        if (static_cast<std::size_t>(id) >= cache_.size()) cache_.resize(static_cast<std::size_t>(id) + 1);
+    }
+
+    // Returns the new pointer, or 0 after a thread-limit error.
+    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        if (size >= (1ULL << 31)) size = (1ULL << 31) - 1;
+        const std::int64_t id = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind);
+        ensureObj(id);
+        objs_[static_cast<std::size_t>(id)] = {static_cast<std::uint32_t>(size), 1,
+                                               static_cast<std::uint8_t>(kind < 0 ? 1 : 0)};
+        return id << kObjShift;
+    }
+
+    void doReturn(ThreadId t, Value rv, bool hasValue);
+    bool visibleBuiltin(ThreadId t, const CInstr& in);
+    void runLocal(ThreadId t);
+    bool stopAtAccess(ThreadId t, const CInstr& in);
+    void checkDeadlock();
+    void setPend(Thread& th, ThreadId t, EventKind k, LocId loc, SourcePos pos) {
+        Event& e = th.pend;
+        e = Event{};
+        e.thread = t;
+        e.kind = k;
+        e.loc = loc;
+        e.pos = pos;
+        th.pendW = 64;
+        th.pendTry = false;
+        th.pendNew = 0;
+        th.pendObj = 0;
+    }
+
+    const CProgram& p_;
+    const CModule& m_;
+    int T_;
+    std::vector<Value> mem_;
+    std::vector<ThreadId> owner_;
+    mutable std::vector<Thread> threads_;
+    std::vector<ObjState> objs_;
+    std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
+    std::vector<Event> emitted_;
+    std::vector<Value> tmp_;
+    std::int64_t totalEvents_ = 0;  // visible operations of this execution
+    bool failed_ = false;
+};
+
+// ---- local execution -------------------------------------------------------------------------
+
+void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    const Frame fr = th.frames.back();
+    while (!th.stackObjs.empty() &&
+           th.stackObjs.back().first == static_cast<std::int64_t>(th.frames.size())) {
+        objs_[static_cast<std::size_t>(th.stackObjs.back().second)].status = 3;
+        th.stackObjs.pop_back();
+    }
+    th.frames.pop_back();
+    th.local.resize(static_cast<std::size_t>(fr.localBase));
+    th.regs.resize(static_cast<std::size_t>(fr.regBase));
+    if (th.frames.empty()) {
+        th.exitVal = hasValue ? rv : 0;
+        return;
+    }
+    if (fr.retDst >= 0 && hasValue) reg(th, fr.retDst) = rv;
+    th.frames.back().pc += 1;
+}
+
+
+// Shared memory access: resolve the location and make it the thread's pending event.
+bool CExecution::stopAtAccess(ThreadId t, const CInstr& in) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    const Addr ad = resolve(th, val(th, in.b), static_cast<std::uint64_t>(in.imm));
+    if (ad.where != Where::Shared) return false;
+    const LocId loc = cellOf(ad.obj, ad.off, static_cast<unsigned>(in.imm), false, in.pos);
+    Event& e = th.pend;
+    switch (in.op) {
+    case COp::Load: setPend(th, t, EventKind::Read, loc, in.pos); break;
+    case COp::Store:
+        setPend(th, t, EventKind::Write, loc, in.pos);
+        e.wval = val(th, in.c);
+        break;
+    case COp::Rmw:
+        if (static_cast<CRmw>(in.sub) == CRmw::Xchg) {
+            setPend(th, t, EventKind::Exchange, loc, in.pos);
+            e.wval = val(th, in.c);
+        } else {
+            setPend(th, t, EventKind::FetchAdd, loc, in.pos);
+            static constexpr RmwOp ops[] = {RmwOp::Add, RmwOp::Add, RmwOp::Sub, RmwOp::And,
+                                            RmwOp::Or,  RmwOp::Xor, RmwOp::Max, RmwOp::Min};
+            e.rmwOp = ops[in.sub];
+            e.operand = val(th, in.c);
+            e.resultUsed = in.resultUsed;
+        }
+        break;
+    case COp::CmpXchg:
+        setPend(th, t, EventKind::CasFailure, loc, in.pos);
+        e.operand = val(th, in.c);
+        th.pendNew = val(th, in.d);
+        break;
+    default: return false;
+    }
+    th.pendW = in.w;
+    if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
+    return true;
+}
+
+// Built-ins that are visible operations. Returns true when the thread stops (pending event set,
+// or a marker ended it); false when the call completed locally.
+bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    const auto b = static_cast<Builtin>(in.sub);
+    auto mutexLoc = [&](Value p, LocId& loc) {
+        const Addr ad = resolve(th, p, 1);
+        if (ad.where == Where::Local || ad.where == Where::Const)
+            throw UnsupportedError(p_.where(in.pos) + "a mutex or condition variable in private or constant memory");
+        if (ad.where == Where::Fault) {
+            fault(t, ad.fault, in.pos);
+            return false;
+        }
+        loc = cellOf(ad.obj, ad.off, 0, true, in.pos);
+        return true;
+    };
+    auto condLoc = [&](Value p, LocId& loc) {
+        const Addr ad = resolve(th, p, 1);
+        if (ad.where == Where::Local || ad.where == Where::Const)
+            throw UnsupportedError(p_.where(in.pos) + "a condition variable in private or constant memory");
+        if (ad.where == Where::Fault) {
+            fault(t, ad.fault, in.pos);
+            return false;
+        }
+        loc = cellOf(ad.obj, ad.off, 48, false, in.pos);
+        return true;
+    };
+    auto atomicLoc = [&]() { return cellOf(m_.atomicLockObject, 0, 0, true, in.pos); };
+    LocId loc = kNoLoc;
+    switch (b) {
+    case Builtin::MutexLock:
+    case Builtin::MutexTryLock:
+        if (!mutexLoc(arg(th, in, 0), loc)) return true;
+        if (b == Builtin::MutexLock && owner_[static_cast<std::size_t>(loc)] == t) {
+            fault(t, FaultKind::RelockHeld, in.pos);
+            return true;
+        }
+        setPend(th, t, b == Builtin::MutexTryLock ? EventKind::CasFailure : EventKind::Lock, loc,
+                in.pos);
+        th.pendTry = b == Builtin::MutexTryLock;
+        return true;
+    case Builtin::MutexUnlock:
+        if (!mutexLoc(arg(th, in, 0), loc)) return true;
+        if (owner_[static_cast<std::size_t>(loc)] != t) {
+            fault(t, FaultKind::UnlockNotHeld, in.pos);
+            return true;
+        }
+        setPend(th, t, EventKind::Unlock, loc, in.pos);
+        return true;
+    case Builtin::CondWait: {
+        // wait = read the signal counter c; unlock m; await c != the value read; lock m.
+        LocId m = kNoLoc;
+        if (!condLoc(arg(th, in, 0), loc) || !mutexLoc(arg(th, in, 1), m)) return true;
+        switch (th.phase) {
+        case 0:
+            if (owner_[static_cast<std::size_t>(m)] != t) {
+                fault(t, FaultKind::UnlockNotHeld, in.pos);
+                return true;
+            }
+            setPend(th, t, EventKind::Read, loc, in.pos);
+            return true;
+        case 1: setPend(th, t, EventKind::Unlock, m, in.pos); return true;
+        case 2:
+            setPend(th, t, EventKind::Await, loc, in.pos);
+            th.pend.cond = AwaitCond::NE;
+            th.pend.operand = th.aux;
+            return true;
+        default: setPend(th, t, EventKind::Lock, m, in.pos); return true;
+        }
+    }
+    case Builtin::CondSignal:
+        if (!condLoc(arg(th, in, 0), loc)) return true;
+        setPend(th, t, EventKind::FetchAdd, loc, in.pos);
+        th.pend.rmwOp = RmwOp::Add;
+        th.pend.operand = 1;
+        th.pend.resultUsed = false;
+        return true;
+    case Builtin::ThreadCreate: {
+        const Value fp = arg(th, in, 2);
+        const auto fobj = static_cast<std::int64_t>(static_cast<std::uint64_t>(fp) >> kObjShift);
+        if ((fp & static_cast<Value>(kOffMask)) != 0 || fobj < 1 ||
+            fobj > static_cast<std::int64_t>(m_.functions.size()) ||
+            !m_.functions[static_cast<std::size_t>(fobj - 1)].defined)
+            throw UnsupportedError(p_.where(in.pos) + "pthread_create of something that is not a function of the program");
+        const Addr ad = resolve(th, arg(th, in, 0), 8);
+        if (ad.where == Where::Fault || ad.where == Where::Const) {
+            fault(t, ad.where == Where::Const ? FaultKind::InvalidPointer : ad.fault, in.pos);
+            return true;
+        }
+        const ThreadId child = p_.threadId(t, th.nSpawns, static_cast<std::int32_t>(fobj - 1));
+        if (child < 0) {
+            p_.warnOnce("pthread_create beyond max_threads = " + std::to_string(T_) +
+                        " (" + p_.where(in.pos) + "the execution is blocked there; raise --max-threads)");
+            mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                 static_cast<int>(BlockCause::ThreadLimit), in.pos);
+            return true;
+        }
+        setPend(th, t, EventKind::Spawn, kNoLoc, in.pos);
+        th.pend.aux = child;
+        return true;
+    }
+    case Builtin::ThreadJoin: {
+        const Value tid = arg(th, in, 0);
+        if (th.phase == 0) {
+            if (tid < 0 || tid >= T_ || tid == t ||
+                threads_[static_cast<std::size_t>(tid)].status == ThreadStatus::NotStarted) {
+                fault(t, FaultKind::InvalidThread, in.pos);
+                return true;
+            }
+            setPend(th, t, EventKind::Join, kNoLoc, in.pos);
+            th.pend.aux = static_cast<std::int32_t>(tid);
+            return true;
+        }
+        const Addr ad = resolve(th, arg(th, in, 1), 8);  // phase 1: *retval in shared memory
+        setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, 8, false, in.pos), in.pos);
+        th.pend.wval = threads_[static_cast<std::size_t>(tid)].exitVal;
+        return true;
+    }
+    case Builtin::Memset:
+    case Builtin::Memcpy: {
+        // Writes into shared memory, one location at a time: globals by their declared layout,
+        // heap blocks in aligned chunks of at most 8 bytes. th.phase = bytes done.
+        const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
+        const auto k = static_cast<std::uint64_t>(th.phase);
+        const Addr d = resolve(th, arg(th, in, 0), n);
+        const std::uint32_t off = d.off + static_cast<std::uint32_t>(k);
+        unsigned chunk = 0;
+        if (d.obj < m_.firstDynamicObject()) {
+            const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                d.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+            for (const auto& c : g.cells)
+                if (c.offset == off) chunk = c.size;
+            if (chunk == 0 || k + chunk > n)
+                throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                       " that does not cover whole locations of '" + g.name + "'");
+        } else {
+            for (unsigned c = 8; c >= 1; c /= 2)
+                if (off % c == 0 && k + c <= n) {
+                    chunk = c;
+                    break;
+                }
+        }
+        Value v = 0;
+        if (b == Builtin::Memset) {
+            const auto byte = static_cast<std::uint64_t>(arg(th, in, 1) & 0xff);
+            for (unsigned i = 0; i < chunk; ++i) v |= static_cast<Value>(byte << (8 * i));
+        } else {
+            const Addr s = resolve(th, arg(th, in, 1), n);
+            v = s.where == Where::Local ? loadLocal(th, s.off + static_cast<std::uint32_t>(k), chunk, 64)
+                                        : loadConst(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, 64);
+        }
+        setPend(th, t, EventKind::Write, cellOf(d.obj, off, chunk, false, in.pos), in.pos);
+        th.pend.wval = norm(v, chunk * 8);
+        th.aux = chunk;
+        if (d.obj >= m_.firstDynamicObject()) th.pendObj = d.obj;
+        return true;
+    }
+    case Builtin::AtomicBegin:
+        if (th.atomicDepth > 0) {
+            ++th.atomicDepth;
+            return false;
+        }
+        setPend(th, t, EventKind::Lock, atomicLoc(), in.pos);
+        return true;
+    case Builtin::AtomicEnd:
+        if (th.atomicDepth == 0) {
+            fault(t, FaultKind::UnlockNotHeld, in.pos);
+            return true;
+        }
+        if (th.atomicDepth > 1) {
+            --th.atomicDepth;
+            return false;
+        }
+        setPend(th, t, EventKind::Unlock, atomicLoc(), in.pos);
+        return true;
+    case Builtin::LoadAwait:
+    case Builtin::XchgAwait: {
+        const bool x = b == Builtin::XchgAwait;
+        const auto code = arg(th, in, x ? 2 : 1);
+        const auto cond = awaitCondFromCode(static_cast<int>(code));
+        if (!cond || code != static_cast<int>(code))
+            throw UnsupportedError(p_.where(in.pos) + "await condition code " + std::to_string(code));
+        const Value operand = norm(arg(th, in, x ? 3 : 2), in.w);
+        const unsigned size = in.w <= 8 ? 1 : in.w / 8;
+        const Addr ad = resolve(th, arg(th, in, 0), size);
+        if (ad.where == Where::Fault) {
+            fault(t, ad.fault, in.pos);
+            return true;
+        }
+        if (ad.where != Where::Shared) {
+            // Private memory cannot change: the await either passes now or never.
+            const Value v = ad.where == Where::Local ? loadLocal(th, ad.off, size, in.w)
+                                                     : loadConst(ad.obj, ad.off, size, in.w);
+            if (!evalAwaitCond(*cond, v, operand)) {
+                mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                     static_cast<int>(BlockCause::Assume), in.pos);
+                return true;
+            }
+            if (x) {
+                if (ad.where == Where::Const) {
+                    fault(t, FaultKind::InvalidPointer, in.pos);
+                    return true;
+                }
+                storeLocal(th, ad.off, size, arg(th, in, 1));
+            }
+            if (in.a >= 0) reg(th, in.a) = v;
+            return false;
+        }
+        setPend(th, t, x ? EventKind::XchgAwait : EventKind::Await,
+                cellOf(ad.obj, ad.off, size, false, in.pos), in.pos);
+        th.pend.cond = *cond;
+        th.pend.operand = operand;
+        if (x) th.pend.wval = norm(arg(th, in, 1), in.w);
+        th.pendW = in.w;
+        return true;
+    }
+    default: break;
+    }
+    return false;
+}
+
+void CExecution::runLocal(ThreadId t) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    std::int64_t budget = kLocalInstrLimit;
+    const Value* consts = m_.constants.data();
+    for (;;) {
+        if (--budget < 0)
+            throw InputError(p_.where(cur(th).pos) + "thread " + p_.info_->threadName(t) + " ran " +
+                             std::to_string(kLocalInstrLimit) +
+                             " instructions without a visible operation (an endless local loop? "
+                             "bound loops with --unroll N)");
+        Frame& fr = th.frames.back();
+        const CFunction& f = m_.functions[static_cast<std::size_t>(fr.fn)];
+        const CInstr& in = f.code[static_cast<std::size_t>(fr.pc)];
+        Value* R = th.regs.data() + fr.regBase;
+        auto V = [&](std::int32_t x) { return x >= 0 ? R[x] : consts[~x]; };
+        switch (in.op) {
+        case COp::Mov: R[in.a] = V(in.b); ++fr.pc; continue;
+        case COp::Bin: {
+            const Value x = V(in.b), y = V(in.c);
+            const unsigned w = in.w;
+            const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
+            std::uint64_t r = 0;
+            switch (static_cast<CBin>(in.sub)) {
+            case CBin::Add: r = ux + uy; break;
+            case CBin::Sub: r = ux - uy; break;
+            case CBin::Mul: r = ux * uy; break;
+            case CBin::UDiv:
+            case CBin::URem: {
+                const std::uint64_t mx = mask(x, w), my = mask(y, w);
+                if (my == 0) {
+                    fault(t, FaultKind::DivisionByZero, in.pos);
+                    return;
+                }
+                r = static_cast<CBin>(in.sub) == CBin::UDiv ? mx / my : mx % my;
+                break;
+            }
+            case CBin::SDiv:
+            case CBin::SRem:
+                if (y == 0) {
+                    fault(t, FaultKind::DivisionByZero, in.pos);
+                    return;
+                }
+                if (x == INT64_MIN && y == -1)
+                    r = static_cast<CBin>(in.sub) == CBin::SDiv ? ux : 0;
+                else
+                    r = static_cast<std::uint64_t>(static_cast<CBin>(in.sub) == CBin::SDiv ? x / y
+                                                                                          : x % y);
+                break;
+            case CBin::And: r = ux & uy; break;
+            case CBin::Or: r = ux | uy; break;
+            case CBin::Xor: r = ux ^ uy; break;
+            case CBin::Shl: {
+                const std::uint64_t a = mask(y, w);
+                r = a >= w ? 0 : ux << a;
+                break;
+            }
+            case CBin::LShr: {
+                const std::uint64_t a = mask(y, w);
+                r = a >= w ? 0 : mask(x, w) >> a;
+                break;
+            }
+            case CBin::AShr: {
+                const std::uint64_t a = mask(y, w);
+                const Value sx = w == 1 ? -(x & 1) : x;
+                r = static_cast<std::uint64_t>(a >= w ? (sx < 0 ? -1 : 0) : sx >> a);
+                break;
+            }
+            }
+            R[in.a] = norm(static_cast<Value>(r), w);
+            ++fr.pc;
+            continue;
+        }
+        case COp::Cmp: {
+            Value x = V(in.b), y = V(in.c);
+            const unsigned w = in.w;
+            bool r = false;
+            const std::uint64_t mx = mask(x, w), my = mask(y, w);
+            if (w == 1) {
+                x = -(x & 1);
+                y = -(y & 1);
+            }
+            switch (static_cast<CPred>(in.sub)) {
+            case CPred::Eq: r = mx == my; break;
+            case CPred::Ne: r = mx != my; break;
+            case CPred::Ugt: r = mx > my; break;
+            case CPred::Uge: r = mx >= my; break;
+            case CPred::Ult: r = mx < my; break;
+            case CPred::Ule: r = mx <= my; break;
+            case CPred::Sgt: r = x > y; break;
+            case CPred::Sge: r = x >= y; break;
+            case CPred::Slt: r = x < y; break;
+            case CPred::Sle: r = x <= y; break;
+            }
+            R[in.a] = r;
+            ++fr.pc;
+            continue;
+        }
+        case COp::Select: R[in.a] = (V(in.b) & 1) ? V(in.c) : V(in.d); ++fr.pc; continue;
+        case COp::Cast: {
+            const Value x = V(in.b);
+            const auto from = static_cast<unsigned>(in.imm);
+            switch (static_cast<CCast>(in.sub)) {
+            case CCast::Trunc: R[in.a] = norm(x, in.w); break;
+            case CCast::ZExt: R[in.a] = norm(static_cast<Value>(mask(x, from)), in.w); break;
+            case CCast::SExt: R[in.a] = norm(from == 1 ? -(x & 1) : x, in.w); break;
+            }
+            ++fr.pc;
+            continue;
+        }
+        case COp::PtrAdd: {
+            std::uint64_t p = static_cast<std::uint64_t>(V(in.b)) + static_cast<std::uint64_t>(in.imm);
+            if (in.c != -1)
+                p += static_cast<std::uint64_t>(norm(V(in.c), static_cast<unsigned>(in.d))) *
+                     static_cast<std::uint64_t>(in.imm2);
+            R[in.a] = static_cast<Value>(p);
+            ++fr.pc;
+            continue;
+        }
+        case COp::Jump: fr.pc = in.a; continue;
+        case COp::Branch: fr.pc = (V(in.b) & 1) ? in.a : in.c; continue;
+        case COp::Switch: {
+            const Value v = V(in.b);
+            std::int32_t target = in.a;
+            for (std::int32_t k = 0; k < in.c; ++k) {
+                const auto& cs = f.cases[static_cast<std::size_t>(in.imm + k)];
+                if (cs.first == v) {
+                    target = cs.second;
+                    break;
+                }
+            }
+            fr.pc = target;
+            continue;
+        }
+        case COp::ParCopy: {
+            tmp_.clear();
+            for (std::int32_t k = 0; k < in.c; ++k)
+                tmp_.push_back(V(f.copies[static_cast<std::size_t>(in.imm + k)].second));
+            for (std::int32_t k = 0; k < in.c; ++k)
+                R[f.copies[static_cast<std::size_t>(in.imm + k)].first] = tmp_[static_cast<std::size_t>(k)];
+            ++fr.pc;
+            continue;
+        }
+        case COp::LoopEnter: R[in.a] = 0; ++fr.pc; continue;
+        case COp::LoopBack:
+            if (R[in.a] >= in.imm) {
+                mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                     static_cast<int>(BlockCause::LoopBound), in.pos);
+                return;
+            }
+            R[in.a] += 1;
+            ++fr.pc;
+            continue;
+        case COp::Call:
+        case COp::CallPtr: {
+            std::int32_t fn = static_cast<std::int32_t>(in.imm);
+            if (in.op == COp::CallPtr) {
+                const auto u = static_cast<std::uint64_t>(V(in.d));
+                const auto obj = static_cast<std::int64_t>(u >> kObjShift);
+                if ((u & kOffMask) != 0 || (u & kLocalTag) || obj < 1 ||
+                    obj > static_cast<std::int64_t>(m_.functions.size())) {
+                    fault(t, u == 0 ? FaultKind::NullDereference : FaultKind::InvalidPointer, in.pos);
+                    return;
+                }
+                fn = static_cast<std::int32_t>(obj - 1);
+                if (!m_.functions[static_cast<std::size_t>(fn)].defined)
+                    throw UnsupportedError(p_.where(in.pos) + "call through a pointer to the library function '" +
+                                           m_.functions[static_cast<std::size_t>(fn)].name + "'");
+            }
+            const CFunction& callee = m_.functions[static_cast<std::size_t>(fn)];
+            if (callee.atomic) {
+                if (th.atomicDepth == 0 && th.phase == 0) {
+                    setPend(th, t, EventKind::Lock, cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
+                    return;
+                }
+                th.phase = 0;
+                ++th.atomicDepth;
+            }
+            if (th.frames.size() > 100000)
+                throw InputError(p_.where(in.pos) + "recursion deeper than 100000 calls");
+            tmp_.clear();
+            for (std::int32_t k = 0; k < in.c; ++k)
+                tmp_.push_back(V(f.args[static_cast<std::size_t>(in.b + k)]));
+            Frame nf;
+            nf.fn = fn;
+            nf.regBase = static_cast<std::int32_t>(th.regs.size());
+            nf.localBase = static_cast<std::int32_t>(th.local.size());
+            nf.retDst = in.a;
+            th.regs.resize(th.regs.size() + static_cast<std::size_t>(callee.numSlots), 0);
+            for (std::int32_t k = 0; k < std::min(in.c, callee.numParams); ++k)
+                th.regs[static_cast<std::size_t>(nf.regBase + k)] = tmp_[static_cast<std::size_t>(k)];
+            th.frames.push_back(nf);
+            continue;
+        }
+        case COp::Ret: {
+            if (f.atomic) {
+                if (th.atomicDepth == 1 && th.phase == 0) {
+                    setPend(th, t, EventKind::Unlock, cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
+                    return;
+                }
+                th.phase = 0;
+                if (th.atomicDepth > 0) --th.atomicDepth;
+            }
+            const bool has = in.b != -1;
+            const Value rv = has ? V(in.b) : 0;
+            doReturn(t, rv, has);
+            if (th.frames.empty()) {
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                return;
+            }
+            continue;
+        }
+        case COp::AllocaLocal:
+        case COp::AllocaShared: {
+            std::uint64_t size = static_cast<std::uint64_t>(in.imm);
+            if (in.c != -1) size *= static_cast<std::uint64_t>(V(in.c));
+            if (size > (1ULL << 28))
+                throw InputError(p_.where(in.pos) + "stack variable of " + std::to_string(size) +
+                                 " bytes is too large");
+            if (in.op == COp::AllocaShared) {
+                const Value p = allocShared(t, size, in.imm2);
+                th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
+                                          static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> kObjShift));
+                th.regs[static_cast<std::size_t>(fr.regBase + in.a)] = p;
+            } else {
+                const std::size_t base = (th.local.size() + 15) & ~static_cast<std::size_t>(15);
+                th.local.resize(base + size, 0);
+                th.regs[static_cast<std::size_t>(fr.regBase + in.a)] =
+                    static_cast<Value>(kLocalTag | base);
+            }
+            ++th.frames.back().pc;
+            continue;
+        }
+        case COp::Load:
+        case COp::Store:
+        case COp::Rmw:
+        case COp::CmpXchg: {
+            const auto size = static_cast<std::uint64_t>(in.imm);
+            const Addr ad = resolve(th, V(in.b), size);
+            if (ad.where == Where::Shared) {
+                stopAtAccess(t, in);
+                return;
+            }
+            if (ad.where == Where::Fault || (ad.where == Where::Const && in.op != COp::Load)) {
+                fault(t, ad.where == Where::Fault ? ad.fault : FaultKind::InvalidPointer, in.pos);
+                return;
+            }
+            if (in.op == COp::Load) {
+                R[in.a] = ad.where == Where::Local ? loadLocal(th, ad.off, size, in.w)
+                                                   : loadConst(ad.obj, ad.off, size, in.w);
+            } else if (in.op == COp::Store) {
+                storeLocal(th, ad.off, size, V(in.c));
+            } else if (in.op == COp::Rmw) {
+                const Value old = loadLocal(th, ad.off, size, in.w);
+                const Value y = V(in.c);
+                Value nv = y;
+                switch (static_cast<CRmw>(in.sub)) {
+                case CRmw::Xchg: nv = y; break;
+                case CRmw::Add: nv = applyRmw(RmwOp::Add, old, y); break;
+                case CRmw::Sub: nv = applyRmw(RmwOp::Sub, old, y); break;
+                case CRmw::And: nv = old & y; break;
+                case CRmw::Or: nv = old | y; break;
+                case CRmw::Xor: nv = old ^ y; break;
+                case CRmw::Max: nv = std::max(old, y); break;
+                case CRmw::Min: nv = std::min(old, y); break;
+                }
+                storeLocal(th, ad.off, size, norm(nv, in.w));
+                R[in.a] = old;
+            } else {
+                const Value old = loadLocal(th, ad.off, size, in.w);
+                const bool ok = old == V(in.c);
+                if (ok) storeLocal(th, ad.off, size, V(in.d));
+                R[in.a] = old;
+                R[in.a + 1] = ok;
+            }
+            ++fr.pc;
+            continue;
+        }
+        case COp::Builtin: {
+            const auto b = static_cast<Builtin>(in.sub);
+            auto A = [&](int k) { return V(f.args[static_cast<std::size_t>(in.b + k)]); };
+            auto setResult = [&](Value v) {
+                if (in.a >= 0) th.regs[static_cast<std::size_t>(th.frames.back().regBase + in.a)] = v;
+            };
+            switch (b) {
+            case Builtin::Malloc:
+            case Builtin::Calloc: {
+                const std::uint64_t size = b == Builtin::Malloc
+                                               ? static_cast<std::uint64_t>(A(0))
+                                               : static_cast<std::uint64_t>(A(0)) * static_cast<std::uint64_t>(A(1));
+                if (size > (1ULL << 28))
+                    throw InputError(p_.where(in.pos) + "allocation of " + std::to_string(size) +
+                                     " bytes is too large");
+                setResult(allocShared(t, size, b == Builtin::Malloc ? -1 : -2));
+                break;
+            }
+            case Builtin::Free: {
+                const auto u = static_cast<std::uint64_t>(A(0));
+                if (u == 0) break;
+                const auto obj = static_cast<std::int64_t>(u >> kObjShift);
+                const auto i = static_cast<std::size_t>(obj);
+                if ((u & kLocalTag) || (u & kOffMask) != 0 || obj < m_.firstDynamicObject() ||
+                    i >= objs_.size() || objs_[i].status == 0 || !objs_[i].heap) {
+                    fault(t, FaultKind::InvalidFree, in.pos);
+                    return;
+                }
+                if (objs_[i].status == 2) {
+                    fault(t, FaultKind::DoubleFree, in.pos);
+                    return;
+                }
+                // Visible: a write of the block's first location (offset 0), so that two frees
+                // conflict and so do a free and an access at offset 0; an access after the free
+                // faults when it is performed.
+                setPend(th, t, EventKind::Write, cellOf(obj, 0, 0, false, in.pos), in.pos);
+                th.pend.wval = 0;
+                th.pendObj = obj;
+                return;
+            }
+            case Builtin::Memset:
+            case Builtin::Memcpy: {
+                const auto n = static_cast<std::uint64_t>(A(2));
+                if (n == 0) {
+                    setResult(A(0));
+                    break;
+                }
+                const Addr d = resolve(th, A(0), n);
+                const Addr s = b == Builtin::Memcpy ? resolve(th, A(1), n) : Addr{Where::Local, 0, 0, {}};
+                if (d.where == Where::Fault || d.where == Where::Const || s.where == Where::Fault) {
+                    fault(t, d.where == Where::Fault ? d.fault
+                             : d.where == Where::Const ? FaultKind::InvalidPointer
+                                                      : s.fault,
+                          in.pos);
+                    return;
+                }
+                if (s.where == Where::Shared)
+                    throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                           " from memory shared between threads (copy element by element)");
+                if (d.where == Where::Shared) {  // one write event per location, in order
+                    if (visibleBuiltin(t, in)) return;
+                    break;
+                }
+                if (b == Builtin::Memset) {
+                    std::memset(th.local.data() + d.off, static_cast<int>(A(1) & 0xff), n);
+                } else if (s.where == Where::Local) {
+                    std::memmove(th.local.data() + d.off, th.local.data() + s.off, n);
+                } else {
+                    const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                        s.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+                    std::memcpy(th.local.data() + d.off, g.bytes.data() + s.off, n);
+                }
+                setResult(A(0));
+                break;
+            }
+            case Builtin::ThreadSelf: setResult(t); break;
+            case Builtin::MutexInit:
+            case Builtin::MutexDestroy:
+            case Builtin::CondInit:
+            case Builtin::CondDestroy:
+            case Builtin::Nop:
+            case Builtin::Nondet: setResult(0); break;
+            case Builtin::AssertFail:
+            case Builtin::ReachError:
+                mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
+                return;
+            case Builtin::Abort:
+            case Builtin::Exit:
+            case Builtin::ThreadExit: {
+                th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
+                const Value ev = th.exitVal;
+                while (!th.frames.empty()) doReturn(t, 0, false);
+                th.exitVal = ev;
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                return;
+            }
+            case Builtin::Assume:
+                if (A(0) == 0) {
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::Assume), in.pos);
+                    return;
+                }
+                break;
+            case Builtin::SMax: setResult(std::max(A(0), A(1))); break;
+            case Builtin::SMin: setResult(std::min(A(0), A(1))); break;
+            case Builtin::UMax:
+                setResult(mask(A(0), in.w) >= mask(A(1), in.w) ? A(0) : A(1));
+                break;
+            case Builtin::UMin:
+                setResult(mask(A(0), in.w) <= mask(A(1), in.w) ? A(0) : A(1));
+                break;
+            case Builtin::Abs: setResult(norm(A(0) < 0 ? -A(0) : A(0), in.w)); break;
+            default:
+                if (visibleBuiltin(t, in)) return;
+                break;
+            }
+            ++th.frames.back().pc;
+            continue;
+        }
+        case COp::Unreachable: fault(t, FaultKind::Unreachable, in.pos); return;
+        }
+    }
+}
+
+// ---- visible steps -------------------------------------------------------------------------------
+
+std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedRead) {
+    emitted_.clear();
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    Event ev = pending(t);
+    const CInstr& in = cur(th);
+    if (forcedRead && readsMemory(ev.kind) && ev.kind != EventKind::Lock) {
+        ev.rval = *forcedRead;
+        if (ev.kind == EventKind::FetchAdd)
+            ev.wval = norm(applyRmw(ev.rmwOp, ev.rval, ev.operand), th.pendW);
+        if (ev.kind == EventKind::CasSuccess || ev.kind == EventKind::CasFailure) {
+            const bool ok = ev.rval == ev.operand;
+            ev.kind = ok ? EventKind::CasSuccess : EventKind::CasFailure;
+            ev.wval = ok ? (th.pendTry ? 1 : th.pendNew) : 0;
+        }
+    }
+    const auto loc = static_cast<std::size_t>(ev.loc);
+    bool advance = true;
+    std::optional<FaultKind> freeFault;
+    // The block was freed (or its frame ended) after this access became pending: the access
+    // happens, then the thread faults.
+    if (th.pendObj && !(in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free)) {
+        const auto st = objs_[static_cast<std::size_t>(th.pendObj)].status;
+        if (st == 2) freeFault = FaultKind::UseAfterFree;
+        else if (st != 1) freeFault = FaultKind::InvalidPointer;
+    }
+    ThreadId spawned = -1;
+    Value spawnArg = 0;
+    std::int32_t spawnFn = 0;
+    auto setResult = [&](Value v) {
+        if (in.a >= 0) reg(th, in.a) = v;
+    };
+    switch (ev.kind) {
+    case EventKind::Read:
+        if (in.op == COp::Load) setResult(norm(ev.rval, in.w));
+        else {  // pthread_cond_wait, phase 0
+            th.aux = ev.rval;
+            th.phase = 1;
+            advance = false;
+        }
+        break;
+    case EventKind::Write:
+        mem_[loc] = ev.wval;
+        if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free) {
+            auto& o = objs_[static_cast<std::size_t>(th.pendObj)];
+            if (o.status == 2) freeFault = FaultKind::DoubleFree;
+            o.status = 2;
+            break;
+        }
+        if (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::Memset ||
+                                      static_cast<Builtin>(in.sub) == Builtin::Memcpy)) {
+            th.phase += static_cast<std::int32_t>(th.aux);
+            if (static_cast<std::uint64_t>(th.phase) < static_cast<std::uint64_t>(arg(th, in, 2)))
+                advance = false;
+            else
+                setResult(arg(th, in, 0));
+            break;
+        }
+        if (in.op == COp::Builtin) setResult(0);  // pthread_join's *retval
+        break;
+    case EventKind::FetchAdd:
+        mem_[loc] = ev.wval;
+        if (in.op == COp::Rmw) {
+            if (in.resultUsed) setResult(norm(ev.rval, in.w));
+        } else {
+            setResult(0);
+        }
+        break;
+    case EventKind::Exchange:
+        mem_[loc] = ev.wval;
+        setResult(norm(ev.rval, in.w));
+        break;
+    case EventKind::CasSuccess:
+    case EventKind::CasFailure:
+        if (th.pendTry) {
+            if (ev.kind == EventKind::CasSuccess) {
+                mem_[loc] = 1;
+                owner_[loc] = t;
+                setResult(0);
+            } else {
+                setResult(kEBusy);
+            }
+            break;
+        }
+        if (ev.kind == EventKind::CasSuccess) mem_[loc] = ev.wval;
+        reg(th, in.a) = norm(ev.rval, in.w);
+        reg(th, in.a + 1) = ev.kind == EventKind::CasSuccess;
+        break;
+    case EventKind::Lock:
+        mem_[loc] = 1;
+        owner_[loc] = t;
+        if (in.op == COp::Call || in.op == COp::CallPtr) {
+            th.phase = 1;
+            advance = false;
+        } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicBegin) {
+            th.atomicDepth = 1;
+        } else {
+            setResult(0);
+        }
+        break;
+    case EventKind::Unlock:
+        mem_[loc] = 0;
+        owner_[loc] = -1;
+        if (in.op == COp::Ret) {
+            th.phase = 1;
+            advance = false;
+        } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicEnd) {
+            th.atomicDepth = 0;
+        } else if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
+            th.phase = 2;
+            advance = false;
+        } else {
+            setResult(0);
+        }
+        break;
+    case EventKind::Await:
+    case EventKind::XchgAwait:
+        if (ev.kind == EventKind::XchgAwait) mem_[loc] = ev.wval;
+        if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
+            th.phase = 3;
+            advance = false;
+        } else {
+            setResult(norm(ev.rval, in.w));
+        }
+        break;
+    case EventKind::Spawn: {
+        spawned = ev.aux;
+        const CFunction& f = fnOf(th);
+        const auto A = [&](int k) { return val(th, f.args[static_cast<std::size_t>(in.b + k)]); };
+        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(2)) >> kObjShift) - 1);
+        spawnArg = A(3);
+        const Addr ad = resolve(th, A(0), 8);
+        if (ad.where == Where::Local) storeLocal(th, ad.off, 8, spawned);
+        else if (ad.where == Where::Shared)  // written as part of the spawn (no event of its own)
+            mem_[static_cast<std::size_t>(cellOf(ad.obj, ad.off, 8, false, in.pos))] = spawned;
+        ++th.nSpawns;
+        setResult(0);
+        break;
+    }
+    case EventKind::Join: {
+        const Value rp = arg(th, in, 1);
+        setResult(0);
+        if (rp != 0) {
+            const Addr ad = resolve(th, rp, 8);
+            if (ad.where == Where::Local) {
+                storeLocal(th, ad.off, 8, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
+            } else if (ad.where == Where::Shared) {
+                th.phase = 1;
+                advance = false;
+            }
+        }
+        break;
+    }
+    default: break;
+    }
+    th.evCount += 1;
+    emitted_.push_back(ev);
+    if (++totalEvents_ > p_.opts().maxExecutionEvents && th.status == ThreadStatus::Ready) {
+        // An execution this long is most likely an unbounded loop: cut it, with a warning (and
+        // keep the explorers' recursion within the stack).
+        p_.warnOnce("an execution exceeded " + std::to_string(p_.opts().maxExecutionEvents) +
+                    " events and was cut there (counted as blocked): an unbounded loop? bound "
+                    "loops with --unroll N (or raise max_execution_events)");
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+             static_cast<int>(BlockCause::LoopBound), ev.pos);
+        return emitted_;
+    }
+    if (freeFault) {
+        fault(t, *freeFault, ev.pos);
+        return emitted_;
+    }
+    if (advance) {
+        th.phase = 0;
+        ++th.frames.back().pc;
+    }
+    if (spawned >= 0) startThread(spawned, spawnFn, {spawnArg});
+    if (th.status == ThreadStatus::Ready) {
+        // a join whose *retval is invalid faults here (phase 1 resolves it again)
+        if (!advance && in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::ThreadJoin) {
+            const Addr ad = resolve(th, arg(th, in, 1), 8);
+            if (ad.where != Where::Shared) {
+                fault(t, ad.fault, in.pos);
+                checkDeadlock();
+                return emitted_;
+            }
+        }
+        runLocal(t);
+    }
+    checkDeadlock();
+    return emitted_;
+}
+
+void CExecution::checkDeadlock() {
+    if (!p_.opts().deadlockIsError || failed_) return;
+    ThreadId first = -1;
+    for (ThreadId u = 0; u < T_; ++u) {
+        const ThreadStatus s = threads_[static_cast<std::size_t>(u)].status;
+        if (s == ThreadStatus::Finished || s == ThreadStatus::NotStarted) continue;
+        if (s != ThreadStatus::Ready) return;
+        const Event& e = pending(u);
+        if (e.enabled) return;
+        if (e.kind != EventKind::Lock && e.kind != EventKind::Join) return;
+        if (first < 0) first = u;
+    }
+    if (first >= 0) fault(first, FaultKind::Deadlock, threads_[static_cast<std::size_t>(first)].pend.pos);
+}
+
+// ---- snapshots -----------------------------------------------------------------------------------
+
+namespace {
+constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
+}
+
+void CExecution::save(Snapshot& s) const {
+    auto& w = s.words;
+    w.clear();
+    const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
+    w.push_back(failed_);
+    w.push_back(totalEvents_);
+    w.push_back(static_cast<std::int64_t>(nl));
+    w.push_back(static_cast<std::int64_t>(objs_.size()));
+    w.insert(w.end(), mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(nl));
+    for (std::size_t i = 0; i < nl; ++i) w.push_back(owner_[i]);
+    for (const auto& o : objs_)
+        w.push_back(static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
+                    (static_cast<std::int64_t>(o.heap) << 40));
+    for (const auto& th : threads_) {
+        w.push_back(static_cast<std::int64_t>(th.status));
+        if (th.status == ThreadStatus::NotStarted) continue;
+        w.push_back(th.evCount);
+        w.push_back(th.nAllocs);
+        w.push_back(th.nSpawns);
+        w.push_back(th.atomicDepth);
+        w.push_back(th.phase);
+        w.push_back(th.exitVal);
+        w.push_back(th.aux);
+        w.push_back(th.pendW | (th.pendTry ? 256 : 0));
+        w.push_back(th.pendNew);
+        w.push_back(th.pendObj);
+        const std::size_t at = w.size();
+        w.resize(at + kEventWords);
+        std::memcpy(w.data() + at, &th.pend, sizeof(Event));
+        w.push_back(static_cast<std::int64_t>(th.frames.size()));
+        w.push_back(static_cast<std::int64_t>(th.regs.size()));
+        w.push_back(static_cast<std::int64_t>(th.local.size()));
+        w.push_back(static_cast<std::int64_t>(th.stackObjs.size()));
+        const std::size_t fw = th.frames.size() * 3;
+        const std::size_t lw = (th.local.size() + 7) / 8;
+        const std::size_t at2 = w.size();
+        w.resize(at2 + fw + th.regs.size() + lw + 2 * th.stackObjs.size());
+        std::memcpy(w.data() + at2, th.frames.data(), th.frames.size() * sizeof(Frame));
+        std::memcpy(w.data() + at2 + fw, th.regs.data(), th.regs.size() * 8);
+        std::memcpy(w.data() + at2 + fw + th.regs.size(), th.local.data(), th.local.size());
+        std::memcpy(w.data() + at2 + fw + th.regs.size() + lw, th.stackObjs.data(),
+                    th.stackObjs.size() * 16);
+    }
+}
+
+void CExecution::restore(const Snapshot& s) {
+    const auto& w = s.words;
+    std::size_t i = 0;
+    failed_ = w[i++] != 0;
+    totalEvents_ = w[i++];
+    const auto nl = static_cast<std::size_t>(w[i++]);
+    const auto no = static_cast<std::size_t>(w[i++]);
+    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i), w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    i += nl;
+    for (std::size_t k = 0; k < nl; ++k) owner_[k] = static_cast<ThreadId>(w[i++]);
+    const auto now = static_cast<std::size_t>(p_.numLocs_.load());
+    for (std::size_t k = nl; k < now; ++k) {
+        mem_[k] = p_.initMem_[k];
+        owner_[k] = -1;
+    }
+    objs_.resize(no);
+    for (std::size_t k = 0; k < no; ++k) {
+        const std::int64_t x = w[i++];
+        objs_[k] = {static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
+                    static_cast<std::uint8_t>((x >> 40) & 0xff)};
+    }
+    for (auto& th : threads_) {
+        th.status = static_cast<ThreadStatus>(w[i++]);
+        if (th.status == ThreadStatus::NotStarted) {
+            th.frames.clear();
+            th.regs.clear();
+            th.local.clear();
+            th.stackObjs.clear();
+            th.evCount = 0;
+            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = 0;
+            th.exitVal = th.aux = 0;
+            continue;
+        }
+        th.evCount = static_cast<std::uint32_t>(w[i++]);
+        th.nAllocs = static_cast<std::int32_t>(w[i++]);
+        th.nSpawns = static_cast<std::int32_t>(w[i++]);
+        th.atomicDepth = static_cast<std::int32_t>(w[i++]);
+        th.phase = static_cast<std::int32_t>(w[i++]);
+        th.exitVal = w[i++];
+        th.aux = w[i++];
+        th.pendW = static_cast<std::uint8_t>(w[i] & 0xff);
+        th.pendTry = (w[i++] & 256) != 0;
+        th.pendNew = w[i++];
+        th.pendObj = w[i++];
+        std::memcpy(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
+        i += kEventWords;
+        const auto nf = static_cast<std::size_t>(w[i++]);
+        const auto nr = static_cast<std::size_t>(w[i++]);
+        const auto nlb = static_cast<std::size_t>(w[i++]);
+        const auto ns = static_cast<std::size_t>(w[i++]);
+        th.frames.resize(nf);
+        th.regs.resize(nr);
+        th.local.resize(nlb);
+        th.stackObjs.resize(ns);
+        std::memcpy(static_cast<void*>(th.frames.data()), w.data() + i, nf * sizeof(Frame));
+        i += nf * 3;
+        std::memcpy(th.regs.data(), w.data() + i, nr * 8);
+        i += nr;
+        std::memcpy(th.local.data(), w.data() + i, nlb);
+        i += (nlb + 7) / 8;
+        std::memcpy(static_cast<void*>(th.stackObjs.data()), w.data() + i, ns * 16);
+        i += 2 * ns;
+    }
+}
+
+std::unique_ptr<Execution> CProgram::newExecution() const {
+    return std::make_unique<CExecution>(*this);
+}
+
+// ---- listing ---------------------------------------------------------------------------------------
+
+std::string disassemble(const CModule& m) {
+    std::ostringstream o;
+    auto opd = [&](std::int32_t x) {
+        return x >= 0 ? "r" + std::to_string(x) : "#" + std::to_string(m.constants[static_cast<std::size_t>(~x)]);
+    };
+    for (const auto& f : m.functions) {
+        if (!f.defined) continue;
+        o << "function " << f.name << " (" << f.numParams << " params, " << f.numSlots << " slots)"
+          << (f.atomic ? " atomic" : "") << "\n";
+        for (std::size_t pc = 0; pc < f.code.size(); ++pc) {
+            const CInstr& in = f.code[pc];
+            o << "  " << pc << ": " << kCOpNames[static_cast<int>(in.op)];
+            if (in.op == COp::Builtin) o << " " << kBuiltinNames[in.sub];
+            if (in.op == COp::Call) o << " " << m.functions[static_cast<std::size_t>(in.imm)].name;
+            if (in.a >= 0) o << " a=r" << in.a;
+            if (in.b != -1 && in.op != COp::Call && in.op != COp::Builtin && in.op != COp::CallPtr) o << " b=" << opd(in.b);
+            if (in.c != -1 && (in.op == COp::Bin || in.op == COp::Cmp || in.op == COp::Store ||
+                               in.op == COp::Rmw || in.op == COp::CmpXchg || in.op == COp::Select))
+                o << " c=" << opd(in.c);
+            if (in.op == COp::Call || in.op == COp::Builtin || in.op == COp::CallPtr) {
+                o << " (";
+                for (std::int32_t k = 0; k < in.c; ++k)
+                    o << (k ? ", " : "") << opd(f.args[static_cast<std::size_t>(in.b + k)]);
+                o << ")";
+            }
+            if (in.op == COp::Branch) o << " ? " << in.a << " : " << in.c;
+            if (in.imm) o << " imm=" << in.imm;
+            if (in.pos.line) o << "  ; " << m.files[in.pos.file] << ":" << in.pos.line;
+            o << "\n";
+        }
+    }
+    return o.str();
+}
+
+}  // namespace cfront
+
+// ---- public API ------------------------------------------------------------------------------------
+
+namespace {
+
+std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& opts,
+                                 const std::string& shownPath) {
+    if (opts.nondetDomain)
+        throw UnsupportedError("--nondet-domain: exploring nondeterministic values needs a choice "
+                               "event in porlab's core, which does not exist yet");
+    if (opts.unroll && *opts.unroll < 0) throw InputError("unroll must be >= 0");
+    auto rename = [&](std::string text) {
+        if (shownPath == path) return text;
+        for (std::size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
+            text.replace(at, path.size(), shownPath);
+        return text;
+    };
+    try {
+        llvm::LLVMContext ctx;
+        std::unique_ptr<llvm::Module> mod = cfront::compileC(ctx, path, opts);
+        cfront::CModule cm = cfront::lowerModule(*mod, opts);
+        for (auto& f : cm.files) f = rename(f);
+        for (auto& w : cm.warnings) w = rename(w);
+        return std::make_shared<cfront::CProgram>(std::move(cm), opts,
+                                                  opts.name.empty() ? stem(shownPath) : opts.name);
+    } catch (const InputError& e) {
+        throw InputError(rename(e.what()));
+    } catch (const UnsupportedError& e) {
+        throw UnsupportedError(rename(e.what()));
+    }
+}
+
+}  // namespace
+
+std::shared_ptr<Program> loadC(const std::string& path, const CLoadOptions& opts) {
+    return loadCAs(path, opts, path);
+}
+
+std::shared_ptr<Program> loadCSource(const std::string& source, const std::string& fileName,
+                                     const CLoadOptions& opts) {
+    namespace fs = std::filesystem;
+    static std::atomic<int> counter{0};
+    const fs::path dir = fs::temp_directory_path() /
+                         ("porlab-c-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(dir);
+    const fs::path file = dir / fs::path(fileName).filename();
+    {
+        std::ofstream out(file);
+        out << source;
+    }
+    std::shared_ptr<Program> p;
+    try {
+        p = loadCAs(file.string(), opts, fileName);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        throw;
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return p;
+}
+
+std::string disassembleC(const Program& program) {
+    if (auto* c = dynamic_cast<const cfront::CProgram*>(&program)) return cfront::disassemble(c->mod());
+    return "";
+}
+
+std::vector<std::string> cProgramWarnings(const Program& program) {
+    if (auto* c = dynamic_cast<const cfront::CProgram*>(&program)) return c->warnings();
+    return {};
+}
+
+}  // namespace porlab

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// The compact form of a C program: every LLVM function lowered once into a flat instruction
+// array whose operands are frame slots (>= 0) or module constants (< 0: constant ~x), with GEP
+// offsets pre-computed, phis turned into parallel copies on edges, and calls bound to defined
+// functions or to built-in handlers. Nothing here refers to LLVM.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "porlab/core/Event.hpp"
+
+namespace porlab::cfront {
+
+// Pointers are 64-bit values: 0 is null; (object << 32) | offset names a byte of a shared object
+// (global, heap block, escaped stack variable) or a function; kLocalTag | offset is a byte of the
+// running thread's private stack (stack variables whose address never escapes the thread).
+inline constexpr std::uint64_t kLocalTag = 1ULL << 62;
+inline constexpr int kObjShift = 32;
+inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
+
+// X(Enumerator, "name")
+#define PORLAB_COPS(X)                                                                             \
+    X(Mov, "mov")           /* a = b */                                                           \
+    X(Bin, "bin")           /* a = b <sub:CBin> c, width w */                                     \
+    X(Cmp, "cmp")           /* a = b <sub:CPred> c, width w */                                    \
+    X(Select, "select")     /* a = b ? c : d */                                                   \
+    X(Cast, "cast")         /* a = <sub:CCast> b from width imm to width w */                     \
+    X(PtrAdd, "ptradd")     /* a = b + imm + c * d(imm2) (c = -1: no index) */                    \
+    X(Jump, "jump")         /* pc = a */                                                          \
+    X(Branch, "br")         /* pc = b ? a : c */                                                  \
+    X(Switch, "switch")     /* jump by b through the case table at imm (n = c cases), default a */ \
+    X(ParCopy, "parcopy")   /* copy pairs [imm, imm + c) of the copy table at once */            \
+    X(LoopEnter, "loopenter") /* slot a = 0 */                                                    \
+    X(LoopBack, "loopback") /* if slot a >= imm: blocked (loop bound) else a += 1 */              \
+    X(Call, "call")         /* a = function imm (args table [b, b + c)) */                        \
+    X(CallPtr, "callptr")   /* a = function pointed to by d (args table [b, b + c)) */            \
+    X(Ret, "ret")           /* return b (-1: void) */                                             \
+    X(AllocaLocal, "alloca") /* a = private stack block of imm bytes (* c if c >= 0) */           \
+    X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */     \
+    X(Load, "load")         /* a = *b (w bits) */                                                 \
+    X(Store, "store")       /* *b = c (w bits) */                                                 \
+    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c */                                    \
+    X(CmpXchg, "cmpxchg")   /* a = *b; a+1 = (*b == c); if so *b = d */                           \
+    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)) */                        \
+    X(Unreachable, "unreachable")
+
+enum class COp : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_COPS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kCOpNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_COPS(PORLAB_X)
+#undef PORLAB_X
+};
+
+enum class CBin : std::uint8_t { Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr };
+enum class CPred : std::uint8_t { Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle };
+enum class CCast : std::uint8_t { Trunc, ZExt, SExt };
+enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min };
+
+// Library functions and intrinsics porlab implements (docs/supported-c.md lists them).
+#define PORLAB_BUILTINS(X)                                                                         \
+    X(Malloc, "malloc")                                                                            \
+    X(Calloc, "calloc")                                                                            \
+    X(Free, "free")                                                                                \
+    X(Memset, "memset")                                                                            \
+    X(Memcpy, "memcpy")                                                                            \
+    X(ThreadCreate, "pthread_create")                                                              \
+    X(ThreadJoin, "pthread_join")                                                                  \
+    X(ThreadExit, "pthread_exit")                                                                  \
+    X(ThreadSelf, "pthread_self")                                                                  \
+    X(MutexInit, "pthread_mutex_init")                                                             \
+    X(MutexLock, "pthread_mutex_lock")                                                             \
+    X(MutexTryLock, "pthread_mutex_trylock")                                                       \
+    X(MutexUnlock, "pthread_mutex_unlock")                                                         \
+    X(MutexDestroy, "pthread_mutex_destroy")                                                       \
+    X(CondInit, "pthread_cond_init")                                                               \
+    X(CondWait, "pthread_cond_wait")                                                               \
+    X(CondSignal, "pthread_cond_signal")                                                           \
+    X(CondDestroy, "pthread_cond_destroy")                                                         \
+    X(AssertFail, "__assert_fail")                                                                 \
+    X(ReachError, "reach_error")                                                                   \
+    X(Abort, "abort")                                                                              \
+    X(Exit, "exit")                                                                                \
+    X(Nondet, "__VERIFIER_nondet_*")                                                               \
+    X(Assume, "__VERIFIER_assume")                                                                 \
+    X(AtomicBegin, "__VERIFIER_atomic_begin")                                                      \
+    X(AtomicEnd, "__VERIFIER_atomic_end")                                                          \
+    X(LoadAwait, "__VERIFIER_load_await_*")                                                        \
+    X(XchgAwait, "__VERIFIER_xchg_await_*")                                                        \
+    X(Nop, "(no effect)")                                                                          \
+    X(SMax, "llvm.smax")                                                                           \
+    X(SMin, "llvm.smin")                                                                           \
+    X(UMax, "llvm.umax")                                                                           \
+    X(UMin, "llvm.umin")                                                                           \
+    X(Abs, "llvm.abs")
+
+enum class Builtin : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_BUILTINS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kBuiltinNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_BUILTINS(PORLAB_X)
+#undef PORLAB_X
+};
+
+struct CInstr {
+    COp op = COp::Unreachable;
+    std::uint8_t sub = 0;
+    std::uint8_t w = 64;        // width in bits of the operation / access
+    bool resultUsed = true;     // Rmw: is the old value used (IFAA)
+    std::int32_t a = -1, b = -1, c = -1, d = -1;
+    std::int64_t imm = 0;
+    std::int64_t imm2 = 0;
+    SourcePos pos;
+};
+
+struct CFunction {
+    std::string name;
+    std::int32_t numParams = 0;  // parameters occupy slots [0, numParams)
+    std::int32_t numSlots = 0;
+    bool atomic = false;         // __VERIFIER_atomic_*: runs under the atomic-section lock
+    bool defined = false;
+    std::vector<CInstr> code;
+    std::vector<std::int32_t> args;                          // call argument operands
+    std::vector<std::pair<std::int32_t, std::int32_t>> copies;  // (dst slot, src operand)
+    std::vector<std::pair<std::int64_t, std::int32_t>> cases;   // (value, target pc)
+};
+
+// A cell of a global: one scalar at a byte offset, with its initial value.
+struct CGlobalCell {
+    std::uint32_t offset = 0;
+    std::uint8_t size = 0;
+    bool mutex = false;
+    Value init = 0;
+    std::string name;  // "x", "a[3]", "s.f"
+};
+
+struct CGlobal {
+    std::string name;
+    std::uint32_t size = 0;
+    bool constant = false;          // never written: accessed without events
+    std::vector<std::uint8_t> bytes;  // initial contents (constants are read from here)
+    std::vector<CGlobalCell> cells;   // the shared locations (non-constant globals)
+};
+
+struct CModule {
+    std::vector<CFunction> functions;  // object id of function f: 1 + f
+    std::vector<CGlobal> globals;      // object id of global g: 1 + functions.size() + g
+    std::vector<Value> constants;      // operand x < 0 reads constants[~x]
+    std::vector<std::string> files{""};
+    std::int32_t mainFunction = -1;
+    std::int64_t atomicLockObject = 0;     // the mutex of __VERIFIER_atomic sections (0: none)
+    std::vector<std::string> allocaNames;  // AllocaShared imm2 -> variable name
+    std::vector<std::string> warnings;
+
+    [[nodiscard]] std::int64_t functionObject(std::size_t f) const {
+        return static_cast<std::int64_t>(1 + f);
+    }
+    [[nodiscard]] std::int64_t globalObject(std::size_t g) const {
+        return static_cast<std::int64_t>(1 + functions.size() + g);
+    }
+    [[nodiscard]] std::int64_t firstDynamicObject() const {
+        return static_cast<std::int64_t>(1 + functions.size() + globals.size());
+    }
+};
+
+[[nodiscard]] std::string disassemble(const CModule& m);
+
+}  // namespace porlab::cfront

@@ -1,0 +1,1026 @@
+// SPDX-License-Identifier: MIT
+// Lowering: every defined function becomes a flat array of CInstr. Operands are frame slots or
+// module constants, GEPs are offsets, phis are parallel copies on edges, loop bounds are counter
+// checks on back edges, calls are bound to functions or built-ins. Anything porlab does not
+// implement is reported here, at load time, with its source line.
+#include "porlab/llvm/Lower.hpp"
+
+#include <llvm/ADT/MapVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfo.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "porlab/core/Errors.hpp"
+
+namespace porlab::cfront {
+
+namespace {
+
+std::int64_t normalize(std::int64_t v, unsigned w) {
+    if (w >= 64) return v;
+    if (w == 1) return v & 1;
+    const auto sh = 64U - w;
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << sh) >> sh;
+}
+
+std::string printed(const llvm::Value& v) {
+    std::string s;
+    llvm::raw_string_ostream o(s);
+    v.print(o);
+    o.flush();
+    if (s.size() > 120) s = s.substr(0, 117) + "...";
+    while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+    return s;
+}
+
+struct BuiltinCall {
+    Builtin b;
+    bool mov = false;  // llvm.expect: the result is the first argument
+    bool skip = false; // debug intrinsics: no instruction at all
+};
+
+bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+std::optional<BuiltinCall> classify(const std::string& n, bool defined) {
+    using B = Builtin;
+    if (startsWith(n, "llvm.")) {
+        if (startsWith(n, "llvm.dbg.")) return BuiltinCall{B::Nop, false, true};
+        if (startsWith(n, "llvm.lifetime.") || n == "llvm.assume" ||
+            startsWith(n, "llvm.stacksave") || startsWith(n, "llvm.stackrestore") ||
+            startsWith(n, "llvm.experimental.noalias.scope.decl") || n == "llvm.donothing" ||
+            n == "llvm.sideeffect" || startsWith(n, "llvm.var.annotation") ||
+            startsWith(n, "llvm.invariant."))
+            return BuiltinCall{B::Nop};
+        if (startsWith(n, "llvm.memset.")) return BuiltinCall{B::Memset};
+        if (startsWith(n, "llvm.memcpy.") || startsWith(n, "llvm.memmove."))
+            return BuiltinCall{B::Memcpy};
+        if (startsWith(n, "llvm.expect.")) return BuiltinCall{B::Nop, true};
+        if (startsWith(n, "llvm.smax.")) return BuiltinCall{B::SMax};
+        if (startsWith(n, "llvm.smin.")) return BuiltinCall{B::SMin};
+        if (startsWith(n, "llvm.umax.")) return BuiltinCall{B::UMax};
+        if (startsWith(n, "llvm.umin.")) return BuiltinCall{B::UMin};
+        if (startsWith(n, "llvm.abs.")) return BuiltinCall{B::Abs};
+        if (n == "llvm.trap") return BuiltinCall{B::Abort};
+        return std::nullopt;
+    }
+    // Always intercepted, even when the file defines them.
+    if (n == "reach_error" || n == "__VERIFIER_error") return BuiltinCall{B::ReachError};
+    if (n == "__VERIFIER_assume") return BuiltinCall{B::Assume};
+    if (n == "__VERIFIER_atomic_begin") return BuiltinCall{B::AtomicBegin};
+    if (n == "__VERIFIER_atomic_end") return BuiltinCall{B::AtomicEnd};
+    if (startsWith(n, "__VERIFIER_load_await_")) return BuiltinCall{B::LoadAwait};
+    if (startsWith(n, "__VERIFIER_xchg_await_")) return BuiltinCall{B::XchgAwait};
+    if (defined) return std::nullopt;
+    if (startsWith(n, "__VERIFIER_nondet_")) return BuiltinCall{B::Nondet};
+    static const std::map<std::string, B, std::less<>> table = {
+        {"malloc", B::Malloc},
+        {"calloc", B::Calloc},
+        {"free", B::Free},
+        {"memset", B::Memset},
+        {"memcpy", B::Memcpy},
+        {"memmove", B::Memcpy},
+        {"pthread_create", B::ThreadCreate},
+        {"pthread_join", B::ThreadJoin},
+        {"pthread_exit", B::ThreadExit},
+        {"pthread_self", B::ThreadSelf},
+        {"pthread_mutex_init", B::MutexInit},
+        {"pthread_mutex_lock", B::MutexLock},
+        {"pthread_mutex_trylock", B::MutexTryLock},
+        {"pthread_mutex_unlock", B::MutexUnlock},
+        {"pthread_mutex_destroy", B::MutexDestroy},
+        {"pthread_cond_init", B::CondInit},
+        {"pthread_cond_wait", B::CondWait},
+        {"pthread_cond_signal", B::CondSignal},
+        {"pthread_cond_broadcast", B::CondSignal},
+        {"pthread_cond_destroy", B::CondDestroy},
+        {"__assert_fail", B::AssertFail},
+        {"__assert_rtn", B::AssertFail},
+        {"__assert", B::AssertFail},
+        {"abort", B::Abort},
+        {"exit", B::Exit},
+        {"_exit", B::Exit},
+        {"printf", B::Nop},
+        {"puts", B::Nop},
+        {"putchar", B::Nop},
+        {"fprintf", B::Nop},
+        {"fflush", B::Nop},
+        {"fputs", B::Nop},
+        {"sched_yield", B::Nop},
+        {"pthread_yield", B::Nop},
+        {"usleep", B::Nop},
+        {"sleep", B::Nop},
+        {"pthread_attr_init", B::Nop},
+        {"pthread_attr_destroy", B::Nop},
+        {"pthread_attr_setdetachstate", B::Nop},
+        {"pthread_mutexattr_init", B::Nop},
+        {"pthread_mutexattr_destroy", B::Nop},
+        {"pthread_mutexattr_settype", B::Nop},
+        {"pthread_condattr_init", B::Nop},
+        {"pthread_condattr_destroy", B::Nop},
+    };
+    auto it = table.find(n);
+    if (it != table.end()) return BuiltinCall{it->second};
+    return std::nullopt;
+}
+
+// Built-ins whose pointer arguments become visible to other threads (their object must be
+// shared): everything that synchronises.
+bool builtinLetsEscape(Builtin b, unsigned argNo) {
+    switch (b) {
+    case Builtin::ThreadCreate: return argNo == 3;
+    case Builtin::ThreadJoin:
+    case Builtin::Malloc:
+    case Builtin::Calloc:
+    case Builtin::Memset:
+    case Builtin::Memcpy:
+    case Builtin::AssertFail:
+    case Builtin::ReachError:
+    case Builtin::Abort:
+    case Builtin::Exit:
+    case Builtin::Nondet:
+    case Builtin::Assume:
+    case Builtin::Nop:
+    case Builtin::SMax:
+    case Builtin::SMin:
+    case Builtin::UMax:
+    case Builtin::UMin:
+    case Builtin::Abs:
+    case Builtin::ThreadSelf:
+    case Builtin::AtomicBegin:
+    case Builtin::AtomicEnd:
+        return false;
+    default: return true;
+    }
+}
+
+class Lowerer {
+public:
+    Lowerer(const llvm::Module& m, const CLoadOptions& o, CModule& out)
+        : m_(m), dl_(m.getDataLayout()), opts_(o), out_(out) {}
+
+    void run() {
+        if (dl_.getPointerSize() != 8)
+            throw UnsupportedError(m_.getSourceFileName() +
+                                   ": only 64-bit targets are supported (not -m32)");
+        for (const llvm::Function& f : m_) {
+            if (f.isIntrinsic()) continue;
+            funcIndex_[&f] = static_cast<std::int32_t>(out_.functions.size());
+            CFunction cf;
+            cf.name = f.getName().str();
+            cf.defined = !f.isDeclaration();
+            cf.atomic = cf.defined && startsWith(cf.name, "__VERIFIER_atomic_") &&
+                        cf.name != "__VERIFIER_atomic_begin" && cf.name != "__VERIFIER_atomic_end";
+            cf.numParams = static_cast<std::int32_t>(f.arg_size());
+            out_.functions.push_back(std::move(cf));
+            if (f.getName() == "main" && !f.isDeclaration()) out_.mainFunction = funcIndex_[&f];
+        }
+        if (out_.mainFunction < 0) throw InputError(m_.getSourceFileName() + ": no main function");
+        for (const llvm::GlobalVariable& g : m_.globals()) {
+            globalIndex_[&g] = static_cast<std::int32_t>(out_.globals.size());
+            out_.globals.emplace_back();
+        }
+        for (const llvm::GlobalVariable& g : m_.globals()) lowerGlobal(g);
+        computeEscapes();
+        for (const llvm::Function& f : m_)
+            if (!f.isDeclaration()) lowerFunction(f);
+    }
+
+private:
+    // ---- source positions --------------------------------------------------------------------
+
+    std::uint32_t fileId(const std::string& name) {
+        auto it = files_.find(name);
+        if (it != files_.end()) return it->second;
+        const auto id = static_cast<std::uint32_t>(out_.files.size());
+        out_.files.push_back(name);
+        files_[name] = id;
+        return id;
+    }
+
+    SourcePos posOf(const llvm::Instruction& i) {
+        const llvm::DebugLoc& dl = i.getDebugLoc();
+        if (!dl) return curFnPos_;
+        SourcePos p;
+        p.line = dl.getLine();
+        if (auto* scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))
+            p.file = fileId(scope->getFilename().str());
+        return p;
+    }
+
+    std::string where(const llvm::Instruction& i) {
+        SourcePos p = posOf(i);
+        std::ostringstream o;
+        if (p.line) o << out_.files[p.file] << ":" << p.line << ": ";
+        else o << m_.getSourceFileName() << ": in function '" << i.getFunction()->getName().str()
+               << "': ";
+        return o.str();
+    }
+
+    [[noreturn]] void unsupported(const llvm::Instruction& i, const std::string& what) {
+        throw UnsupportedError(where(i) + what + " is not supported (" + printed(i) + ")");
+    }
+
+    // ---- constants -----------------------------------------------------------------------------
+
+    std::int64_t pointerTo(const llvm::GlobalValue* gv) {
+        if (auto* f = llvm::dyn_cast<llvm::Function>(gv)) {
+            auto it = funcIndex_.find(f);
+            if (it == funcIndex_.end())
+                throw UnsupportedError("address of intrinsic " + f->getName().str());
+            return out_.functionObject(static_cast<std::size_t>(it->second)) << kObjShift;
+        }
+        if (auto* g = llvm::dyn_cast<llvm::GlobalVariable>(gv))
+            return out_.globalObject(static_cast<std::size_t>(globalIndex_.at(g))) << kObjShift;
+        if (auto* a = llvm::dyn_cast<llvm::GlobalAlias>(gv))
+            return constValue(a->getAliasee());
+        throw UnsupportedError("global value " + gv->getName().str());
+    }
+
+    std::int64_t constValue(const llvm::Constant* c) {
+        if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(c)) {
+            const unsigned w = ci->getBitWidth();
+            if (w > 64) throw UnsupportedError("integer constant wider than 64 bits");
+            return normalize(static_cast<std::int64_t>(ci->getZExtValue()), w);
+        }
+        if (llvm::isa<llvm::ConstantPointerNull>(c) || llvm::isa<llvm::UndefValue>(c) ||
+            llvm::isa<llvm::ConstantAggregateZero>(c))
+            return 0;
+        if (auto* fp = llvm::dyn_cast<llvm::ConstantFP>(c))
+            return static_cast<std::int64_t>(fp->getValueAPF().bitcastToAPInt().getZExtValue());
+        if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c)) return pointerTo(gv);
+        if (auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(c)) {
+            switch (ce->getOpcode()) {
+            case llvm::Instruction::GetElementPtr: {
+                auto* gep = llvm::cast<llvm::GEPOperator>(ce);
+                llvm::APInt off(64, 0);
+                if (!gep->accumulateConstantOffset(dl_, off))
+                    throw UnsupportedError("constant expression " + printed(*ce));
+                return constValue(llvm::cast<llvm::Constant>(gep->getPointerOperand())) +
+                       off.getSExtValue();
+            }
+            case llvm::Instruction::BitCast:
+            case llvm::Instruction::AddrSpaceCast:
+            case llvm::Instruction::IntToPtr:
+                return constValue(ce->getOperand(0));
+            case llvm::Instruction::PtrToInt:
+                return normalize(constValue(ce->getOperand(0)),
+                                 ce->getType()->getIntegerBitWidth());
+            default: break;
+            }
+        }
+        throw UnsupportedError("constant " + printed(*c));
+    }
+
+    std::int32_t constOperand(std::int64_t v) {
+        auto it = constIndex_.find(v);
+        if (it != constIndex_.end()) return it->second;
+        const auto idx = static_cast<std::int32_t>(out_.constants.size());
+        out_.constants.push_back(v);
+        const std::int32_t op = ~idx;
+        constIndex_[v] = op;
+        return op;
+    }
+
+    // Bytes of a constant initializer at buf (little-endian, pointers as porlab pointers).
+    void writeConst(const llvm::Constant* c, std::uint8_t* buf) {
+        llvm::Type* t = c->getType();
+        if (c->isNullValue() || llvm::isa<llvm::UndefValue>(c)) return;  // zeros
+        if (auto* cds = llvm::dyn_cast<llvm::ConstantDataSequential>(c)) {
+            llvm::StringRef raw = cds->getRawDataValues();
+            std::memcpy(buf, raw.data(), raw.size());
+            return;
+        }
+        if (auto* ca = llvm::dyn_cast<llvm::ConstantArray>(c)) {
+            const auto stride = dl_.getTypeAllocSize(ca->getType()->getElementType()).getFixedValue();
+            for (unsigned i = 0; i < ca->getNumOperands(); ++i)
+                writeConst(ca->getOperand(i), buf + i * stride);
+            return;
+        }
+        if (auto* cs = llvm::dyn_cast<llvm::ConstantStruct>(c)) {
+            const llvm::StructLayout* sl = dl_.getStructLayout(cs->getType());
+            for (unsigned i = 0; i < cs->getNumOperands(); ++i)
+                writeConst(cs->getOperand(i), buf + sl->getElementOffset(i).getFixedValue());
+            return;
+        }
+        if (t->isIntegerTy() || t->isPointerTy() || t->isFloatingPointTy()) {
+            const std::int64_t v = constValue(c);
+            const auto n = dl_.getTypeStoreSize(t).getFixedValue();
+            std::memcpy(buf, &v, std::min<std::uint64_t>(n, 8));
+            return;
+        }
+        throw UnsupportedError("initializer " + printed(*c));
+    }
+
+    // ---- globals -------------------------------------------------------------------------------
+
+    static const llvm::DIType* stripTypedefs(const llvm::DIType* t) {
+        while (auto* d = llvm::dyn_cast_or_null<llvm::DIDerivedType>(t)) {
+            const auto tag = d->getTag();
+            if (tag != llvm::dwarf::DW_TAG_typedef && tag != llvm::dwarf::DW_TAG_const_type &&
+                tag != llvm::dwarf::DW_TAG_volatile_type && tag != llvm::dwarf::DW_TAG_atomic_type)
+                break;
+            t = d->getBaseType();
+        }
+        return t;
+    }
+
+    void cellsOf(CGlobal& g, llvm::Type* t, std::uint64_t off, const std::string& name,
+                 const llvm::DIType* di) {
+        di = stripTypedefs(di);
+        if (auto* st = llvm::dyn_cast<llvm::StructType>(t)) {
+            const std::string sn = st->hasName() ? st->getName().str() : "";
+            const auto size = dl_.getTypeAllocSize(t).getFixedValue();
+            if (startsWith(sn, "union.pthread_mutex_t") || startsWith(sn, "union.pthread_cond_t")) {
+                CGlobalCell cell;
+                cell.offset = static_cast<std::uint32_t>(off);
+                cell.size = static_cast<std::uint8_t>(std::min<std::uint64_t>(size, 255));
+                cell.mutex = startsWith(sn, "union.pthread_mutex_t");
+                cell.name = name;
+                g.cells.push_back(cell);
+                return;
+            }
+            const llvm::StructLayout* sl = dl_.getStructLayout(st);
+            auto* comp = llvm::dyn_cast_or_null<llvm::DICompositeType>(di);
+            for (unsigned i = 0; i < st->getNumElements(); ++i) {
+                const auto foff = sl->getElementOffset(i).getFixedValue();
+                std::string fname = "." + std::to_string(i);
+                const llvm::DIType* fdi = nullptr;
+                if (comp) {
+                    for (const llvm::DINode* e : comp->getElements()) {
+                        auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
+                        if (mem && mem->getTag() == llvm::dwarf::DW_TAG_member &&
+                            mem->getOffsetInBits() == foff * 8) {
+                            fname = "." + mem->getName().str();
+                            fdi = mem->getBaseType();
+                            break;
+                        }
+                    }
+                }
+                cellsOf(g, st->getElementType(i), off + foff, name + fname, fdi);
+            }
+            return;
+        }
+        if (auto* at = llvm::dyn_cast<llvm::ArrayType>(t)) {
+            const auto stride = dl_.getTypeAllocSize(at->getElementType()).getFixedValue();
+            const llvm::DIType* edi = nullptr;
+            if (auto* comp = llvm::dyn_cast_or_null<llvm::DICompositeType>(di);
+                comp && comp->getTag() == llvm::dwarf::DW_TAG_array_type)
+                edi = comp->getBaseType();
+            for (std::uint64_t i = 0; i < at->getNumElements(); ++i)
+                cellsOf(g, at->getElementType(), off + i * stride,
+                        name + "[" + std::to_string(i) + "]", edi);
+            return;
+        }
+        if (t->isIntegerTy() || t->isPointerTy() || t->isFloatingPointTy()) {
+            CGlobalCell cell;
+            cell.offset = static_cast<std::uint32_t>(off);
+            cell.size = static_cast<std::uint8_t>(dl_.getTypeStoreSize(t).getFixedValue());
+            std::int64_t v = 0;
+            std::memcpy(&v, g.bytes.data() + off, std::min<std::size_t>(cell.size, 8));
+            cell.init = cell.size >= 8 ? v : normalize(v, cell.size * 8U);
+            cell.name = name;
+            g.cells.push_back(cell);
+            return;
+        }
+        throw UnsupportedError("global of type " + std::to_string(t->getTypeID()) + ": " + name);
+    }
+
+    void lowerGlobal(const llvm::GlobalVariable& gv) {
+        CGlobal& g = out_.globals[static_cast<std::size_t>(globalIndex_.at(&gv))];
+        g.name = gv.getName().str();
+        llvm::Type* t = gv.getValueType();
+        const auto size = dl_.getTypeAllocSize(t).getFixedValue();
+        if (size > (1U << 30)) throw UnsupportedError("global '" + g.name + "' is too large");
+        g.size = static_cast<std::uint32_t>(size);
+        g.bytes.assign(size, 0);
+        if (gv.hasInitializer()) writeConst(gv.getInitializer(), g.bytes.data());
+        else if (!gv.isDeclaration()) {
+        } else {
+            throw UnsupportedError("external global variable '" + g.name +
+                                   "' (declared but not defined in the program)");
+        }
+        g.constant = gv.isConstant();
+        if (g.constant) return;
+        llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> dis;
+        gv.getDebugInfo(dis);
+        const llvm::DIType* di = dis.empty() ? nullptr : dis[0]->getVariable()->getType();
+        std::string name = g.name;
+        if (!dis.empty()) name = dis[0]->getVariable()->getName().str();
+        cellsOf(g, t, 0, name, di);
+    }
+
+    // ---- escape analysis -------------------------------------------------------------------------
+    // A stack variable stays private to its thread (accessed without events) unless its address
+    // may reach another thread: stored to memory, converted to an integer, returned, given to a
+    // synchronising built-in or pthread_create's argument, or to a parameter that escapes.
+
+    bool escapes(const llvm::Value* v, std::set<const llvm::Value*>& seen) {
+        if (!seen.insert(v).second) return false;
+        for (const llvm::User* u : v->users()) {
+            if (llvm::isa<llvm::LoadInst>(u) || llvm::isa<llvm::ICmpInst>(u)) continue;
+            if (auto* s = llvm::dyn_cast<llvm::StoreInst>(u)) {
+                if (s->getValueOperand() == v) return true;
+                continue;
+            }
+            if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(u)) {
+                if (rmw->getValOperand() == v) return true;
+                continue;
+            }
+            if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(u)) {
+                if (cx->getCompareOperand() == v || cx->getNewValOperand() == v) return true;
+                continue;
+            }
+            if (llvm::isa<llvm::GetElementPtrInst>(u) || llvm::isa<llvm::BitCastInst>(u) ||
+                llvm::isa<llvm::AddrSpaceCastInst>(u) || llvm::isa<llvm::PHINode>(u) ||
+                llvm::isa<llvm::SelectInst>(u) || llvm::isa<llvm::FreezeInst>(u)) {
+                if (escapes(u, seen)) return true;
+                continue;
+            }
+            if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) {
+                const llvm::Function* callee = call->getCalledFunction();
+                if (!callee) return true;
+                auto bc = classify(callee->getName().str(), !callee->isDeclaration());
+                for (unsigned i = 0; i < call->arg_size(); ++i) {
+                    if (call->getArgOperand(i) != v) continue;
+                    if (bc) {
+                        if (bc->skip) continue;
+                        if (builtinLetsEscape(bc->b, i)) return true;
+                        continue;
+                    }
+                    if (callee->isDeclaration() || i >= callee->arg_size()) return true;
+                    if (paramEscapes_[callee->getArg(i)]) return true;
+                }
+                continue;
+            }
+            return true;  // returned, converted to an integer, or something not analysed
+        }
+        return false;
+    }
+
+    void computeEscapes() {
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (const llvm::Function& f : m_) {
+                if (f.isDeclaration()) continue;
+                for (const llvm::Argument& a : f.args()) {
+                    if (!a.getType()->isPointerTy() || paramEscapes_[&a]) continue;
+                    std::set<const llvm::Value*> seen;
+                    if (escapes(&a, seen)) {
+                        paramEscapes_[&a] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- functions -----------------------------------------------------------------------------
+
+    std::int32_t slotOf(const llvm::Value* v) {
+        auto it = slots_.find(v);
+        if (it != slots_.end()) return it->second;
+        return -1;
+    }
+
+    std::int32_t newSlots(const llvm::Value* v, std::int32_t n) {
+        const std::int32_t s = fn_->numSlots;
+        fn_->numSlots += n;
+        if (v) slots_[v] = s;
+        return s;
+    }
+
+    std::int32_t opnd(const llvm::Value* v, const llvm::Instruction& at) {
+        if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+            try {
+                return constOperand(constValue(c));
+            } catch (const UnsupportedError& e) {
+                unsupported(at, e.what());
+            }
+        }
+        const std::int32_t s = slotOf(v);
+        if (s < 0) unsupported(at, "operand " + printed(*v));
+        return s;
+    }
+
+    static unsigned widthOf(const llvm::Type* t) {
+        if (t->isIntegerTy()) return t->getIntegerBitWidth();
+        if (t->isPointerTy()) return 64;
+        if (t->isFloatTy()) return 32;
+        if (t->isDoubleTy()) return 64;
+        return 0;
+    }
+
+    CInstr& emit(COp op, const llvm::Instruction& at) {
+        CInstr in;
+        in.op = op;
+        in.pos = posOf(at);
+        fn_->code.push_back(in);
+        return fn_->code.back();
+    }
+
+    // Labels: block b is label b; edge stubs get labels after the blocks.
+    std::int32_t edgeLabel(const llvm::BasicBlock* from, const llvm::BasicBlock* to) {
+        const std::int32_t toLabel = blockLabel_.at(to);
+        const bool phis = !to->phis().empty();
+        const llvm::Loop* loop = loops_ ? loops_->getLoopFor(to) : nullptr;
+        const bool header = loop && loop->getHeader() == to;
+        if (!phis && !header) return toLabel;
+        auto key = std::make_pair(from, to);
+        auto it = stubOf_.find(key);
+        if (it != stubOf_.end()) return it->second;
+        const auto label = static_cast<std::int32_t>(blockLabel_.size() + stubs_.size());
+        stubs_.push_back({from, to});
+        stubOf_[key] = label;
+        return label;
+    }
+
+    void fixup(std::int32_t label, std::int32_t* field) {
+        fixups_.push_back({static_cast<std::size_t>(fn_->code.size() - 1),
+                           field == &fn_->code.back().a ? 0 : 1, label});
+    }
+
+    void lowerFunction(const llvm::Function& f) {
+        fn_ = &out_.functions[static_cast<std::size_t>(funcIndex_.at(&f))];
+        slots_.clear();
+        blockLabel_.clear();
+        stubs_.clear();
+        stubOf_.clear();
+        fixups_.clear();
+        caseFixups_.clear();
+        curFnPos_ = {};
+        if (const llvm::DISubprogram* sp = f.getSubprogram()) {
+            curFnPos_.line = sp->getLine();
+            curFnPos_.file = fileId(sp->getFilename().str());
+        }
+        fn_->numSlots = 0;
+        for (const llvm::Argument& a : f.args()) newSlots(&a, 1);
+        llvm::DominatorTree dt(const_cast<llvm::Function&>(f));
+        llvm::LoopInfo li(dt);
+        loops_ = opts_.unroll ? &li : nullptr;
+        loopSlot_.clear();
+        if (loops_)
+            for (const llvm::Loop* l : li.getLoopsInPreorder()) loopSlot_[l] = newSlots(nullptr, 1);
+        std::int32_t label = 0;
+        for (const llvm::BasicBlock& bb : f) blockLabel_[&bb] = label++;
+        // Result slots first, so that operands defined later in layout order resolve.
+        for (const llvm::BasicBlock& bb : f)
+            for (const llvm::Instruction& i : bb) {
+                if (i.getType()->isVoidTy()) continue;
+                if (llvm::isa<llvm::AtomicCmpXchgInst>(i)) newSlots(&i, 2);
+                else newSlots(&i, 1);
+            }
+        std::vector<std::int32_t> labelPc(blockLabel_.size(), -1);
+        for (const llvm::BasicBlock& bb : f) {
+            labelPc[static_cast<std::size_t>(blockLabel_[&bb])] =
+                static_cast<std::int32_t>(fn_->code.size());
+            for (const llvm::Instruction& i : bb) lowerInstr(i);
+        }
+        for (std::size_t s = 0; s < stubs_.size(); ++s) {
+            labelPc.push_back(static_cast<std::int32_t>(fn_->code.size()));
+            const auto [from, to] = stubs_[s];
+            const llvm::Instruction& at = *from->getTerminator();
+            if (loops_) {
+                const llvm::Loop* loop = loops_->getLoopFor(to);
+                if (loop && loop->getHeader() == to) {
+                    if (loop->contains(from)) {
+                        CInstr& in = emit(COp::LoopBack, at);
+                        in.a = loopSlot_.at(loop);
+                        in.imm = *opts_.unroll;
+                    } else {
+                        CInstr& in = emit(COp::LoopEnter, at);
+                        in.a = loopSlot_.at(loop);
+                    }
+                }
+            }
+            std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
+            for (const llvm::PHINode& phi : to->phis()) {
+                const llvm::Value* inc = phi.getIncomingValueForBlock(from);
+                if (!widthOf(phi.getType())) unsupported(phi, "phi of this type");
+                pairs.emplace_back(slotOf(&phi), opnd(inc, phi));
+            }
+            if (!pairs.empty()) {
+                CInstr& in = emit(COp::ParCopy, at);
+                in.imm = static_cast<std::int64_t>(fn_->copies.size());
+                in.c = static_cast<std::int32_t>(pairs.size());
+                fn_->copies.insert(fn_->copies.end(), pairs.begin(), pairs.end());
+            }
+            emit(COp::Jump, at);
+            fixup(blockLabel_.at(to), &fn_->code.back().a);
+        }
+        for (const auto& fx : fixups_) {
+            CInstr& in = fn_->code[fx.pc];
+            (fx.field == 0 ? in.a : in.c) = labelPc[static_cast<std::size_t>(fx.label)];
+        }
+        for (const auto& [idx, lab] : caseFixups_)
+            fn_->cases[idx].second = labelPc[static_cast<std::size_t>(lab)];
+    }
+
+    void lowerCall(const llvm::CallInst& call) {
+        const llvm::Function* callee = call.getCalledFunction();
+        const std::int32_t dst = call.getType()->isVoidTy() ? -1 : slotOf(&call);
+        if (call.isInlineAsm()) unsupported(call, "inline assembly");
+        if (!callee) {
+            CInstr& in = emit(COp::CallPtr, call);
+            in.a = dst;
+            in.d = opnd(call.getCalledOperand(), call);
+            pushArgs(call, in);
+            return;
+        }
+        const std::string name = callee->getName().str();
+        auto bc = classify(name, !callee->isDeclaration());
+        if (bc) {
+            if (bc->skip) return;
+            if (bc->mov) {
+                CInstr& in = emit(COp::Mov, call);
+                in.a = dst;
+                in.b = opnd(call.getArgOperand(0), call);
+                return;
+            }
+            if (bc->b == Builtin::AtomicBegin || bc->b == Builtin::AtomicEnd) needAtomicLock();
+            CInstr& in = emit(COp::Builtin, call);
+            in.sub = static_cast<std::uint8_t>(bc->b);
+            in.a = dst;
+            in.w = static_cast<std::uint8_t>(call.getType()->isVoidTy() ? 64 : widthOf(call.getType()));
+            if (in.w == 0) unsupported(call, "call of '" + name + "' returning this type");
+            pushArgs(call, in);
+            if (bc->b == Builtin::LoadAwait || bc->b == Builtin::XchgAwait) {
+                const unsigned condArg = bc->b == Builtin::LoadAwait ? 1 : 2;
+                if (call.arg_size() != condArg + 2)
+                    unsupported(call, "'" + name + "' with this number of arguments");
+                if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(condArg));
+                    ci && !awaitCondFromCode(static_cast<int>(ci->getSExtValue())))
+                    unsupported(call, "await condition code " + std::to_string(ci->getSExtValue()));
+            }
+            if (bc->b == Builtin::Nondet && !warnedNondet_) {
+                warnedNondet_ = true;
+                out_.warnings.push_back("__VERIFIER_nondet_* returns 0 (first call at " +
+                                        where(call) + "the value domain is not explored)");
+            }
+            return;
+        }
+        if (callee->isDeclaration()) unsupported(call, "the library function '" + name + "'");
+        if (callee->isVarArg()) unsupported(call, "the variadic function '" + name + "'");
+        if (funcIndex_.at(callee) >= 0 && out_.functions[static_cast<std::size_t>(funcIndex_.at(callee))].atomic)
+            needAtomicLock();
+        CInstr& in = emit(COp::Call, call);
+        in.a = dst;
+        in.imm = funcIndex_.at(callee);
+        pushArgs(call, in);
+    }
+
+    void needAtomicLock() {
+        if (atomicGlobal_ >= 0) return;
+        CGlobal g;
+        g.name = "__VERIFIER_atomic";
+        g.size = 8;
+        g.bytes.assign(8, 0);
+        CGlobalCell cell;
+        cell.size = 8;
+        cell.mutex = true;
+        cell.name = "__VERIFIER_atomic";
+        g.cells.push_back(cell);
+        atomicGlobal_ = static_cast<std::int32_t>(out_.globals.size());
+        out_.globals.push_back(std::move(g));
+        out_.atomicLockObject = out_.globalObject(static_cast<std::size_t>(atomicGlobal_));
+    }
+
+    void pushArgs(const llvm::CallInst& call, CInstr& in) {
+        const auto start = static_cast<std::int32_t>(fn_->args.size());
+        for (unsigned i = 0; i < call.arg_size(); ++i) {
+            const llvm::Value* a = call.getArgOperand(i);
+            if (!widthOf(a->getType())) unsupported(call, "an argument of this type");
+            fn_->args.push_back(opnd(a, call));
+        }
+        // `in` may have been invalidated by nothing (args live in another vector)
+        in.b = start;
+        in.c = static_cast<std::int32_t>(call.arg_size());
+    }
+
+    void lowerInstr(const llvm::Instruction& i) {
+        using llvm::Instruction;
+        const std::int32_t dst = i.getType()->isVoidTy() ? -1 : slotOf(&i);
+        if (!i.getType()->isVoidTy() && !llvm::isa<llvm::AtomicCmpXchgInst>(i) &&
+            !llvm::isa<llvm::CallInst>(i) && !widthOf(i.getType()))
+            unsupported(i, "a value of this type");
+        if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+            static const std::map<unsigned, CBin> ops = {
+                {Instruction::Add, CBin::Add},   {Instruction::Sub, CBin::Sub},
+                {Instruction::Mul, CBin::Mul},   {Instruction::UDiv, CBin::UDiv},
+                {Instruction::SDiv, CBin::SDiv}, {Instruction::URem, CBin::URem},
+                {Instruction::SRem, CBin::SRem}, {Instruction::And, CBin::And},
+                {Instruction::Or, CBin::Or},     {Instruction::Xor, CBin::Xor},
+                {Instruction::Shl, CBin::Shl},   {Instruction::LShr, CBin::LShr},
+                {Instruction::AShr, CBin::AShr}};
+            auto it = ops.find(bo->getOpcode());
+            if (it == ops.end() || !bo->getType()->isIntegerTy())
+                unsupported(i, std::string("the operation '") + bo->getOpcodeName() + "'");
+            CInstr& in = emit(COp::Bin, i);
+            in.sub = static_cast<std::uint8_t>(it->second);
+            in.w = static_cast<std::uint8_t>(widthOf(bo->getType()));
+            in.a = dst;
+            in.b = opnd(bo->getOperand(0), i);
+            in.c = opnd(bo->getOperand(1), i);
+            return;
+        }
+        switch (i.getOpcode()) {
+        case Instruction::ICmp: {
+            auto& ic = llvm::cast<llvm::ICmpInst>(i);
+            if (!widthOf(ic.getOperand(0)->getType())) unsupported(i, "a vector comparison");
+            CPred p = CPred::Eq;
+            switch (ic.getPredicate()) {
+            case llvm::CmpInst::ICMP_EQ: p = CPred::Eq; break;
+            case llvm::CmpInst::ICMP_NE: p = CPred::Ne; break;
+            case llvm::CmpInst::ICMP_UGT: p = CPred::Ugt; break;
+            case llvm::CmpInst::ICMP_UGE: p = CPred::Uge; break;
+            case llvm::CmpInst::ICMP_ULT: p = CPred::Ult; break;
+            case llvm::CmpInst::ICMP_ULE: p = CPred::Ule; break;
+            case llvm::CmpInst::ICMP_SGT: p = CPred::Sgt; break;
+            case llvm::CmpInst::ICMP_SGE: p = CPred::Sge; break;
+            case llvm::CmpInst::ICMP_SLT: p = CPred::Slt; break;
+            case llvm::CmpInst::ICMP_SLE: p = CPred::Sle; break;
+            default: unsupported(i, "this comparison");
+            }
+            CInstr& in = emit(COp::Cmp, i);
+            in.sub = static_cast<std::uint8_t>(p);
+            in.w = static_cast<std::uint8_t>(widthOf(ic.getOperand(0)->getType()));
+            in.a = dst;
+            in.b = opnd(ic.getOperand(0), i);
+            in.c = opnd(ic.getOperand(1), i);
+            return;
+        }
+        case Instruction::Select: {
+            auto& s = llvm::cast<llvm::SelectInst>(i);
+            CInstr& in = emit(COp::Select, i);
+            in.a = dst;
+            in.b = opnd(s.getCondition(), i);
+            in.c = opnd(s.getTrueValue(), i);
+            in.d = opnd(s.getFalseValue(), i);
+            return;
+        }
+        case Instruction::Trunc:
+        case Instruction::ZExt:
+        case Instruction::SExt: {
+            const unsigned from = widthOf(i.getOperand(0)->getType());
+            if (!from) unsupported(i, "a vector conversion");
+            CInstr& in = emit(COp::Cast, i);
+            in.sub = static_cast<std::uint8_t>(i.getOpcode() == Instruction::Trunc  ? CCast::Trunc
+                                               : i.getOpcode() == Instruction::ZExt ? CCast::ZExt
+                                                                                    : CCast::SExt);
+            in.w = static_cast<std::uint8_t>(widthOf(i.getType()));
+            in.imm = from;
+            in.a = dst;
+            in.b = opnd(i.getOperand(0), i);
+            return;
+        }
+        case Instruction::PtrToInt: {
+            CInstr& in = emit(COp::Cast, i);
+            in.sub = static_cast<std::uint8_t>(CCast::Trunc);
+            in.w = static_cast<std::uint8_t>(widthOf(i.getType()));
+            in.imm = 64;
+            in.a = dst;
+            in.b = opnd(i.getOperand(0), i);
+            return;
+        }
+        case Instruction::IntToPtr:
+        case Instruction::BitCast:
+        case Instruction::AddrSpaceCast:
+        case Instruction::Freeze: {
+            if (i.getOpcode() == Instruction::BitCast &&
+                (!widthOf(i.getType()) || !widthOf(i.getOperand(0)->getType())))
+                unsupported(i, "this bit cast");
+            CInstr& in = emit(COp::Mov, i);
+            in.a = dst;
+            in.b = opnd(i.getOperand(0), i);
+            return;
+        }
+        case Instruction::GetElementPtr: {
+            auto& gep = llvm::cast<llvm::GetElementPtrInst>(i);
+            llvm::MapVector<llvm::Value*, llvm::APInt> vars;
+            llvm::APInt constOff(64, 0);
+            if (!gep.getType()->isPointerTy() ||
+                !gep.collectOffset(dl_, 64, vars, constOff))
+                unsupported(i, "this address computation");
+            std::int32_t base = opnd(gep.getPointerOperand(), i);
+            if (vars.empty()) {
+                CInstr& in = emit(COp::PtrAdd, i);
+                in.a = dst;
+                in.b = base;
+                in.imm = constOff.getSExtValue();
+                return;
+            }
+            bool first = true;
+            for (auto& [v, scale] : vars) {
+                CInstr& in = emit(COp::PtrAdd, i);
+                in.a = dst;
+                in.b = base;
+                in.imm = first ? constOff.getSExtValue() : 0;
+                in.c = opnd(v, i);
+                in.d = static_cast<std::int32_t>(widthOf(v->getType()));
+                in.imm2 = scale.getSExtValue();
+                base = dst;
+                first = false;
+            }
+            return;
+        }
+        case Instruction::Load: {
+            auto& ld = llvm::cast<llvm::LoadInst>(i);
+            const unsigned w = widthOf(ld.getType());
+            if (!w) unsupported(i, "a load of this type (aggregate or vector)");
+            CInstr& in = emit(COp::Load, i);
+            in.a = dst;
+            in.b = opnd(ld.getPointerOperand(), i);
+            in.w = static_cast<std::uint8_t>(w);
+            in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(ld.getType()).getFixedValue());
+            return;
+        }
+        case Instruction::Store: {
+            auto& st = llvm::cast<llvm::StoreInst>(i);
+            llvm::Type* t = st.getValueOperand()->getType();
+            const unsigned w = widthOf(t);
+            if (!w) unsupported(i, "a store of this type (aggregate or vector)");
+            CInstr& in = emit(COp::Store, i);
+            in.b = opnd(st.getPointerOperand(), i);
+            in.c = opnd(st.getValueOperand(), i);
+            in.w = static_cast<std::uint8_t>(w);
+            in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
+            return;
+        }
+        case Instruction::AtomicRMW: {
+            auto& r = llvm::cast<llvm::AtomicRMWInst>(i);
+            CRmw op = CRmw::Add;
+            switch (r.getOperation()) {
+            case llvm::AtomicRMWInst::Xchg: op = CRmw::Xchg; break;
+            case llvm::AtomicRMWInst::Add: op = CRmw::Add; break;
+            case llvm::AtomicRMWInst::Sub: op = CRmw::Sub; break;
+            case llvm::AtomicRMWInst::And: op = CRmw::And; break;
+            case llvm::AtomicRMWInst::Or: op = CRmw::Or; break;
+            case llvm::AtomicRMWInst::Xor: op = CRmw::Xor; break;
+            case llvm::AtomicRMWInst::Max: op = CRmw::Max; break;
+            case llvm::AtomicRMWInst::Min: op = CRmw::Min; break;
+            default:
+                unsupported(i, std::string("the atomic operation '") +
+                                   llvm::AtomicRMWInst::getOperationName(r.getOperation()).str() +
+                                   "'");
+            }
+            const unsigned w = widthOf(r.getType());
+            if (!w || r.getType()->isFloatingPointTy()) unsupported(i, "an atomic of this type");
+            CInstr& in = emit(COp::Rmw, i);
+            in.sub = static_cast<std::uint8_t>(op);
+            in.a = dst;
+            in.b = opnd(r.getPointerOperand(), i);
+            in.c = opnd(r.getValOperand(), i);
+            in.w = static_cast<std::uint8_t>(w);
+            in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(r.getType()).getFixedValue());
+            in.resultUsed = !r.use_empty();
+            return;
+        }
+        case Instruction::AtomicCmpXchg: {
+            auto& cx = llvm::cast<llvm::AtomicCmpXchgInst>(i);
+            llvm::Type* t = cx.getCompareOperand()->getType();
+            const unsigned w = widthOf(t);
+            if (!w) unsupported(i, "a compare-and-swap of this type");
+            CInstr& in = emit(COp::CmpXchg, i);
+            in.a = dst;
+            in.b = opnd(cx.getPointerOperand(), i);
+            in.c = opnd(cx.getCompareOperand(), i);
+            in.d = opnd(cx.getNewValOperand(), i);
+            in.w = static_cast<std::uint8_t>(w);
+            in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
+            return;
+        }
+        case Instruction::ExtractValue: {
+            auto& ev = llvm::cast<llvm::ExtractValueInst>(i);
+            auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(ev.getAggregateOperand());
+            if (!cx || ev.getNumIndices() != 1) unsupported(i, "extractvalue of this aggregate");
+            CInstr& in = emit(COp::Mov, i);
+            in.a = dst;
+            in.b = slotOf(cx) + static_cast<std::int32_t>(ev.getIndices()[0]);
+            return;
+        }
+        case Instruction::Alloca: {
+            auto& al = llvm::cast<llvm::AllocaInst>(i);
+            std::set<const llvm::Value*> seen;
+            const bool shared = escapes(&al, seen);
+            CInstr& in = emit(shared ? COp::AllocaShared : COp::AllocaLocal, i);
+            in.a = dst;
+            in.imm = static_cast<std::int64_t>(
+                dl_.getTypeAllocSize(al.getAllocatedType()).getFixedValue());
+            if (al.isArrayAllocation()) in.c = opnd(al.getArraySize(), i);
+            in.imm2 = static_cast<std::int64_t>(shared ? allocaName(al) : 0);
+            return;
+        }
+        case Instruction::Br: {
+            auto& br = llvm::cast<llvm::BranchInst>(i);
+            if (br.isUnconditional()) {
+                emit(COp::Jump, i);
+                fixup(edgeLabel(br.getParent(), br.getSuccessor(0)), &fn_->code.back().a);
+                return;
+            }
+            CInstr& in = emit(COp::Branch, i);
+            in.b = opnd(br.getCondition(), i);
+            fixup(edgeLabel(br.getParent(), br.getSuccessor(0)), &fn_->code.back().a);
+            fixup(edgeLabel(br.getParent(), br.getSuccessor(1)), &fn_->code.back().c);
+            return;
+        }
+        case Instruction::Switch: {
+            auto& sw = llvm::cast<llvm::SwitchInst>(i);
+            CInstr& in = emit(COp::Switch, i);
+            in.b = opnd(sw.getCondition(), i);
+            in.imm = static_cast<std::int64_t>(fn_->cases.size());
+            in.c = static_cast<std::int32_t>(sw.getNumCases());
+            fixup(edgeLabel(sw.getParent(), sw.getDefaultDest()), &fn_->code.back().a);
+            for (auto& cs : sw.cases()) {
+                caseFixups_.emplace_back(fn_->cases.size(),
+                                         edgeLabel(sw.getParent(), cs.getCaseSuccessor()));
+                fn_->cases.emplace_back(constValue(cs.getCaseValue()), -1);
+            }
+            return;
+        }
+        case Instruction::PHI: return;  // copies on the incoming edges
+        case Instruction::Ret: {
+            auto& r = llvm::cast<llvm::ReturnInst>(i);
+            CInstr& in = emit(COp::Ret, i);
+            if (r.getReturnValue()) {
+                if (!widthOf(r.getReturnValue()->getType()))
+                    unsupported(i, "returning a value of this type");
+                in.b = opnd(r.getReturnValue(), i);
+            }
+            return;
+        }
+        case Instruction::Unreachable: emit(COp::Unreachable, i); return;
+        case Instruction::Fence: return;  // every access is sequentially consistent
+        case Instruction::Call: lowerCall(llvm::cast<llvm::CallInst>(i)); return;
+        default: break;
+        }
+        unsupported(i, std::string("the instruction '") + i.getOpcodeName() + "'");
+    }
+
+    // Names of escaped stack variables: the debug-info name of the variable when there is one.
+    std::int64_t allocaName(const llvm::AllocaInst& al) {
+        std::string name = al.getName().str();
+        for (const llvm::DbgVariableRecord* r : llvm::findDVRDeclares(const_cast<llvm::AllocaInst*>(&al)))
+            if (r->getVariable()) name = r->getVariable()->getName().str();
+        for (const llvm::DbgDeclareInst* d : llvm::findDbgDeclares(const_cast<llvm::AllocaInst*>(&al)))
+            if (d->getVariable()) name = d->getVariable()->getName().str();
+        if (name.empty()) name = "stack";
+        out_.allocaNames.push_back(name);
+        return static_cast<std::int64_t>(out_.allocaNames.size() - 1);
+    }
+
+    struct Fixup {
+        std::size_t pc;
+        int field;
+        std::int32_t label;
+    };
+
+    const llvm::Module& m_;
+    const llvm::DataLayout& dl_;
+    const CLoadOptions& opts_;
+    CModule& out_;
+    std::unordered_map<const llvm::Function*, std::int32_t> funcIndex_;
+    std::unordered_map<const llvm::GlobalVariable*, std::int32_t> globalIndex_;
+    std::unordered_map<std::string, std::uint32_t> files_;
+    std::unordered_map<const llvm::Argument*, bool> paramEscapes_;
+    std::map<std::int64_t, std::int32_t> constIndex_;
+    bool warnedNondet_ = false;
+    std::int32_t atomicGlobal_ = -1;
+    // per function
+    CFunction* fn_ = nullptr;
+    SourcePos curFnPos_;
+    std::unordered_map<const llvm::Value*, std::int32_t> slots_;
+    std::unordered_map<const llvm::BasicBlock*, std::int32_t> blockLabel_;
+    std::vector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>> stubs_;
+    std::map<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, std::int32_t> stubOf_;
+    std::vector<Fixup> fixups_;
+    std::vector<std::pair<std::size_t, std::int32_t>> caseFixups_;
+    const llvm::LoopInfo* loops_ = nullptr;
+    std::unordered_map<const llvm::Loop*, std::int32_t> loopSlot_;
+};
+
+}  // namespace
+
+CModule lowerModule(const llvm::Module& m, const CLoadOptions& opts) {
+    CModule out;
+    Lowerer(m, opts, out).run();
+    return out;
+}
+
+}  // namespace porlab::cfront

@@ -1,0 +1,155 @@
+"""C programs: ``load_c`` compiles a C file with clang 19 and returns a program every explorer
+accepts (``porlab.explore``, ``partition_sizes``, ``traces``, ``results_frame``).
+
+porlab compiles in process through libclang-cpp (``-g -O0 -Xclang -disable-O0-optnone``, then
+SROA/mem2reg only), lowers every function once into its own compact code and interprets it.
+Thread-local computation runs without scheduling points; every access to memory another thread
+can reach (globals, the heap, stack variables whose address escapes) is one visible event.
+``docs/supported-c.md`` lists what is supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from porlab import _core
+from porlab.errors import InputError, UnsupportedError
+
+__all__ = ["C_INCLUDE_DIR", "c_warnings", "disassemble_c", "has_c_frontend", "load_c",
+           "load_c_source"]
+
+#: The directory of ``porlab.h``; always on clang's include path.
+C_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
+
+DEFAULT_MAX_THREADS = 16
+DEFAULT_MAX_LOCATIONS = 4096
+DEFAULT_MAX_EXECUTION_EVENTS = 5000
+
+
+def has_c_frontend() -> bool:
+    """Was porlab built with the C front end (PORLAB_WITH_LLVM)?"""
+    return bool(getattr(_core, "HAS_C_FRONTEND", False))
+
+
+def _need_frontend() -> None:
+    if not has_c_frontend():
+        raise UnsupportedError("this porlab was built without the C front end "
+                               "(PORLAB_WITH_LLVM=OFF)")
+
+
+def _defines(defines: Mapping[str, object] | Iterable[str] | None) -> list[tuple[str, str]]:
+    if defines is None:
+        return []
+    if isinstance(defines, Mapping):
+        out = []
+        for k, v in defines.items():
+            if isinstance(v, bool):
+                v = int(v)
+            out.append((str(k), "" if v is None else str(v)))
+        return out
+    out = []
+    for d in defines:
+        name, _, value = str(d).partition("=")
+        if not name:
+            raise InputError(f"-D{d}: empty macro name")
+        out.append((name, value))
+    return out
+
+
+def _domain(nondet_domain: tuple[int, int] | str | None) -> tuple[int, int] | None:
+    if nondet_domain is None:
+        return None
+    if isinstance(nondet_domain, str):
+        lo, sep, hi = nondet_domain.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            return int(lo), int(hi)
+        except ValueError:
+            raise InputError(f"nondet domain '{nondet_domain}' is not LO:HI") from None
+    lo, hi = nondet_domain
+    return int(lo), int(hi)
+
+
+def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs: Iterable[str],
+             clang_args: Iterable[str], unroll: int | None, max_threads: int,
+             max_locations: int) -> dict[str, object]:
+    if unroll is not None and (not isinstance(unroll, int) or unroll < 0):
+        raise InputError(f"unroll must be a non-negative int, not {unroll!r}")
+    if not 1 <= max_threads <= 64:
+        raise InputError(f"max_threads must be between 1 and 64, not {max_threads}")
+    return {
+        "defines": _defines(defines),
+        "include_dirs": [*map(str, include_dirs), C_INCLUDE_DIR],
+        "clang_args": [str(a) for a in clang_args],
+        "unroll": unroll,
+        "max_threads": max_threads,
+        "max_locations": max_locations,
+    }
+
+
+def load_c(
+    path: str | Path,
+    defines: Mapping[str, object] | Iterable[str] | None = None,
+    unroll: int | None = None,
+    include_dirs: Iterable[str] = (),
+    clang_args: Iterable[str] = (),
+    max_threads: int = DEFAULT_MAX_THREADS,
+    nondet_domain: tuple[int, int] | str | None = None,
+    *,
+    deadlock_is_error: bool = True,
+    max_locations: int = DEFAULT_MAX_LOCATIONS,
+    max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
+    name: str = "",
+) -> _core.ProgramBase:
+    """Compile the C file ``path`` and load it as a program.
+
+    ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` blocks an
+    execution that would jump back in a loop more than N times in a row (counted as blocked);
+    ``max_threads`` bounds the threads (main included; a ``pthread_create`` beyond it blocks the
+    execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
+    ``max_locations`` bounds the shared heap/stack locations over all executions;
+    ``max_execution_events`` cuts an execution that long (blocked, with a warning in
+    :func:`c_warnings`): programs that never terminate end there.
+
+    Raises :class:`porlab.InputError` with clang's diagnostics when the file does not compile,
+    :class:`porlab.UnsupportedError` naming an unsupported construct and its source line."""
+    _need_frontend()
+    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations)
+    return _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
+                        deadlock_is_error=deadlock_is_error, name=name,
+                        max_execution_events=max_execution_events, **opts)
+
+
+def load_c_source(
+    source: str,
+    file_name: str = "program.c",
+    defines: Mapping[str, object] | Iterable[str] | None = None,
+    unroll: int | None = None,
+    include_dirs: Iterable[str] = (),
+    clang_args: Iterable[str] = (),
+    max_threads: int = DEFAULT_MAX_THREADS,
+    *,
+    deadlock_is_error: bool = True,
+    max_locations: int = DEFAULT_MAX_LOCATIONS,
+    max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
+    name: str = "",
+) -> _core.ProgramBase:
+    """As :func:`load_c`, from C source text (``file_name`` names it in messages and traces)."""
+    _need_frontend()
+    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations)
+    return _core.load_c_source(source, file_name=file_name, deadlock_is_error=deadlock_is_error,
+                               name=name, max_execution_events=max_execution_events, **opts)
+
+
+def disassemble_c(program: _core.ProgramBase) -> str:
+    """The lowered code of a C program (what porlab's interpreter runs)."""
+    _need_frontend()
+    return str(_core.disassemble_c(program))
+
+
+def c_warnings(program: _core.ProgramBase) -> list[str]:
+    """Warnings of a C program, each once (e.g. ``__VERIFIER_nondet_*`` returning 0)."""
+    _need_frontend()
+    return list(_core.c_warnings(program))
