@@ -27,17 +27,21 @@ def test_partition_table_has_paper_numbers():
     proc = run_cli("partition", FIG1)
     assert proc.returncode == 0, proc.stderr
     row = next(line for line in proc.stdout.splitlines() if line.startswith("rvf_fig1"))
-    # columns: program, interleavings, mazurkiewicz, mazurkiewicz-ifaa, reads-from, rvf, time
+    # columns: program, interleavings, mazurkiewicz, mazurkiewicz-ifaa, reads-from, rvf,
+    # lock-aware, lock-aware-mo, time (without locks, lock-aware = reads-from and
+    # lock-aware-mo = mazurkiewicz)
     cells = row.split()
-    assert cells[1:6] == ["560", "98", "98", "9", "1"]
+    assert cells[1:8] == ["560", "98", "98", "9", "1", "9", "98"]
     header = proc.stdout.splitlines()[0].split()
-    assert header[:6] == [
+    assert header[:8] == [
         "program",
         "interleavings",
         "mazurkiewicz",
         "mazurkiewicz-ifaa",
         "reads-from",
         "rvf",
+        "lock-aware",
+        "lock-aware-mo",
     ]
 
 

@@ -17,6 +17,10 @@ struct ProgramInfo {
     std::vector<bool> isMutex;               // by LocId
     std::vector<Value> initialValues;        // by LocId
     std::vector<std::string> files;          // by SourcePos::file; files[0] = "" (unknown)
+    // A maximal trace in which every unfinished thread waits on a lock or a join (a lock/join
+    // cycle) is an error trace with a Fault(Deadlock) site (the Reporter decides, for every
+    // explorer alike); otherwise it is blocked. C programs set it; builder programs do not.
+    bool deadlockIsError = false;
 
     [[nodiscard]] int numThreads() const { return static_cast<int>(threadNames.size()); }
     [[nodiscard]] int numLocations() const { return static_cast<int>(locationNames.size()); }

@@ -93,16 +93,32 @@ Key traceKey(Equivalence eq, const Trace& trace) {
         for (int j : canonicalLinearization(trace, c)) h.add(trace[j], /*values=*/false);
         break;
     }
-    case Equivalence::ReadsFrom: {
+    case Equivalence::ReadsFrom:
+    case Equivalence::LockAware:
+    case Equivalence::LockAwareMo: {
+        // Lock-aware: locks and unlocks are plain events (no reads-from between them), so the
+        // order of critical sections is not part of the class, only what memory reads see.
+        const bool lockAware = eq != Equivalence::ReadsFrom;
         const auto rf = trace.readsFrom();
         for (const auto& g : byThread(trace)) {
             h.add(0xffffffffULL);  // thread separator
             for (int j : g) {
                 h.add(trace[j]);
+                if (lockAware && (trace[j].kind == EventKind::Lock || trace[j].kind == EventKind::Unlock))
+                    continue;
                 if (rf[j] == kInitWrite) h.add(0xfffffffeULL);
                 else if (rf[j] >= 0)
                     h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) |
                           trace[rf[j]].index);
+            }
+        }
+        if (eq == Equivalence::LockAwareMo) {
+            for (const auto& writes : trace.coherence()) {
+                h.add(0xfffffffdULL);  // location separator
+                for (int w : writes) {
+                    if (trace[w].kind == EventKind::Lock || trace[w].kind == EventKind::Unlock) continue;
+                    h.add((static_cast<std::uint64_t>(trace[w].thread) << 32) | trace[w].index);
+                }
             }
         }
         break;

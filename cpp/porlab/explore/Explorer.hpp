@@ -88,6 +88,10 @@ public:
     [[nodiscard]] bool stopped() const { return stopped_; }
     // Status of a maximal execution: complete when every started thread finished.
     [[nodiscard]] static TraceStatus classify(const Execution& exec);
+    // When every unfinished thread waits on a lock or a join: the Fault(Deadlock) marker of the
+    // lowest thread waiting on a lock (else on a join). maximal() turns a Blocked trace of a
+    // program with ProgramInfo::deadlockIsError into an Error trace ending with this marker.
+    [[nodiscard]] static std::optional<Event> deadlock(const Execution& exec);
     void finish();
 
 private:
@@ -133,11 +137,17 @@ ExploreResult exploreSource(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimal(const Program& program, const ExploreOptions& opts);
 ExploreResult exploreOptimalAwait(const Program& program, const ExploreOptions& opts);
 // The graph engine (explore/graph): one trace per Mazurkiewicz class (`graph`) and one per
-// reads-from class (`rf`).
+// reads-from class (`rf-graph`, which explores every (rf, co) graph and reports one per class).
 ExploreResult exploreGraph(const Program& program, const ExploreOptions& opts);
-ExploreResult exploreRf(const Program& program, const ExploreOptions& opts);
+ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts);
+// LAPOR on the graph engine (Lapor.cpp): one trace per lock-aware class (params coherence=wb|mo).
+ExploreResult exploreLapor(const Program& program, const ExploreOptions& opts);
 // RVF-SMC with VerifySC (RvfSmc.cpp): at most one complete trace per RVF class, possibly fewer
 // (it may merge classes that differ only in the causal order of reads).
 ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts);
+// Reads-from SMC (`rf`, RvfSmc.cpp): the RVF-SMC recursion with one write per good-writes set,
+// so every node fixes the reads-from function of its events: one complete trace per reads-from
+// class, one blocked trace per blocked reads-from class.
+ExploreResult exploreRfSmc(const Program& program, const ExploreOptions& opts);
 
 }  // namespace porlab

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// rf on the graph engine: one complete trace per reads-from class (events and reads-from, locks
-// as read-modify-writes of their mutex) under sequential consistency. The engine enumerates
-// (rf, co) graphs; a graph is reported only when its coherence order is the one of the canonical
-// SC witness of its reads-from relation (SCChecker's deterministic search), so each reads-from
-// class is reported exactly once. The `graph` explorer is the engine alone: it reports every
-// (rf, co) graph, i.e. one trace per Mazurkiewicz class (locks as read-modify-writes).
+// rf-graph, reads-from on the graph engine: one complete trace per reads-from class (events and
+// reads-from, locks as read-modify-writes of their mutex) under sequential consistency. The engine
+// enumerates (rf, co) graphs; a graph is reported only when its coherence order is the one of the
+// canonical SC witness of its reads-from relation (SCChecker's deterministic search), so each
+// reads-from class is reported exactly once, but every (rf, co) graph is explored (the `rf`
+// explorer, RvfSmc.cpp, explores one trace per class instead). The `graph` explorer is the engine
+// alone: it reports every (rf, co) graph, i.e. one trace per Mazurkiewicz class (locks as
+// read-modify-writes).
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
@@ -55,11 +57,11 @@ private:
 
 }  // namespace
 
-ExploreResult exploreRf(const Program& program, const ExploreOptions& opts) {
-    if (opts.conflicts.ifaa) throw InputError("rf does not support IFAA");
+ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts) {
+    if (opts.conflicts.ifaa) throw InputError("rf-graph does not support IFAA");
     ExploreResult r;
     RfExplorer(program, opts, r, false).run();
-    r.explorer = "rf";
+    r.explorer = "rf-graph";
     return r;
 }
 

@@ -1,12 +1,58 @@
 // SPDX-License-Identifier: MIT
 // The one table of explorers: the Python API, the CLI, the benchmark suites and the conformance
 // tests all read it. Adding an explorer adds one entry here.
+#include <pthread.h>
+
 #include <algorithm>
+#include <exception>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 
 namespace porlab {
+
+namespace {
+
+// Explorers recurse once per event; a C execution of 100,000 events needs far more than a
+// default 8 MiB stack. The explorer runs on a thread whose stack is reserved (not committed:
+// pages are touched only as deep as the recursion goes).
+constexpr std::size_t kExplorerStackBytes = std::size_t{512} << 20;
+
+struct ExploreJob {
+    const ExplorerInfo* info;
+    const Program* program;
+    const ExploreOptions* opts;
+    ExploreResult result;
+    std::exception_ptr error;
+};
+
+void* runExploreJob(void* arg) {
+    auto* job = static_cast<ExploreJob*>(arg);
+    try {
+        job->result = job->info->run(*job->program, *job->opts);
+    } catch (...) {
+        job->error = std::current_exception();
+    }
+    return nullptr;
+}
+
+// Runs the explorer on a big-stack thread and waits for it; exceptions reach the caller.
+ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
+                            const ExploreOptions& opts) {
+    ExploreJob job{&info, &program, &opts, {}, nullptr};
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return info.run(program, opts);
+    pthread_t thread;
+    const bool started = pthread_attr_setstacksize(&attr, kExplorerStackBytes) == 0 &&
+                         pthread_create(&thread, &attr, &runExploreJob, &job) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started) return info.run(program, opts);  // no big stack to be had: run here
+    pthread_join(thread, nullptr);
+    if (job.error) std::rethrow_exception(job.error);
+    return std::move(job.result);
+}
+
+}  // namespace
 
 const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
@@ -30,10 +76,21 @@ const std::vector<ExplorerInfo>& explorers() {
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
          true, exploreGraph},
         {"rf", "reads-from",
-         "reads-from SMC on the graph engine: of the (reads-from, coherence) graphs of a "
+         "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
+         "one write per good-writes set, so each recursion node fixes the reads-from function of "
+         "its events; one complete trace per reads-from class and one blocked trace per blocked "
+         "class",
+         true, exploreRfSmc, {"backtrack_signals", "closure", "greedy", "guidance"}, true, true},
+        {"rf-graph", "reads-from",
+         "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRf},
+         true, exploreRfGraph},
+        {"lapor", "lock-aware",
+         "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
+         "that never block, mutual exclusion is part of consistency, critical sections are "
+         "extended first; one trace per lock-aware class (coherence=mo: per lock-aware-mo class)",
+         true, exploreLapor, {"coherence"}},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
@@ -63,7 +120,7 @@ ExploreResult explore(const Program& program, const std::string& explorer,
         throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
                          (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
     }
-    ExploreResult r = info.run(program, opts);
+    ExploreResult r = runOnBigStack(info, program, opts);
     r.explorer = info.name;
     return r;
 }

@@ -42,7 +42,42 @@ TraceStatus Reporter::classify(const Execution& exec) {
     return TraceStatus::Complete;
 }
 
+std::optional<Event> Reporter::deadlock(const Execution& exec) {
+    if (exec.failed()) return std::nullopt;
+    ThreadId first = -1, firstLock = -1;
+    for (ThreadId t = 0; t < exec.maxThreads(); ++t) {
+        const ThreadStatus s = exec.status(t);
+        if (s == ThreadStatus::Finished || s == ThreadStatus::NotStarted) continue;
+        if (s != ThreadStatus::Ready) return std::nullopt;  // blocked for good (assume, bound)
+        const Event& e = exec.pending(t);
+        if (e.enabled || (e.kind != EventKind::Lock && e.kind != EventKind::Join))
+            return std::nullopt;  // e.g. an await that can never pass: blocked, not a deadlock
+        if (first < 0) first = t;
+        if (firstLock < 0 && e.kind == EventKind::Lock) firstLock = t;
+    }
+    if (first < 0) return std::nullopt;
+    const ThreadId t = firstLock >= 0 ? firstLock : first;
+    const Event& p = exec.pending(t);
+    Event m;
+    m.thread = t;
+    m.index = p.index;
+    m.kind = EventKind::Fault;
+    m.aux = static_cast<std::int32_t>(FaultKind::Deadlock);
+    m.pos = p.pos;
+    return m;
+}
+
 void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
+    if (status == TraceStatus::Blocked && program_.info()->deadlockIsError) {
+        // Decided here, after the explorer's end-of-trace analysis, so that no explorer loses the
+        // classes beyond a deadlock: the trace ends with a fault marker on the waiting thread.
+        if (auto m = deadlock(exec)) {
+            std::vector<Event> withFault = events;
+            withFault.push_back(*m);
+            maximal(TraceStatus::Error, exec, withFault);
+            return;
+        }
+    }
     switch (status) {
     case TraceStatus::Complete: ++result_.complete; break;
     case TraceStatus::Blocked: ++result_.blocked; break;

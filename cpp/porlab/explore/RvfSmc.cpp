@@ -22,12 +22,17 @@
 //    write is hidden from the other threads (in the real program the execution stops there, so
 //    nobody can read it). Every such step is reported at once as an error trace made of its causal
 //    past, which is a real execution whose first error it is.
-//  * Final memory: RVF classes do not fix the order of unread writes, so for every maximal trace
-//    the other final memory states of its class are added to the outcomes (VerifySC again).
+//  * Final memory: RVF and reads-from classes do not fix the order of unread writes, so for every
+//    maximal trace the other final memory states of its class are added to the outcomes (VerifySC
+//    again; each witness is replayed to reach its state).
+//  * Reads-from SMC (the `rf` explorer) is this recursion with one write per good-writes set
+//    instead of one value: a node then fixes the reads-from function of its events, the children
+//    of a node differ in the source of the read they mutate (or in its presence, for a blocking
+//    read), and one complete trace is reported per reads-from class.
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Errors.hpp"
@@ -69,17 +74,21 @@ using rvf::WriteRef;
 
 struct RvfOptions {
     bool signals = true;
+    // Group the candidate writes of a read by write instead of by value: every good-writes set
+    // is a singleton, so a node fixes the reads-from function of its events and the recursion is
+    // reads-from SMC (the `rf` explorer) rather than RVF-SMC.
+    bool perWrite = false;
     rvf::VscOptions vsc;
 };
 
-bool flag(const ExploreOptions& o, const std::string& name) {
+bool flag(const ExploreOptions& o, const std::string& explorer, const std::string& name) {
     auto it = o.params.find(name);
     if (it == o.params.end()) return true;
     std::string v = it->second;
     for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
     if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-    throw InputError("rvf: option '" + name + "' must be on or off, not '" + it->second + "'");
+    throw InputError(explorer + ": option '" + name + "' must be on or off, not '" + it->second + "'");
 }
 
 // C(r): for a read (thread, index), per thread the number of events whose writes r may not read
@@ -94,6 +103,14 @@ using CausalMap = std::vector<CausalEntry>;
 struct Pending {
     ThreadId t = 0;
     Event ev;
+};
+
+struct IntsHash {
+    std::size_t operator()(const std::vector<std::int32_t>& v) const noexcept {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+        return static_cast<std::size_t>(h);
+    }
 };
 
 class RvfSmc {
@@ -230,6 +247,22 @@ private:
             if (rf[q] >= 0) need[static_cast<std::size_t>(rf[q])] = 1;
             if (joinSrc[q] >= 0) need[static_cast<std::size_t>(joinSrc[q])] = 1;
         }
+        // The same causal past can fail in many nodes (it leaves out the reads in which they
+        // differ): report it once. Its events are a prefix of every thread, and with the source of
+        // each of its reads they are the whole class.
+        // The key: the prefix lengths, then thread by thread the source of every read.
+        std::vector<std::int32_t> key(static_cast<std::size_t>(T_), 0);
+        for (std::size_t q = 0; q <= p; ++q)
+            if (need[q]) key[static_cast<std::size_t>(order_[q].first)] = order_[q].second + 1;
+        for (ThreadId t = 0; t < T_; ++t)
+            for (std::int32_t i = 0; i < key[static_cast<std::size_t>(t)]; ++i) {
+                const auto q = static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]);
+                if (!steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)].reads) continue;
+                key.push_back(i);
+                key.push_back(rf[q] < 0 ? kInitThread : order_[static_cast<std::size_t>(rf[q])].first);
+                key.push_back(rf[q] < 0 ? 0 : order_[static_cast<std::size_t>(rf[q])].second);
+            }
+        if (!errorsSeen_.insert(std::move(key)).second) return;
         std::vector<Event> events = initEvents_;
         for (std::size_t q = 0; q <= p; ++q)
             if (need[q]) {
@@ -312,28 +345,35 @@ private:
             return;
         }
         bool reported = false;
-        std::vector<Value> base;
         rvf::Instance in = instance(sl);
         std::vector<Value> chosen(locs.size());
-        auto leaf = [&](const std::vector<ThreadId>* witness) {
+        // The execution's memory holds the chosen final values: its outcome is already recorded
+        // (the reported trace's, or the one of the last witness replayed).
+        auto atChosen = [&] {
+            const auto mem = exec_->memory();
+            for (std::size_t k = 0; k < locs.size(); ++k)
+                if (mem[static_cast<std::size_t>(locs[k])] != chosen[k]) return false;
+            return true;
+        };
+        auto leaf = [&](const std::vector<ThreadId>& witness) {
             if (!reported) {
-                if (!satisfied && witness) {
-                    if (!replay(*witness)) return false;
-                }
+                if (!satisfied && !replay(witness)) return false;
                 rep_.maximal(Reporter::classify(*exec_), *exec_, trace_);
                 reported = true;
                 if (!opts_.collectOutcomes) return false;
-                base = exec_->outcome();
             }
-            std::vector<Value> o = base;
-            for (std::size_t k = 0; k < locs.size(); ++k) o[static_cast<std::size_t>(locs[k])] = chosen[k];
-            result_.outcomes.insert(std::move(o));
+            // Another final memory of the class: run its witness to reach the state (outcome()
+            // is the program's own summary of it, not something to patch by location).
+            if (!atChosen()) {
+                if (!replay(witness)) return false;
+                result_.outcomes.insert(exec_->outcome());
+            }
             return true;
         };
         // Depth-first over the chosen locations; every partial choice is checked by VerifySC.
         std::vector<ThreadId> lastWitness;
         auto dfs = [&](auto&& self, std::size_t k) -> bool {
-            if (k == locs.size()) return leaf(&lastWitness);
+            if (k == locs.size()) return leaf(lastWitness);
             const LocId x = locs[k];
             const auto ws = writesOf(x, sl);
             for (Value v : values[static_cast<std::size_t>(x)]) {
@@ -367,11 +407,13 @@ private:
         return nullptr;
     }
 
+    // `here`: the program and the current trace are already at the end of `witness` (the parent's
+    // trace extended by the new read), so there is nothing to replay.
     void node(const std::vector<ThreadId>& witness, const std::vector<std::int32_t>& xlen,
-              const CausalMap& C, ThreadId newT) {
+              const CausalMap& C, ThreadId newT, bool here = false) {
         ++nodes_;
         for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(xlen[t]));
-        if (!replay(witness)) return;
+        if (here ? rep_.stop() : !replay(witness)) return;
         if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
             const auto idx = static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
             for (std::size_t q = 0; q < order_.size(); ++q)
@@ -406,6 +448,9 @@ private:
         // children replay other traces).
         const std::vector<std::pair<ThreadId, std::int32_t>> order = order_;
         const std::vector<WriteRef> active = active_;
+        const std::vector<Event> trace = trace_;
+        const std::vector<Value> cur = cur_;
+        const bool anyFail = anyFail_;
         if (!anyFail_ && !nonBlocking) {
             reportMaximal(sl, pend, snap);
             if (rep_.stopped()) return;
@@ -428,15 +473,24 @@ private:
             const std::int32_t ridx = sl[r.t];
             const CausalEntry* ce = lookup(Cn, r.t, ridx);
             if (!ce && ro_.signals) backtrack = false;
-            // Lines 20-21: visible writes not forbidden by C, grouped by value.
-            std::map<Value, std::vector<WriteRef>> groups;
+            // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
+            // reads-from SMC).
+            std::vector<std::pair<Value, std::vector<WriteRef>>> groups;
             for (const WriteRef& w : visibleWrites(r, sl)) {
                 if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
                 const Value v = w.t == kInitThread
                                     ? initVals_[static_cast<std::size_t>(r.ev.loc)]
                                     : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
-                if (admits(r.ev, v)) groups[v].push_back(w);
+                if (!admits(r.ev, v)) continue;
+                auto g = ro_.perWrite ? groups.end()
+                                      : std::find_if(groups.begin(), groups.end(),
+                                                     [&](const auto& e) { return e.first == v; });
+                if (g == groups.end()) groups.push_back({v, {w}});
+                else g->second.push_back(w);
             }
+            if (!ro_.perWrite)
+                std::sort(groups.begin(), groups.end(),
+                          [](const auto& a, const auto& b) { return a.first < b.first; });
             for (auto& [v, good] : groups) {
                 if (rep_.stop()) return;
                 exec_->restore(snap);
@@ -464,10 +518,19 @@ private:
                     in.aux = &aux;
                     wit = rvf::verifySC(in, ro_.vsc, vsc_);
                 }
+                const bool atAux = wit && *wit == aux;
                 aux.pop_back();
                 if (wit) {
+                    if (atAux) {  // the program is at the end of the witness already
+                        order_ = order;
+                        trace_ = trace;
+                        cur_ = cur;
+                        active_ = active;
+                        anyFail_ = anyFail;
+                        performed(r.t, steps_[static_cast<std::size_t>(r.t)].back());
+                    }
                     ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack});
-                    node(*wit, xl, Cn, r.t);
+                    node(*wit, xl, Cn, r.t, atAux);
                     backtrack = ancestors_.back().signal;
                     ancestors_.pop_back();
                     computePo(order, sl);  // the child reused the buffers
@@ -488,17 +551,30 @@ private:
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
-    // Program-order clocks (with spawn and join edges) of the node's steps.
+    // Program-order clocks (with spawn and join edges) of the node's steps. For reads-from SMC,
+    // causal clocks: with reads-from edges too (a node fixes the source of every read, so every
+    // witness of its children orders each read after its source), and srcOf_ holds the sources.
     void computePo(const std::vector<std::pair<ThreadId, std::int32_t>>& order, const std::vector<std::int32_t>& sl) {
         poStart_.assign(static_cast<std::size_t>(T_) + 1, 0);
         for (ThreadId t = 0; t < T_; ++t) poStart_[static_cast<std::size_t>(t) + 1] = poStart_[static_cast<std::size_t>(t)] + sl[t];
         const auto n = static_cast<std::size_t>(poStart_.back());
         po_.assign(n * static_cast<std::size_t>(T_), 0);
+        if (ro_.perWrite) {
+            srcOf_.assign(n, kInitWrite);
+            lastWrite_.assign(L_, kInitWrite);
+        }
         for (const auto& [t, i] : order) {
             std::int32_t* c = poClock(t, i);
             auto join = [&](const std::int32_t* s) {
                 for (ThreadId u = 0; u < T_; ++u) c[u] = std::max(c[u], s[u]);
             };
+            const Step& st = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+            if (ro_.perWrite && st.reads) {
+                const WriteRef w = lastWrite_[static_cast<std::size_t>(st.ev.loc)];
+                srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)] + i)] = w;
+                if (w.t != kInitThread) join(poClock(w.t, w.i));
+            }
+            if (ro_.perWrite && st.writes) lastWrite_[static_cast<std::size_t>(st.ev.loc)] = {t, i};
             if (i > 0) join(poClock(t, i - 1));
             else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) join(poClock(sp.t, sp.i));
             const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
@@ -516,8 +592,10 @@ private:
                     static_cast<std::size_t>(T_)];
     }
 
+    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal past
+    // that comes after it and reads another write: every witness puts that other write between.
     [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
-        // r's program-order past: its thread's steps, and what they (or its spawn) come after
+        // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
         std::vector<std::int32_t> past(static_cast<std::size_t>(T_), 0);
         const ThreadId t = r.t;
         if (sl[t] > 0) {
@@ -542,6 +620,13 @@ private:
                         hidden = true;
                         break;
                     }
+            for (ThreadId u = 0; u < T_ && inPast && !hidden && ro_.perWrite; ++u)
+                for (std::int32_t i = 0; i < past[static_cast<std::size_t>(u)] && !hidden; ++i) {
+                    const Step& s = steps_[static_cast<std::size_t>(u)][static_cast<std::size_t>(i)];
+                    hidden = s.reads && s.ev.loc == r.ev.loc && !(WriteRef{u, i} == w) &&
+                             poClock(u, i)[w.t] > w.i &&
+                             !(srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(u)] + i)] == w);
+                }
             if (!hidden) vis.push_back(w);
         }
         if (!anyInPast) vis.push_back(kInitWrite);
@@ -572,25 +657,42 @@ private:
     std::vector<Value> cur_;
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
+    std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
     std::vector<Ancestor> ancestors_;
     std::vector<std::int32_t> poStart_, po_;
+    std::vector<WriteRef> srcOf_, lastWrite_;  // reads-from SMC: source of every step's read
     rvf::VscStats vsc_, fin_;
     std::uint64_t skipped_ = 0, nodes_ = 0;
 };
 
 }  // namespace
 
-ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts) {
-    // IFAA is a Mazurkiewicz refinement; under RVF fetch-and-adds are reads with values.
-    if (opts.conflicts.ifaa) throw InputError("rvf does not support IFAA");
+namespace {
+
+ExploreResult runSmc(const Program& program, const ExploreOptions& opts, const std::string& name,
+                     bool perWrite) {
+    // IFAA is a Mazurkiewicz refinement; under RVF and reads-from fetch-and-adds are reads.
+    if (opts.conflicts.ifaa) throw InputError(name + " does not support IFAA");
     RvfOptions ro;
-    ro.signals = flag(opts, "backtrack_signals");
-    ro.vsc.closure = flag(opts, "closure");
-    ro.vsc.greedy = flag(opts, "greedy");
-    ro.vsc.guidance = flag(opts, "guidance");
+    ro.perWrite = perWrite;
+    ro.signals = flag(opts, name, "backtrack_signals");
+    ro.vsc.closure = flag(opts, name, "closure");
+    ro.vsc.greedy = flag(opts, name, "greedy");
+    ro.vsc.guidance = flag(opts, name, "guidance");
     ExploreResult r;
     RvfSmc(program, opts, r, ro).run();
+    r.explorer = name;
     return r;
+}
+
+}  // namespace
+
+ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts) {
+    return runSmc(program, opts, "rvf", /*perWrite=*/false);
+}
+
+ExploreResult exploreRfSmc(const Program& program, const ExploreOptions& opts) {
+    return runSmc(program, opts, "rf", /*perWrite=*/true);
 }
 
 }  // namespace porlab

@@ -215,7 +215,7 @@ public:
                 e.kind = EventKind::CasFailure;
             }
             break;
-        case Opcode::Lock: e.kind = EventKind::Lock; e.wval = 1; e.enabled = cur == 0; break;
+        case Opcode::Lock: e.kind = EventKind::Lock; e.wval = 1; e.enabled = cur == 0 || relaxedLocks_; break;
         case Opcode::Unlock: e.kind = EventKind::Unlock; break;
         case Opcode::Spawn: e.kind = EventKind::Spawn; e.aux = in.a; break;
         case Opcode::Join:
@@ -302,6 +302,10 @@ public:
     }
 
     [[nodiscard]] bool failed() const override { return failed_; }
+    bool setRelaxedLocks(bool on) override {
+        relaxedLocks_ = on;
+        return true;
+    }
 
     [[nodiscard]] std::span<const Value> memory() const override {
         return {state_.data(), L_};
@@ -462,7 +466,7 @@ private:
                          static_cast<int>(FaultKind::IndexOutOfBounds), in.pos);
                     return;
                 }
-                if (in.op == Opcode::Unlock || in.op == Opcode::Lock) {
+                if (!relaxedLocks_ && (in.op == Opcode::Unlock || in.op == Opcode::Lock)) {
                     const LocId m = in.idx >= 0 ? in.loc + static_cast<LocId>(regs[in.idx]) : in.loc;
                     const bool mine = state_[L_ + m] == t + 1;
                     if (in.op == Opcode::Unlock && !mine) {
@@ -488,6 +492,7 @@ private:
     mutable std::vector<Event> pend_;
     std::vector<Event> emitted_;
     bool failed_ = false;
+    bool relaxedLocks_ = false;
 };
 
 std::unique_ptr<Execution> BytecodeProgram::newExecution() const {

@@ -67,6 +67,11 @@ public:
     virtual void save(Snapshot& s) const = 0;
     virtual void restore(const Snapshot& s) = 0;
 
+    // Relaxed locks (for LAPOR-style explorers, whose partial graphs need not be interleaving
+    // prefixes): a lock is always enabled and taken, and unlocking a mutex the thread does not
+    // hold (or relocking one it holds) is not a fault. Returns false if unsupported.
+    virtual bool setRelaxedLocks(bool on) { return !on; }
+
     // Convenience: is thread t ready with an enabled operation?
     [[nodiscard]] bool enabled(ThreadId t) const {
         return status(t) == ThreadStatus::Ready && pending(t).enabled;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The `rf` explorer (reads-from SMC on the graph engine) against the exhaustive `naive` oracle
-// (the `graph` explorer, the engine alone, is in the Mazurkiewicz conformance suite):
+// The reads-from explorers against the exhaustive `naive` oracle: `rf` (reads-from SMC, the RVF-SMC
+// recursion with one write per good-writes set) and `rf-graph` (the graph engine, which explores
+// every (rf, co) graph and reports one per class; the `graph` explorer, the engine alone, is in
+// the Mazurkiewicz conformance suite). Every test runs on both (value-parametrised):
 //  * the same outcomes and error sites as naive;
 //  * complete traces == complete reads-from classes, no two complete traces in one class;
 //  * blocked traces == blocked reads-from classes;
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -46,12 +49,14 @@ struct RfFinding {
     std::string message;
 };
 
-RfFinding checkRf(const Program& p, const RfOracle& o) {
+RfFinding checkRf(const std::string& explorer, const Program& p, const RfOracle& o,
+                  const std::map<std::string, std::string>& params = {}) {
     RfFinding f;
     std::ostringstream msg;
     ClassCounter cc;
     std::set<Key> blocked, complete;
     ExploreOptions opts;
+    opts.params = params;
     opts.onTrace = [&](const Trace& t) {
         cc.add(t);
         if (t.status() == TraceStatus::Blocked) blocked.insert(traceKey(Equivalence::ReadsFrom, t));
@@ -59,7 +64,7 @@ RfFinding checkRf(const Program& p, const RfOracle& o) {
     };
     ExploreResult r;
     try {
-        r = exploreRf(p, opts);
+        r = explore(p, explorer, opts);
     } catch (const std::exception& e) {
         f.ok = f.sound = false;
         f.message = std::string(" exception: ") + e.what();
@@ -120,13 +125,15 @@ struct FamilyStats {
     std::string inexactSeeds, blockedSeeds;
 };
 
-FamilyStats runFamily(int n, std::uint64_t seedBase, const testprog::RandomProgramOptions& popts) {
+FamilyStats runFamily(const std::string& explorer, int n, std::uint64_t seedBase,
+                      const testprog::RandomProgramOptions& popts,
+                      const std::map<std::string, std::string>& params = {}) {
     FamilyStats s;
     for (int i = 0; i < n; ++i) {
         const std::uint64_t seed = seedBase + static_cast<std::uint64_t>(i) + 1;
         auto p = testprog::randomProgram(seed, popts);
         const auto o = rfOracle(*p);
-        const auto f = checkRf(*p, o);
+        const auto f = checkRf(explorer, *p, o, params);
         if (!f.sound && ++s.unsound <= 10)
             ADD_FAILURE() << "random program seed " << seed
                           << (popts.syncHeavy ? " (syncHeavyOptions)" : "") << ":" << f.message;
@@ -137,27 +144,43 @@ FamilyStats runFamily(int n, std::uint64_t seedBase, const testprog::RandomProgr
     return s;
 }
 
-std::uint64_t rfComplete(const Program& p) {
-    ExploreOptions o;
-    o.collectOutcomes = false;
-    return exploreRf(p, ExploreOptions{}).complete;
-}
+// The explorers under test, by registry name.
+class ReadsFrom : public ::testing::TestWithParam<std::string> {
+protected:
+    [[nodiscard]] ExploreResult run(const Program& p, const ExploreOptions& o = {}) const {
+        return explore(p, GetParam(), o);
+    }
+    [[nodiscard]] std::uint64_t complete(const Program& p) const {
+        ExploreOptions o;
+        o.collectOutcomes = false;
+        return run(p, o).complete;
+    }
+};
 
 }  // namespace
 
-TEST(ReadsFromRf, RegisteredAndRejectsIfaa) {
-    EXPECT_EQ(explorerInfo("rf").equivalence, "reads-from");
-    EXPECT_TRUE(explorerInfo("rf").optimal);
+INSTANTIATE_TEST_SUITE_P(Explorers, ReadsFrom, ::testing::Values("rf", "rf-graph"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                             std::string n = param.param;
+                             std::replace(n.begin(), n.end(), '-', '_');
+                             return n;
+                         });
+
+TEST_P(ReadsFrom, RegisteredAndRejectsIfaa) {
+    const auto& info = explorerInfo(GetParam());
+    EXPECT_EQ(info.equivalence, "reads-from");
+    EXPECT_TRUE(info.optimal);
+    EXPECT_TRUE(info.coversClasses);
     ExploreOptions o;
     o.conflicts.ifaa = true;
-    EXPECT_THROW((void)exploreRf(*testprog::rvfFig1(), o), InputError);
+    EXPECT_THROW((void)run(*testprog::rvfFig1(), o), InputError);
     EXPECT_THROW((void)exploreGraph(*testprog::rvfFig1(), o), InputError);
 }
 
-TEST(ReadsFromRf, HandWrittenPrograms) {
+TEST_P(ReadsFrom, HandWrittenPrograms) {
     for (const auto& [name, p] : testprog::handWrittenPrograms()) {
         const auto o = rfOracle(*p);
-        const auto f = checkRf(*p, o);
+        const auto f = checkRf(GetParam(), *p, o);
         EXPECT_TRUE(f.ok) << name << ":" << f.message;
         EXPECT_TRUE(f.blockedExact) << name << ":" << f.message;
         // the oracle's class count is the partition's
@@ -168,41 +191,41 @@ TEST(ReadsFromRf, HandWrittenPrograms) {
 
 // Exactness on random programs: the same outcomes and error sites as naive, every complete and
 // blocked reads-from class exactly once.
-TEST(ReadsFromRf, RandomPrograms) {
+TEST_P(ReadsFrom, RandomPrograms) {
     const int n = randomProgramCount();
-    const auto s = runFamily(n, 0, {});
+    const auto s = runFamily(GetParam(), n, 0, {});
     EXPECT_EQ(s.unsound, 0) << "of " << n << " random programs";
     EXPECT_EQ(s.inexact, 0) << "of " << n << " random programs:" << s.inexactSeeds;
     EXPECT_EQ(s.blockedInexact, 0) << "blocked traces != blocked classes:" << s.blockedSeeds;
 }
 
-TEST(ReadsFromRf, RandomSyncHeavyPrograms) {
+TEST_P(ReadsFrom, RandomSyncHeavyPrograms) {
     const int n = std::max(1, randomProgramCount() / 2);
-    const auto s = runFamily(n, 1000000, testprog::syncHeavyOptions());
+    const auto s = runFamily(GetParam(), n, 1000000, testprog::syncHeavyOptions());
     EXPECT_EQ(s.unsound, 0) << "of " << n << " sync-heavy random programs";
     EXPECT_EQ(s.inexact, 0) << "of " << n << " sync-heavy random programs:" << s.inexactSeeds;
     EXPECT_EQ(s.blockedInexact, 0) << "blocked traces != blocked classes:" << s.blockedSeeds;
 }
 
-// The engine reports every (rf, co) graph once: rf's explored graphs are the Mazurkiewicz
+// The engine reports every (rf, co) graph once: rf-graph's explored graphs are the Mazurkiewicz
 // classes, of which it reports one per reads-from class.
-TEST(ReadsFromRf, ExploresMazurkiewiczReportsReadsFrom) {
+TEST(ReadsFromRfGraph, ExploresMazurkiewiczReportsReadsFrom) {
     auto p = testprog::rvfFig1();
     const auto sizes = partitionSizes(*p);
-    const auto r = exploreRf(*p, {});
+    const auto r = exploreRfGraph(*p, {});
     const auto g = exploreGraph(*p, {});
     EXPECT_EQ(g.complete, sizes.classes[static_cast<int>(Equivalence::Mazurkiewicz)].complete);
     EXPECT_EQ(r.complete, sizes.classes[static_cast<int>(Equivalence::ReadsFrom)].complete);
     EXPECT_EQ(r.complete + static_cast<std::uint64_t>(r.stats.at("graphs_not_reported")), g.complete);
 }
 
-TEST(ReadsFromRf, PaperNumbers) {
-    EXPECT_EQ(rfComplete(*testprog::rvfFig1()), 9u);
+TEST_P(ReadsFrom, PaperNumbers) {
+    EXPECT_EQ(complete(*testprog::rvfFig1()), 9u);
     std::uint64_t prev = 0;
     for (int n = 1; n <= 6; ++n) {
         std::uint64_t want = 1;
         for (int k = 0; k < n - 1; ++k) want *= static_cast<std::uint64_t>(n + 1);
-        const auto got = rfComplete(*testprog::rvfFig13c(n));
+        const auto got = complete(*testprog::rvfFig13c(n));
         EXPECT_EQ(got, want) << "rvfFig13c(" << n << ")";
         EXPECT_GT(got, prev);
         prev = got;
@@ -210,38 +233,113 @@ TEST(ReadsFromRf, PaperNumbers) {
     std::uint64_t fact = 1;
     for (int n = 1; n <= 6; ++n) {
         fact *= static_cast<std::uint64_t>(n);
-        EXPECT_EQ(rfComplete(*testprog::nReadsLock(n)), fact) << "nReadsLock(" << n << ")";
+        EXPECT_EQ(complete(*testprog::nReadsLock(n)), fact) << "nReadsLock(" << n << ")";
     }
 }
 
 // fib_bench: (2n+2)!/(n!·n!·2!) classes. NUM = 5 (16632, LAPOR Table 2's GenMC column) takes
 // about 50 s in a Debug build, so Debug checks NUM = 3 (560) and Release NUM = 5.
-TEST(ReadsFromRf, FibBench) {
+TEST_P(ReadsFrom, FibBench) {
 #ifdef NDEBUG
-    EXPECT_EQ(rfComplete(*testprog::fibBench(5)), 16632u);
+    EXPECT_EQ(complete(*testprog::fibBench(5)), 16632u);
 #else
-    EXPECT_EQ(rfComplete(*testprog::fibBench(3)), 560u);
+    EXPECT_EQ(complete(*testprog::fibBench(3)), 560u);
 #endif
 }
 
-TEST(ReadsFromRf, BudgetStopsCleanly) {
+TEST_P(ReadsFrom, BudgetStopsCleanly) {
     ExploreOptions o;
     o.maxTraces = 10;
-    auto r = exploreRf(*testprog::rvfFig13c(5), o);
+    auto r = run(*testprog::rvfFig13c(5), o);
     EXPECT_TRUE(r.budgetExceeded);
     EXPECT_EQ(r.budgetReason, "traces");
     EXPECT_EQ(r.traceCount(), 10u);
 }
 
-TEST(ReadsFromRf, Deterministic) {
+TEST_P(ReadsFrom, Deterministic) {
     auto p = testprog::rvfFig13c(4);
     std::vector<std::string> a, b;
     ExploreOptions o1, o2;
     o1.onTrace = [&](const Trace& t) { a.push_back(t.toString()); };
     o2.onTrace = [&](const Trace& t) { b.push_back(t.toString()); };
-    auto r1 = exploreRf(*p, o1);
-    auto r2 = exploreRf(*p, o2);
+    auto r1 = run(*p, o1);
+    auto r2 = run(*p, o2);
     EXPECT_EQ(a, b);
     EXPECT_EQ(r1.complete, r2.complete);
     EXPECT_EQ(r1.events, r2.events);
+}
+
+// ---- `rf`: reads-from SMC on the RVF-SMC machinery --------------------------------------------
+
+// Exactness does not rest on the heuristics: every one switched off at once, rf still explores
+// each complete and blocked class exactly once.
+TEST(ReadsFromRfSmc, RandomProgramsWithoutHeuristics) {
+    const int n = std::max(1, randomProgramCount() / 5);
+    const std::map<std::string, std::string> off = {
+        {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"}};
+    auto s = runFamily("rf", n, 3000000, {}, off);
+    EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "of " << n << ":" << s.inexactSeeds;
+    s = runFamily("rf", n / 2 + 1, 4000000, testprog::syncHeavyOptions(), off);
+    EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "sync-heavy:" << s.inexactSeeds;
+}
+
+// Fig. 13c(5): 1296 reads-from classes, 14400 (rf, co) graphs. rf-graph explores every graph,
+// rf one recursion leaf per class, so it executes far fewer events; and rvf, one class, fewer
+// still.
+TEST(ReadsFromRfSmc, ExploresOneTracePerClass) {
+    auto p = testprog::rvfFig13c(5);
+    const auto sizes = partitionSizes(*p);
+    const auto smc = explore(*p, "rf");
+    const auto graph = explore(*p, "rf-graph");
+    const auto rvf = explore(*p, "rvf");
+    const auto rfClasses = sizes.classes[static_cast<int>(Equivalence::ReadsFrom)].complete;
+    EXPECT_EQ(smc.complete, rfClasses);
+    EXPECT_EQ(graph.complete, rfClasses);
+    EXPECT_EQ(graph.complete + static_cast<std::uint64_t>(graph.stats.at("graphs_not_reported")),
+              sizes.classes[static_cast<int>(Equivalence::Mazurkiewicz)].complete);
+    EXPECT_GT(graph.stats.at("graphs_not_reported"), 0.0);
+    EXPECT_LT(smc.events * 4, graph.events);
+    EXPECT_LT(rvf.events, smc.events);
+    // every recursion node but the root has a read of its own: at least one node per class
+    EXPECT_GE(smc.stats.at("nodes"), static_cast<double>(rfClasses));
+}
+
+// The ablations change the work, never the classes.
+TEST(ReadsFromRfSmc, AblationsChangeWorkNotResults) {
+    const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
+        {"rvfFig13c(3)", testprog::rvfFig13c(3)},
+        {"fibBench(2)", testprog::fibBench(2)},
+        {"xchgAwaitLock(3)", testprog::xchgAwaitLock(3)},
+        {"nReadsLock(3)", testprog::nReadsLock(3)},
+        {"spawnJoinChain", testprog::spawnJoinChain()}};
+    for (const auto& [name, p] : progs) {
+        ExploreOptions base;
+        const auto b = explore(*p, "rf", base);
+        bool changed = false;
+        for (const char* opt : {"backtrack_signals", "closure", "greedy", "guidance"}) {
+            ExploreOptions o;
+            o.params[opt] = "off";
+            const auto r = explore(*p, "rf", o);
+            EXPECT_EQ(r.complete, b.complete) << name << " " << opt;
+            EXPECT_EQ(r.blocked, b.blocked) << name << " " << opt;
+            EXPECT_EQ(r.outcomes, b.outcomes) << name << " " << opt;
+            EXPECT_EQ(r.errorSites, b.errorSites) << name << " " << opt;
+            changed = changed || r.stats.at("verifysc_calls") != b.stats.at("verifysc_calls") ||
+                      r.stats.at("verifysc_states") != b.stats.at("verifysc_states") ||
+                      r.stats.at("nodes") != b.stats.at("nodes");
+        }
+        EXPECT_TRUE(changed) << name << ": no ablation changed any work";
+    }
+}
+
+TEST(ReadsFromRfSmc, StatisticsAndOptions) {
+    const auto r = explore(*testprog::fibBench(2), "rf");
+    for (const char* k : {"verifysc_calls", "verifysc_seconds", "verifysc_states", "nodes"})
+        EXPECT_TRUE(r.stats.count(k)) << k;
+    EXPECT_GT(r.stats.at("nodes"), 0.0);
+    ExploreOptions o;
+    o.params["closure"] = "maybe";
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
+    o.params = {{"coherence", "wb"}};
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
 }

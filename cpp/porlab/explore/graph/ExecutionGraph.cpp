@@ -55,61 +55,11 @@ bool ExecutionGraph::rmwAfter(LocId loc, int p) const {
 
 bool CoChecker::check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order) {
     ++checks;
-    const std::size_t T = g.threads.size();
-    off_.assign(T + 1, 0);
-    for (std::size_t t = 0; t < T; ++t) off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
-    const auto N = static_cast<std::size_t>(off_[T]);
-    auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
+    mutexMode_ = false;
+    memoryEdges_ = true;
+    if (!build(g, placeholders)) return false;
+    const std::size_t N = refs_.size();
     auto live = [&](Ref r) { return !g.at(r).placeholder; };
-    edges_.clear();
-    refs_.assign(N, kInitRef);
-    for (std::size_t t = 0; t < T; ++t) {
-        const auto& th = g.threads[t];
-        for (std::size_t i = 0; i < th.size(); ++i) {
-            const Ref x{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
-            refs_[static_cast<std::size_t>(flat(x))] = x;
-            const Node& n = th[i];
-            if (n.placeholder) {
-                if (placeholders) {
-                    const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
-                    const Value v = c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
-                    if (admits(n.ev, v)) return false;
-                }
-                continue;
-            }
-            if (i > 0) edges_.emplace_back(flat(x) - 1, flat(x));
-            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T &&
-                !g.threads[static_cast<std::size_t>(n.ev.aux)].empty())
-                edges_.emplace_back(flat(x), flat(Ref{n.ev.aux, 0}));
-            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T) {
-                const auto& ch = g.threads[static_cast<std::size_t>(n.ev.aux)];
-                std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
-                if (last >= 0 && ch.back().placeholder) --last;
-                if (last >= 0) edges_.emplace_back(flat(Ref{n.ev.aux, last}), flat(x));
-            }
-            if (readsMemory(n.ev.kind)) {
-                if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
-                const int k = g.coIndex(n.rf, n.ev.loc);
-                const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
-                if (static_cast<std::size_t>(k + 1) < c.size() && !(c[static_cast<std::size_t>(k + 1)] == x))
-                    edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));
-            }
-        }
-    }
-    for (const auto& c : g.co)
-        for (std::size_t k = 1; k < c.size(); ++k) edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
-    indeg_.assign(N, 0);
-    succStart_.assign(N + 1, 0);
-    for (const auto& [a, b] : edges_) {
-        ++indeg_[static_cast<std::size_t>(b)];
-        ++succStart_[static_cast<std::size_t>(a) + 1];
-    }
-    for (std::size_t i = 0; i < N; ++i) succStart_[i + 1] += succStart_[i];
-    succ_.assign(edges_.size(), 0);
-    {
-        std::vector<std::int32_t> fill(succStart_.begin(), succStart_.end() - 1);
-        for (const auto& [a, b] : edges_) succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
-    }
     order.clear();
     stack_.clear();
     std::size_t liveCount = 0;
@@ -128,6 +78,190 @@ bool CoChecker::check(const ExecutionGraph& g, bool placeholders, std::vector<Re
         }
     }
     return order.size() == liveCount;
+}
+
+bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
+                           const std::vector<bool>& openEnded, std::vector<Ref>& order,
+                           bool memoryEdges) {
+    ++checks;
+    mutexMode_ = true;
+    memoryEdges_ = memoryEdges;
+    if (!build(g, placeholders)) return false;
+    g_ = &g;
+    const std::size_t T = g.threads.size();
+    openEnded_ = openEnded;
+    openEnded_.resize(T, false);
+    pos_.assign(T, 0);
+    liveLen_.assign(T, 0);
+    lockPlaceholders_.clear();
+    std::size_t maxLoc = g.initial.size();
+    for (std::size_t t = 0; t < T; ++t)
+        for (const Node& n : g.threads[t]) {
+            if (n.ev.loc >= 0) maxLoc = std::max(maxLoc, static_cast<std::size_t>(n.ev.loc) + 1);
+            if (n.placeholder) {
+                if (placeholders && n.ev.kind == EventKind::Lock) lockPlaceholders_.push_back(n.ev.loc);
+            } else {
+                ++liveLen_[t];
+            }
+        }
+    holder_.assign(maxLoc, -1);
+    live_ = 0;
+    for (auto l : liveLen_) live_ += static_cast<std::size_t>(l);
+    trail_.clear();
+    released_.clear();
+    releasedMark_.clear();
+    failed_.clear();
+    const bool ok = search();
+    order.clear();
+    if (ok)
+        for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
+    return ok;
+}
+
+void CoChecker::exec(std::int32_t v) {
+    const Ref r = refs_[static_cast<std::size_t>(v)];
+    const Node& n = g_->at(r);
+    releasedMark_.push_back(released_.size());
+    trail_.push_back(v);
+    ++pos_[static_cast<std::size_t>(r.t)];
+    ++mutexStates;
+    for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+        --indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+    if (n.ev.kind == EventKind::Lock) holder_[static_cast<std::size_t>(n.ev.loc)] = r.t;
+    if (n.ev.kind == EventKind::Unlock && holder_[static_cast<std::size_t>(n.ev.loc)] == r.t) {
+        holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
+        released_.emplace_back(n.ev.loc, r.t);
+    }
+    // An open-ended thread's open critical sections end after its last event so far.
+    if (pos_[static_cast<std::size_t>(r.t)] == liveLen_[static_cast<std::size_t>(r.t)] &&
+        openEnded_[static_cast<std::size_t>(r.t)])
+        for (std::size_t l = 0; l < holder_.size(); ++l)
+            if (holder_[l] == r.t) {
+                holder_[l] = -1;
+                released_.emplace_back(static_cast<std::int32_t>(l), r.t);
+            }
+}
+
+void CoChecker::unexec() {
+    const auto v = trail_.back();
+    trail_.pop_back();
+    const Ref r = refs_[static_cast<std::size_t>(v)];
+    const Node& n = g_->at(r);
+    const std::size_t mark = releasedMark_.back();
+    releasedMark_.pop_back();
+    while (released_.size() > mark) {
+        holder_[static_cast<std::size_t>(released_.back().first)] = released_.back().second;
+        released_.pop_back();
+    }
+    if (n.ev.kind == EventKind::Lock) holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
+    --pos_[static_cast<std::size_t>(r.t)];
+    for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+        ++indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+}
+
+bool CoChecker::search() {
+    const std::size_t mark = trail_.size();
+    const std::size_t T = pos_.size();
+    auto nodeOf = [&](std::size_t t) { return off_[t] + pos_[t]; };
+    auto ready = [&](std::size_t t) {
+        return pos_[t] < liveLen_[t] && indeg_[static_cast<std::size_t>(nodeOf(t))] == 0;
+    };
+    // Greedy: everything but lock acquisitions.
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t t = 0; t < T; ++t)
+            while (ready(t) && g_->threads[t][static_cast<std::size_t>(pos_[t])].ev.kind != EventKind::Lock) {
+                exec(nodeOf(t));
+                progress = true;
+            }
+    }
+    auto rollback = [&] {
+        while (trail_.size() > mark) unexec();
+    };
+    if (trail_.size() == live_) {
+        for (LocId l : lockPlaceholders_)
+            if (holder_[static_cast<std::size_t>(l)] < 0) {
+                rollback();
+                return false;
+            }
+        return true;
+    }
+    keyBuf_.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
+    if (failed_.count(keyBuf_)) {
+        rollback();
+        return false;
+    }
+    for (std::size_t t = 0; t < T; ++t) {
+        if (!ready(t)) continue;
+        const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
+        if (holder_[static_cast<std::size_t>(n.ev.loc)] >= 0) continue;
+        exec(nodeOf(t));
+        if (search()) return true;
+        unexec();
+    }
+    keyBuf_.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
+    failed_.insert(keyBuf_);
+    rollback();
+    return false;
+}
+
+bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
+    const std::size_t T = g.threads.size();
+    off_.assign(T + 1, 0);
+    for (std::size_t t = 0; t < T; ++t) off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    const auto N = static_cast<std::size_t>(off_[T]);
+    auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
+    edges_.clear();
+    refs_.assign(N, kInitRef);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Ref x{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+            refs_[static_cast<std::size_t>(flat(x))] = x;
+            const Node& n = th[i];
+            if (n.placeholder) {
+                if (placeholders && !(mutexMode_ && n.ev.kind == EventKind::Lock)) {
+                    const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                    const Value v = c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
+                    if (admits(n.ev, v)) return false;
+                }
+                continue;
+            }
+            if (i > 0) edges_.emplace_back(flat(x) - 1, flat(x));
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T &&
+                !g.threads[static_cast<std::size_t>(n.ev.aux)].empty())
+                edges_.emplace_back(flat(x), flat(Ref{n.ev.aux, 0}));
+            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T) {
+                const auto& ch = g.threads[static_cast<std::size_t>(n.ev.aux)];
+                std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
+                if (last >= 0 && ch.back().placeholder) --last;
+                if (last >= 0) edges_.emplace_back(flat(Ref{n.ev.aux, last}), flat(x));
+            }
+            if (memoryEdges_ && readsMemory(n.ev.kind)) {
+                if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
+                const int k = g.coIndex(n.rf, n.ev.loc);
+                const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                if (static_cast<std::size_t>(k + 1) < c.size() && !(c[static_cast<std::size_t>(k + 1)] == x))
+                    edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));
+            }
+        }
+    }
+    if (memoryEdges_)
+        for (const auto& c : g.co)
+            for (std::size_t k = 1; k < c.size(); ++k) edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
+    indeg_.assign(N, 0);
+    succStart_.assign(N + 1, 0);
+    for (const auto& [a, b] : edges_) {
+        ++indeg_[static_cast<std::size_t>(b)];
+        ++succStart_[static_cast<std::size_t>(a) + 1];
+    }
+    for (std::size_t i = 0; i < N; ++i) succStart_[i + 1] += succStart_[i];
+    succ_.assign(edges_.size(), 0);
+    {
+        std::vector<std::int32_t> fill(succStart_.begin(), succStart_.end() - 1);
+        for (const auto& [a, b] : edges_) succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
+    }
+    return true;
 }
 
 void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {
@@ -217,13 +351,14 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
     }
     readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
+    holder_.assign(g.initial.size(), -1);
     initReaders_.assign(g.initial.size(), 0);
     cur_.assign(g.initial.size(), -1);
     spawnOf_.assign(T, {-1, kInitRef});
     for (std::size_t t = 0; t < T; ++t) {
         for (std::int32_t i = 0; i < lim_[t]; ++i) {
             const Node& n = g.threads[t][static_cast<std::size_t>(i)];
-            if (readsMemory(n.ev.kind)) {
+            if (readsMemory(n.ev.kind) && !isMutexEvent(n)) {
                 if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
                 else ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
             }
@@ -258,12 +393,17 @@ void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>&
 bool SCChecker::enabledNoWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
-    if (writesMemory(n.ev.kind)) return false;
+    if (isMutexEvent(n) && n.ev.kind == EventKind::Lock) return false;  // branched on
+    if (writesMemory(n.ev.kind) && !isMutexEvent(n)) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
     if (n.ev.kind == EventKind::Join && n.ev.aux >= 0) return pos_[n.ev.aux] >= lim_[n.ev.aux];
     if (readsMemory(n.ev.kind)) return flat(n.rf) == cur_[static_cast<std::size_t>(n.ev.loc)];
     return true;
+}
+
+bool SCChecker::isMutexEvent(const Node& n) const {
+    return mutexLocks && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock);
 }
 
 bool SCChecker::enabledWrite(ThreadId t) const {
@@ -272,6 +412,7 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     if (!writesMemory(n.ev.kind)) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
+    if (isMutexEvent(n)) return n.ev.kind == EventKind::Lock && holder_[static_cast<std::size_t>(n.ev.loc)] < 0;
     const auto loc = static_cast<std::size_t>(n.ev.loc);
     const std::int32_t c = cur_[loc];
     std::int32_t left = c < 0 ? initReaders_[loc] : readersLeft_[static_cast<std::size_t>(c)];
@@ -286,6 +427,15 @@ bool SCChecker::step(ThreadId t, bool) {
     const Ref r{t, pos_[t]};
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
     std::int32_t prev = 0;
+    if (isMutexEvent(n)) {
+        auto& h = holder_[static_cast<std::size_t>(n.ev.loc)];
+        prev = h;
+        h = n.ev.kind == EventKind::Lock ? t : -1;
+        trail_.emplace_back(r, prev);
+        ++pos_[t];
+        ++states;
+        return true;
+    }
     if (readsMemory(n.ev.kind)) {
         if (n.rf.t == kInitThread) --initReaders_[static_cast<std::size_t>(n.ev.loc)];
         else --readersLeft_[static_cast<std::size_t>(flat(n.rf))];
@@ -305,6 +455,10 @@ void SCChecker::undo() {
     trail_.pop_back();
     --pos_[r.t];
     const Node& n = g_->threads[r.t][static_cast<std::size_t>(r.i)];
+    if (isMutexEvent(n)) {
+        holder_[static_cast<std::size_t>(n.ev.loc)] = prev;
+        return;
+    }
     if (writesMemory(n.ev.kind)) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;
     if (readsMemory(n.ev.kind)) {
         if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
@@ -340,6 +494,13 @@ bool SCChecker::dfs() {
         if (placeholders_) {
             for (Ref w : watchers_) {
                 const Node& p = g_->at(w);
+                if (mutexLocks && p.ev.kind == EventKind::Lock) {  // blocked: its mutex held
+                    if (holder_[static_cast<std::size_t>(p.ev.loc)] < 0) {
+                        rollback();
+                        return false;
+                    }
+                    continue;
+                }
                 const std::int32_t c = cur_[static_cast<std::size_t>(p.ev.loc)];
                 Value v = g_->initial[static_cast<std::size_t>(p.ev.loc)];
                 if (c >= 0) {

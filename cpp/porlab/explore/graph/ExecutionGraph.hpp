@@ -105,15 +105,42 @@ public:
 // spawn/join, and atomicity (a read-modify-write directly follows its source in co, which the
 // engine maintains). Placeholders are left out; with `placeholders`, each must also not be
 // admitted by the co-last value of its location. Fills a witness (a topological order).
+//
+// Mutex mode (LAPOR: locks are not read-modify-writes, lock and unlock events carry no
+// reads-from and are in no co): the witness must also keep critical sections of one mutex
+// apart. That is a search (memoised on the executed downset): events other than locks are taken
+// greedily, locks are branched on. `openEnded[t]` says thread t will get more events: its open
+// critical section ends after its last event so far; otherwise an open critical section lasts
+// to the end, and a lock placeholder (a lock blocked for good) needs its mutex held at the end.
 class CoChecker {
 public:
     bool check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order);
-    std::uint64_t checks = 0;
+    // memoryEdges = false: only program order, spawn/join and mutual exclusion (an order in
+    // which the interpreter can replay the threads with their reads forced).
+    bool checkMutex(const ExecutionGraph& g, bool placeholders, const std::vector<bool>& openEnded,
+                    std::vector<Ref>& order, bool memoryEdges = true);
+    std::uint64_t checks = 0, mutexStates = 0;
 
 private:
+    bool build(const ExecutionGraph& g, bool placeholders);
+    bool search();
+    void exec(std::int32_t v);
+    void unexec();
+    const ExecutionGraph* g_ = nullptr;
     std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_;
     std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
     std::vector<Ref> refs_;
+    // mutex mode
+    std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> released_;  // (mutex, thread) per trail entry
+    std::vector<std::size_t> releasedMark_;
+    std::vector<bool> openEnded_;
+    std::vector<LocId> lockPlaceholders_;
+    std::unordered_set<std::string> failed_;
+    std::string keyBuf_;
+    std::size_t live_ = 0;
+    bool mutexMode_ = false;
+    bool memoryEdges_ = true;
 };
 
 // Exact SC consistency of a porf-closed part of a graph (first lim[t] nodes of every thread;
@@ -133,6 +160,8 @@ public:
     void finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
                 std::vector<std::vector<Value>>& out);
     std::uint64_t searches = 0, states = 0;
+    // LAPOR: locks and unlocks carry no reads-from; a lock needs its mutex free.
+    bool mutexLocks = false;
 
 private:
     bool dfs();
@@ -140,6 +169,7 @@ private:
     void undo();
     bool enabledNoWrite(ThreadId t) const;
     bool enabledWrite(ThreadId t) const;
+    [[nodiscard]] bool isMutexEvent(const Node& n) const;
     [[nodiscard]] std::int32_t flat(Ref r) const { return r.t == kInitThread ? -1 : off_[r.t] + r.i; }
     void key(std::string& k) const;
 
@@ -148,6 +178,7 @@ private:
     std::vector<std::int32_t> readersLeft_;      // by flat node id
     std::vector<std::int32_t> initReaders_;      // by location
     std::vector<std::int32_t> cur_;              // by location: flat id of last write, -1 = init
+    std::vector<ThreadId> holder_;               // mutex mode: by location, -1 = free
     std::vector<std::pair<Ref, std::int32_t>> trail_;  // executed node, previous cur of its loc
     std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
     std::vector<LocId> watched_;                 // locations of placeholders (final check)

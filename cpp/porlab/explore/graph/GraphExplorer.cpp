@@ -6,6 +6,11 @@
 
 namespace porlab::graph {
 
+void GraphExplorer::useMutexLocks() {
+    mutexLocks_ = true;
+    relaxedReplay_ = exec_->setRelaxedLocks(true);
+}
+
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), collectOutcomes_(o.collectOutcomes) {
     root_.init(exec_->maxThreads(), p.info()->initialValues);
@@ -37,6 +42,10 @@ void GraphExplorer::run() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (mutexLocks_) {
+        result_.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
+        result_.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
+    }
     addStats();
     rep_.finish();
 }
@@ -52,7 +61,34 @@ ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     return -1;
 }
 
+bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+    if (!mutexLocks_) return co_.check(g, final, order);
+    // LAPOR: a maximal graph needs a real witness. A partial one is consistent if some witness
+    // keeps critical sections apart when the open ones end after their last event so far (a
+    // completion closes them); it is then replayed in an order that only respects program
+    // order, spawn/join and mutual exclusion (reads are forced, so memory does not matter).
+    openEnded_.assign(g.threads.size(), !final);
+    if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    if (final || relaxedReplay_) return true;
+    // The program cannot relax its locks: find an order it can replay.
+    openEnded_.assign(g.threads.size(), false);
+    if (co_.checkMutex(g, false, openEnded_, order, /*memoryEdges=*/false)) return true;
+    ++noReplayOrder_;
+    return false;
+}
+
+bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) {
+    int held = 0;
+    for (const Node& n : g.threads[static_cast<std::size_t>(t)]) {
+        if (n.placeholder) continue;
+        if (n.ev.kind == EventKind::Lock) ++held;
+        if (n.ev.kind == EventKind::Unlock) --held;
+    }
+    return held > 0;
+}
+
 void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure) {
+    if (relaxedReplay_) exec_->setRelaxedLocks(!finalReplay_);
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     for (Ref r : order) {
@@ -71,20 +107,24 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     bool anyPlaceholder = false;
     for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t) anyPlaceholder |= g.stuck(t);
     const std::vector<Ref>* order = &lin_[depth];
-    if (anyPlaceholder) {
+    if (anyPlaceholder || mutexLocks_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
-        // a revisit covers the graph where the waiter proceeds.
-        if (!co_.check(g, true, tmpOrder_)) {
+        // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
+        // last to the end.)
+        if (!consistent(g, true, tmpOrder_)) {
             ++dropped_;
             return;
         }
         order = &tmpOrder_;
     }
+    finalReplay_ = true;
     replay(g, *order);
     if (exec_->failed()) {
         reportErrors(g, *order);
+        finalReplay_ = false;
         return;
     }
+    finalReplay_ = false;
     if (!accept(g)) {
         ++skipped_;
         if (collectOutcomes_) result_.outcomes.insert(exec_->outcome());
@@ -152,7 +192,7 @@ void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t
         lin_[depth + 1] = lin_[depth];
         lin_[depth + 1].push_back(a);
     } else {
-        if (!co_.check(g, false, lin_[depth + 1])) {
+        if (!consistent(g, false, lin_[depth + 1])) {
             ++inconsistent_;
             return;
         }
@@ -172,6 +212,10 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         return;
     }
     const Event p = exec_->pending(t);
+    if (mutexLocks_ && (p.kind == EventKind::Lock || p.kind == EventKind::Unlock)) {
+        addLockEvent(g, t, p, depth);
+        return;
+    }
     if (readsMemory(p.kind)) {
         addRead(g, t, p, depth);
         return;
@@ -190,6 +234,41 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     g.threads[t].push_back(n);
     proceed(g, a, true, depth);
     g.threads[t].pop_back();
+    --g.nextStamp;
+}
+
+void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    Node n;
+    n.stamp = n.wstamp = g.nextStamp++;
+    g.ensureLoc(p.loc);
+    if (p.kind == EventKind::Lock) exec_->save(snap_[depth]);
+    if (p.enabled || p.kind == EventKind::Unlock) {
+        // The mutex is free at the end of the replay order: the lock (or unlock) goes there.
+        auto ev = exec_->step(t);
+        rep_.countEvent();
+        n.ev = ev[0];
+        g.threads[t].push_back(n);
+        proceed(g, a, true, depth);
+    } else {
+        // Locks never block the exploration: the lock must fit earlier in some witness.
+        n.ev = p;
+        n.ev.enabled = true;
+        n.ev.wval = 1;
+        g.threads[t].push_back(n);
+        proceed(g, a, false, depth);
+    }
+    g.threads[t].pop_back();
+    if (p.kind == EventKind::Lock && !rep_.stopped()) {
+        // ... or stay blocked for good (its mutex held at the end by a section that never ends).
+        exec_->restore(snap_[depth]);
+        n.ev = p;
+        n.placeholder = true;
+        g.threads[t].push_back(n);
+        lin_[depth + 1] = lin_[depth];
+        visit(g, depth + 1);
+        g.threads[t].pop_back();
+    }
     --g.nextStamp;
 }
 
@@ -281,6 +360,8 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
 
 bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
+    // LAPOR: a lock is added rather than left blocked (it never blocks the exploration).
+    if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)) return !n.placeholder;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
@@ -395,7 +476,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
                 c.insert(c.begin() + pos, a);
                 if (rWrites) c.insert(c.begin() + pos + 1, r);
-                if (co_.check(h, false, lin_[depth + 1])) {
+                if (consistent(h, false, lin_[depth + 1])) {
                     ++revisitsDone_;
                     replay(h, lin_[depth + 1]);
                     visit(h, depth + 1);

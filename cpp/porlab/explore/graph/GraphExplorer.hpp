@@ -52,6 +52,17 @@ protected:
     // Statistics of the explorer, added to the result at the end.
     virtual void addStats() {}
 
+    // LAPOR mode: locks are not read-modify-writes but plain events that never block the
+    // exploration; mutual exclusion is part of consistency (CoChecker::checkMutex).
+    void useMutexLocks();
+    bool mutexLocks_ = false;
+    bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
+    bool finalReplay_ = false;
+    // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
+    // sections and placeholders).
+    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
+    [[nodiscard]] static bool holdsLock(const ExecutionGraph& g, ThreadId t);
+
     std::unique_ptr<Execution> exec_;
     Reporter rep_;
     ExploreResult& result_;
@@ -62,6 +73,7 @@ private:
     void visit(ExecutionGraph& g, std::size_t depth);
     void addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     void addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
     // replay the witness and continue the exploration (or report an error).
     void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
@@ -79,6 +91,7 @@ private:
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
     CoChecker co_;
+    std::vector<bool> openEnded_;
     // Per-depth scratch (deques: references stay valid as they grow).
     std::deque<ExecutionGraph> gpool_;
     std::deque<std::vector<Ref>> lin_;
@@ -92,6 +105,7 @@ private:
         }
     };
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
+    std::uint64_t noReplayOrder_ = 0;
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
 };
 

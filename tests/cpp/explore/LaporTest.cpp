@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// The `lapor` explorer (lock-aware exploration on the graph engine) against the exhaustive
+// `naive` oracle, counted with the lock-aware keys (equiv/Keys.hpp): with coherence = wb one
+// trace per `lock-aware` class, with coherence = mo one per `lock-aware-mo` class; the same
+// outcomes and error sites as naive; blocked traces == blocked classes. Hand-written programs,
+// seeded random programs, and the LAPOR paper's numbers that need C++ programs (the rest are in
+// tests/python/test_lapor.py).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "RandomProgram.hpp"
+#include "TestPrograms.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/equiv/Keys.hpp"
+#include "porlab/equiv/Partition.hpp"
+
+using namespace porlab;
+
+namespace {
+
+struct Classes {
+    std::set<Key> complete, blocked;
+    std::uint64_t dups = 0;
+};
+
+std::string checkLapor(const Program& p, const std::string& coherence) {
+    const Equivalence eq = coherence == "mo" ? Equivalence::LockAwareMo : Equivalence::LockAware;
+    Classes want, got;
+    ExploreOptions o;
+    o.onTrace = [&](const Trace& t) {
+        if (t.status() == TraceStatus::Complete) want.complete.insert(traceKey(eq, t));
+        if (t.status() == TraceStatus::Blocked) want.blocked.insert(traceKey(eq, t));
+    };
+    const auto oracle = exploreNaive(p, o);
+    ExploreOptions lo;
+    lo.params["coherence"] = coherence;
+    lo.onTrace = [&](const Trace& t) {
+        if (t.status() == TraceStatus::Complete) got.dups += !got.complete.insert(traceKey(eq, t)).second;
+        if (t.status() == TraceStatus::Blocked) got.dups += !got.blocked.insert(traceKey(eq, t)).second;
+    };
+    const auto r = explore(p, "lapor", lo);
+    std::ostringstream m;
+    if (got.complete != want.complete) m << " complete classes " << got.complete.size() << " vs " << want.complete.size() << ";";
+    if (got.blocked != want.blocked) m << " blocked classes " << got.blocked.size() << " vs " << want.blocked.size() << ";";
+    if (got.dups) m << " " << got.dups << " repeated classes;";
+    if (r.complete != want.complete.size()) m << " complete traces " << r.complete << ";";
+    if (r.blocked != want.blocked.size()) m << " blocked traces " << r.blocked << ";";
+    if (r.outcomes != oracle.outcomes) m << " outcomes " << r.outcomes.size() << " vs " << oracle.outcomes.size() << ";";
+    if (r.errorSites != oracle.errorSites) m << " error sites " << r.errorSites.size() << " vs " << oracle.errorSites.size() << ";";
+    return m.str();
+}
+
+int randomProgramCount() {
+    if (const char* s = std::getenv("PORLAB_RANDOM_PROGRAMS")) return std::max(1, std::atoi(s));
+    return 500;
+}
+
+std::uint64_t laporComplete(const Program& p, const std::string& coherence = "wb") {
+    ExploreOptions o;
+    o.params["coherence"] = coherence;
+    o.collectOutcomes = false;
+    return explore(p, "lapor", o).complete;
+}
+
+}  // namespace
+
+TEST(Lapor, RegisteredWithItsOptions) {
+    const auto& info = explorerInfo("lapor");
+    EXPECT_EQ(info.equivalence, "lock-aware");
+    EXPECT_TRUE(info.optimal);
+    ExploreOptions o;
+    o.params["coherence"] = "co";
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "lapor", o), InputError);
+    o.params.clear();
+    o.conflicts.ifaa = true;
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "lapor", o), InputError);
+}
+
+TEST(Lapor, HandWrittenPrograms) {
+    for (const char* coherence : {"wb", "mo"})
+        for (const auto& [name, p] : testprog::handWrittenPrograms())
+            EXPECT_EQ(checkLapor(*p, coherence), "") << name << " coherence=" << coherence;
+}
+
+TEST(Lapor, RandomPrograms) {
+    const int n = randomProgramCount();
+    for (const char* coherence : {"wb", "mo"}) {
+        int bad = 0;
+        for (int i = 1; i <= n; ++i) {
+            const auto msg = checkLapor(*testprog::randomProgram(static_cast<std::uint64_t>(i)), coherence);
+            if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << i << " coherence=" << coherence << ":" << msg;
+        }
+        EXPECT_EQ(bad, 0) << "of " << n << " random programs, coherence=" << coherence;
+    }
+}
+
+TEST(Lapor, RandomSyncHeavyPrograms) {
+    const int n = std::max(1, randomProgramCount() / 2);
+    for (const char* coherence : {"wb", "mo"}) {
+        int bad = 0;
+        for (int i = 1; i <= n; ++i) {
+            const auto seed = 1000000 + static_cast<std::uint64_t>(i);
+            const auto msg = checkLapor(*testprog::randomProgram(seed, testprog::syncHeavyOptions()), coherence);
+            if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << seed << " coherence=" << coherence << ":" << msg;
+        }
+        EXPECT_EQ(bad, 0) << "of " << n << " sync-heavy programs, coherence=" << coherence;
+    }
+}
+
+// LAPOR Table 2: N-READS-LOCK(N) is one lock-aware class (N! for rf and Mazurkiewicz).
+TEST(Lapor, NReadsLock) {
+    std::uint64_t fact = 1;
+    for (int n = 1; n <= 6; ++n) {
+        fact *= static_cast<std::uint64_t>(n);
+        EXPECT_EQ(laporComplete(*testprog::nReadsLock(n)), 1u) << n;
+        EXPECT_EQ(laporComplete(*testprog::nReadsLock(n), "mo"), 1u) << n;
+        EXPECT_EQ(explore(*testprog::nReadsLock(n), "rf").complete, fact) << n;
+    }
+}
+
+// LAPOR Table 1: fib_bench(NUM = 5) is 5922 executions with LAPOR, 16632 with GenMC (= rf).
+TEST(Lapor, FibBench) {
+#ifdef NDEBUG
+    EXPECT_EQ(laporComplete(*testprog::fibBench(5)), 5922u);
+#else
+    const auto p = testprog::fibBench(2);
+    EXPECT_EQ(laporComplete(*p), partitionSizes(*p).classes[static_cast<int>(Equivalence::LockAware)].complete);
+#endif
+}

@@ -1,0 +1,77 @@
+"""The `lapor` explorer: the LAPOR paper's numbers (ALGORITHMS.md §3.4-§3.6), the lock-aware
+equivalences in partition_sizes, and its options. Conformance against naive on random programs
+is in tests/python/test_conformance.py (every registered explorer) and
+tests/cpp/explore/LaporTest.cpp."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import porlab
+from porlab.errors import InputError
+
+from conftest import example
+
+
+def lapor(prog: porlab.Program, coherence: str = "wb") -> porlab.Result:
+    return porlab.explore(prog, "lapor", coherence=coherence)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "wb", "mo"),
+    [
+        ("lapor_ww_rr_lock", {}, 2, 2),
+        ("lapor_2rw_lock", {}, 2, 2),
+        ("lapor_w_w_lock", {}, 1, 2),  # w+w+LOCK: 1 with wo = wb, 2 with wo = mo
+        ("lapor_ww_r_cons", {}, 2, 2),
+        ("lapor_ww_r_mixed", {}, 3, 3),
+        ("lapor_complex_lock", {"n": 2}, 6, 6),
+        ("lapor_complex_lock", {"n": 3}, 90, 90),
+    ],
+)
+def test_paper_programs(name: str, params: dict, wb: int, mo: int) -> None:
+    prog = example(name, **params)
+    assert lapor(prog, "wb").complete == wb
+    assert lapor(prog, "mo").complete == mo
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_nreads_lock_is_one_class(n: int) -> None:
+    prog = example("lapor_n_reads_lock", n=n)
+    assert lapor(prog).complete == 1
+    assert porlab.explore(prog, "rf").complete == math.factorial(n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_nww_lock_rr_and_rw_lock(n: int) -> None:
+    # nww-lock-rr(N) = N (GenMC N!); rw-lock(N) = N! for both; rw(N) = (N+1)^(N-1) without locks
+    assert lapor(example("lapor_nww_lock_rr", n=n)).complete == n
+    assert lapor(example("lapor_rw_lock", n=n)).complete == math.factorial(n)
+    assert lapor(example("lapor_rw_lock", n=n, locked=False)).complete == (n + 1) ** (n - 1)
+
+
+def test_fib_bench_5922() -> None:
+    """LAPOR Table 1: fib_bench(NUM = 5) has 5922 executions with LAPOR, 16632 with GenMC."""
+    res = lapor(example("lapor_fib_bench", num=5))
+    assert res.complete == 5922
+    assert porlab.explore(example("lapor_fib_bench", num=5), "rf").complete == 16632
+
+
+@pytest.mark.parametrize(
+    "name", ["lapor_ww_rr_lock", "lapor_2rw_lock", "lapor_w_w_lock", "lapor_ww_r_mixed",
+             "lapor_complex_lock"])
+def test_counts_equal_lock_aware_partition(name: str) -> None:
+    prog = example(name)
+    sizes = porlab.partition_sizes(prog)
+    assert lapor(prog, "wb").complete == sizes.complete["lock-aware"]
+    assert lapor(prog, "mo").complete == sizes.complete["lock-aware-mo"]
+    # lock-aware is coarser than reads-from, lock-aware-mo than Mazurkiewicz
+    assert sizes.complete["lock-aware"] <= sizes.complete["reads-from"]
+    assert sizes.complete["lock-aware-mo"] <= sizes.complete["mazurkiewicz"]
+
+
+def test_bad_coherence_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="coherence"):
+        lapor(example("lapor_w_w_lock"), "co")
