@@ -251,6 +251,19 @@ def reference_keys(ev: list[_core.Event]) -> dict[str, Any]:
     keys["reads-from"] = frozenset(
         (ident[j], ident[rf[j]] if rf.get(j, -1) >= 0 else None) for j in range(n)
     )
+    # Lock-aware (LAPOR): reads-from on memory only (a lock reads from no unlock); with "mo"
+    # also the order of the writes to every memory location.
+    lock_kinds = ("lock", "unlock")
+    keys["lock-aware"] = frozenset(
+        (ident[j], ident[rf[j]] if rf.get(j, -1) >= 0 and ev[j].kind not in lock_kinds else None)
+        for j in range(n)
+    )
+    mo = frozenset(
+        (ident[i], ident[j]) for i in range(n) for j in range(i + 1, n)
+        if _writes(ev[i]) and _writes(ev[j]) and ev[i].loc == ev[j].loc
+        and ev[i].kind not in lock_kinds and ev[j].kind not in lock_kinds
+    )
+    keys["lock-aware-mo"] = (keys["lock-aware"], mo)
     # RVF: the events with values, and the causal order (po ∪ rf)+ restricted to reads.
     causal = _closure(n, base | {(w, r) for r, w in rf.items() if w >= 0})
     reads = [j for j in range(n) if _reads(ev[j])]
@@ -266,7 +279,8 @@ def reference_partition(program: Program | _core.ProgramBase) -> dict[str, dict[
     number of classes of complete, blocked and error traces."""
     compiled = program.compile() if isinstance(program, Program) else program
     ex = compiled.new_execution()
-    names = ["mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf"]
+    names = ["mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf", "lock-aware",
+             "lock-aware-mo"]
     seen: dict[str, dict[str, set]] = {k: {"complete": set(), "blocked": set(), "errors": set()}
                                        for k in names}
     counts = {"complete": 0, "blocked": 0, "errors": 0}
