@@ -3,8 +3,8 @@
 Usage: ``python -m porlab._bench_worker RESULT.json`` with the run's specification as JSON on
 stdin (``path``, ``kind``, ``params``, ``explorer``, ``ifaa``, ``options``, ``max_traces``,
 ``max_seconds``, ``memory_mib``, ``timeout``). The worker limits its own address space
-(``RLIMIT_AS`` = ``memory_mib`` MiB for the whole process, set once Python and porlab are loaded,
-as ``-m`` imports the package first; growing beyond it fails), loads the program, explores
+(``RLIMIT_AS`` = ``memory_mib`` MiB on top of the address space of the loaded interpreter, set
+once Python and porlab are loaded, as ``-m`` imports the package first; growing beyond it fails), loads the program, explores
 it and writes ``{"status": ..., "message": ..., counts...}`` to RESULT.json; its peak memory is
 the worker's peak resident set (VmHWM), Python included (about 20 MiB). The parent
 (:func:`porlab.bench.execute_run`) enforces the wall-clock timeout by killing the process group
@@ -43,9 +43,23 @@ def _peak_rss() -> int:
     return 0
 
 
+def _vm_size() -> int:
+    """Current address-space size of this process in bytes (0 if unknown)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def _limit_memory(mib: int) -> None:
+    # The budget comes on top of the loaded interpreter: importing porlab maps LLVM and clang
+    # (~280 MiB of address space), which is not the run's memory.
     if mib > 0:
-        limit = mib * 2**20
+        limit = _vm_size() + mib * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 

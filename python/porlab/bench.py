@@ -5,7 +5,8 @@ A suite is a TOML file (see ``benchmarks/suites/*.toml``)::
     name = "dpor"            # default: the file's stem
     root = "../.."           # base of relative program paths (default: the suite's folder)
     timeout = 60             # seconds per run (wall clock, the worker is killed on expiry)
-    memory = 4096            # MiB of address space per run (RLIMIT_AS); 0 = unlimited
+    memory = 4096            # MiB of address space per run beyond the loaded interpreter
+                             # (RLIMIT_AS); 0 = unlimited
     max_traces = 0           # optional clean budgets passed to explore (status "budget")
     max_seconds = 0
     explorers = ["source", {name = "optimal-await", ifaa = true}]

@@ -12,7 +12,8 @@ from conftest import EXAMPLES, build_straight_line, example, oracle_counts
 
 import porlab
 
-EQUIVS = ["interleavings", "mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf"]
+EQUIVS = ["interleavings", "mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf",
+          "lock-aware", "lock-aware-mo"]
 
 
 def multinomial(*ks: int) -> int:
@@ -27,6 +28,10 @@ def check_lattice(p: porlab.PartitionSizes) -> None:
     # and IFAA only merges Mazurkiewicz classes.
     assert p["rvf"] <= p["reads-from"] <= p["mazurkiewicz"] <= p["interleavings"]
     assert p["mazurkiewicz-ifaa"] <= p["mazurkiewicz"]
+    # Lock-aware drops the order of critical sections: coarser than reads-from (resp. than
+    # Mazurkiewicz with coherence).
+    assert p["lock-aware"] <= p["reads-from"] and p["lock-aware"] <= p["lock-aware-mo"]
+    assert p["lock-aware-mo"] <= p["mazurkiewicz"]
     for kind in (p.complete, p.blocked, p.errors):
         assert set(kind) == set(EQUIVS)
     for k in EQUIVS:
