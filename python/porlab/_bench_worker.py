@@ -4,9 +4,10 @@ Usage: ``python -m porlab._bench_worker RESULT.json`` with the run's specificati
 stdin (``path``, ``kind``, ``params``, ``explorer``, ``ifaa``, ``options``, ``max_traces``,
 ``max_seconds``, ``memory_mib``, ``timeout``). The worker limits its own address space
 (``RLIMIT_AS`` = ``memory_mib`` MiB on top of the address space of the loaded interpreter, set
-once Python and porlab are loaded, as ``-m`` imports the package first; growing beyond it fails), loads the program, explores
-it and writes ``{"status": ..., "message": ..., counts...}`` to RESULT.json; its peak memory is
-the worker's peak resident set (VmHWM), Python included (about 20 MiB). The parent
+once Python and porlab are loaded, as ``-m`` imports the package first; growing beyond it
+fails), loads the program, explores it and writes ``{"status": ..., "message": ...,
+counts...}`` to RESULT.json; its peak memory is the worker's peak resident set (VmHWM),
+Python included (about 20 MiB). The parent
 (:func:`porlab.bench.execute_run`) enforces the wall-clock timeout by killing the process group
 and classifies a worker that dies without writing a result (signal, abort) as a crash.
 

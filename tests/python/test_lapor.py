@@ -8,11 +8,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import example
 
 import porlab
 from porlab.errors import InputError
-
-from conftest import example
 
 
 def lapor(prog: porlab.Program, coherence: str = "wb") -> porlab.Result:
