@@ -1,8 +1,10 @@
 """The `rvf` explorer (RVF-SMC with VerifySC) from Python: registry entry and guarantees, the
 paper's numbers (Figures 1, 6 and 13), the ablation options, statistics, the benchmark programs
 reorder(n) and singleton(n), and conformance with naive (same outcomes and error sites, never
-two complete traces in one RVF class). The generic conformance suite (test_conformance.py)
-runs rvf on the examples and on Hypothesis programs as well."""
+two complete traces in one RVF class). Also `rf`, reads-from SMC on the same machinery (one
+write per good-writes set): exactly one trace per reads-from class. The generic conformance
+suite (test_conformance.py) runs rvf, rf and rf-graph on the examples and on Hypothesis
+programs as well."""
 
 from __future__ import annotations
 
@@ -130,3 +132,44 @@ def test_rf_and_rvf_on_figure13_growth() -> None:
     assert [s.complete["rvf"] for s in sizes] == [1, 1, 1]
     rf = [s.complete["reads-from"] for s in sizes]
     assert rf[0] < rf[1] < rf[2]
+
+
+# ---- rf: reads-from SMC from the RVF-SMC machinery ------------------------------------------
+
+def test_rf_registered_as_optimal_with_the_rvf_options() -> None:
+    info = {e["name"]: e for e in porlab.explorers()}
+    assert info["rf"]["equivalence"] == info["rf-graph"]["equivalence"] == "reads-from"
+    assert info["rf"]["optimal"] and info["rf-graph"]["optimal"]
+    assert set(info["rf"]["options"]) == set(ABLATIONS)
+    with pytest.raises(porlab.errors.InputError, match="on or off"):
+        porlab.explore(example("rvf_fig1"), "rf", greedy="never")
+
+
+def test_rf_paper_numbers_with_less_work_than_rf_graph() -> None:
+    assert porlab.explore(example("rvf_fig1"), "rf").complete == 9
+    for n in range(1, 6):
+        rf = porlab.explore(example("rvf_fig13c", n=n), "rf")
+        graph = porlab.explore(example("rvf_fig13c", n=n), "rf-graph")
+        assert rf.complete == graph.complete == (n + 1) ** (n - 1), n
+        if n >= 4:  # rf-graph explores every (rf, co) graph, rf one leaf per class
+            assert graph.stats["graphs_not_reported"] > 0
+            assert rf.events < graph.events, n
+    # rw(n) without locks: (n+1)^(n-1) reads-from classes (Cayley)
+    for n in (2, 3, 4):
+        prog = example("lapor_rw_lock", n=n, locked=False)
+        assert porlab.explore(prog, "rf").complete == (n + 1) ** (n - 1)
+
+
+@pytest.mark.parametrize("option", [None, *ABLATIONS])
+def test_rf_conforms_with_and_without_each_heuristic(option: str | None) -> None:
+    opts = {} if option is None else {option: "off"}
+    progs = [example("rvf_fig6"), example("rvf_fig13a", n=2), example("lapor_fib_bench", num=2),
+             example("godot_fig5"), example("lapor_rw_lock", n=3), bench("singleton", n=2),
+             bench("reorder", n=2)]
+    for prog in progs:
+        sizes = porlab.partition_sizes(prog)
+        r = porlab.explore(prog, "rf", **opts)
+        assert r.complete == sizes.complete["reads-from"], (prog.name, option)
+        assert r.blocked == sizes.blocked["reads-from"], (prog.name, option)
+        if option is None:
+            assert check_explorer(prog, "rf") == [], prog.name

@@ -148,18 +148,34 @@ private:
     // ---- replay and extension ----------------------------------------------------------------
 
     // Perform step s (already known) of thread t again, checking that the program agrees.
-    void redo(ThreadId t, const Step& s) {
+    // A node's newest read (`fresh`) was first performed at the end of its parent's trace, where
+    // memory may hold another value than the one it was told to read; in the witness it reads a
+    // real write. A program whose faults depend on more than the value read (the C front end's
+    // use after free depends on the block's status) may fail in one place and not in the other:
+    // the witness is a real execution, so its step is kept. Returns whether s.writes changed.
+    bool redo(ThreadId t, Step& s, bool fresh = false) {
         if (s.reads && cur_[static_cast<std::size_t>(s.ev.loc)] != s.ev.rval)
             throw std::logic_error("rvf: internal error: a witness read of " + toString(s.ev) +
                                    " finds another value in memory");
         auto out = exec_->step(t, s.reads ? std::optional<Value>(s.ev.rval) : std::nullopt);
         rep_.countEvent();
         const Event& e = out.front();
+        const bool fails = hasError(out);
         if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval ||
-            e.index != s.ev.index || hasError(out) != s.fails)
+            e.index != s.ev.index || (fails != s.fails && !fresh))
             throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) +
-                                   " gave " + toString(e));
+                                   (s.fails ? " (failing)" : "") + " gave " + toString(e) +
+                                   (fails ? " (failing)" : ""));
+        bool changed = false;
+        if (fails != s.fails) {
+            s.out.assign(out.begin(), out.end());
+            s.fails = fails;
+            const bool writes = writesMemory(s.ev.kind) && !fails;
+            changed = writes != s.writes;
+            s.writes = writes;
+        }
         performed(t, s);
+        return changed;
     }
 
     void performed(ThreadId t, const Step& s) {
@@ -172,7 +188,10 @@ private:
         if (s.fails) anyFail_ = true;
     }
 
-    [[nodiscard]] bool replay(const std::vector<ThreadId>& witness) {
+    // Replays `witness`; `fresh` is the thread whose last step is the node's newest read (see
+    // redo), and *changed tells whether that step's write part came or went.
+    [[nodiscard]] bool replay(const std::vector<ThreadId>& witness, ThreadId fresh = -1,
+                              bool* changed = nullptr) {
         exec_->reset();
         trace_ = initEvents_;
         order_.clear();
@@ -182,7 +201,10 @@ private:
         std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
         for (ThreadId t : witness) {
             if (rep_.stop()) return false;
-            redo(t, steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(cnt[t]++)]);
+            auto& st = steps_[static_cast<std::size_t>(t)];
+            const auto i = static_cast<std::size_t>(cnt[t]++);
+            const bool c = redo(t, st[i], t == fresh && i + 1 == st.size());
+            if (changed) *changed = *changed || c;
         }
         return true;
     }
@@ -249,8 +271,8 @@ private:
         }
         // The same causal past can fail in many nodes (it leaves out the reads in which they
         // differ): report it once. Its events are a prefix of every thread, and with the source of
-        // each of its reads they are the whole class.
-        // The key: the prefix lengths, then thread by thread the source of every read.
+        // each of its reads they are the whole class. The key: the prefix lengths, then thread by
+        // thread the source of every read.
         std::vector<std::int32_t> key(static_cast<std::size_t>(T_), 0);
         for (std::size_t q = 0; q <= p; ++q)
             if (need[q]) key[static_cast<std::size_t>(order_[q].first)] = order_[q].second + 1;
@@ -413,7 +435,17 @@ private:
               const CausalMap& C, ThreadId newT, bool here = false) {
         ++nodes_;
         for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(xlen[t]));
-        if (here ? rep_.stop() : !replay(witness)) return;
+        if (here) {
+            if (rep_.stop()) return;
+        } else {
+            bool changed = false;
+            if (!replay(witness, newT, &changed)) return;
+            if (changed) {  // the new read's write part came or went (see redo): VerifySC again
+                rvf::Instance in = instance(xlen);
+                const auto wit = rvf::verifySC(in, ro_.vsc, vsc_);
+                if (!wit || !replay(*wit)) return;
+            }
+        }
         if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
             const auto idx = static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
             for (std::size_t q = 0; q < order_.size(); ++q)
@@ -568,16 +600,15 @@ private:
             auto join = [&](const std::int32_t* s) {
                 for (ThreadId u = 0; u < T_; ++u) c[u] = std::max(c[u], s[u]);
             };
-            const Step& st = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
-            if (ro_.perWrite && st.reads) {
-                const WriteRef w = lastWrite_[static_cast<std::size_t>(st.ev.loc)];
+            const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+            if (ro_.perWrite && s.reads) {
+                const WriteRef w = lastWrite_[static_cast<std::size_t>(s.ev.loc)];
                 srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)] + i)] = w;
                 if (w.t != kInitThread) join(poClock(w.t, w.i));
             }
-            if (ro_.perWrite && st.writes) lastWrite_[static_cast<std::size_t>(st.ev.loc)] = {t, i};
+            if (ro_.perWrite && s.writes) lastWrite_[static_cast<std::size_t>(s.ev.loc)] = {t, i};
             if (i > 0) join(poClock(t, i - 1));
             else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) join(poClock(sp.t, sp.i));
-            const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
             if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
                 const ThreadId ch = s.ev.aux;
                 if (sl[ch] > 0) join(poClock(ch, sl[ch] - 1));
