@@ -18,8 +18,10 @@ CLoadOptions options(const std::vector<std::pair<std::string, std::string>>& def
                      const std::vector<std::string>& clangArgs, std::optional<int> unroll,
                      int maxThreads, int maxLocations, bool deadlockIsError,
                      std::optional<std::pair<long long, long long>> nondetDomain,
-                     const std::string& name, std::int64_t maxExecutionEvents) {
+                     const std::string& name, std::int64_t maxExecutionEvents,
+                     const std::string& loops = "none") {
     CLoadOptions o;
+    o.loops = loops;
     o.maxExecutionEvents = maxExecutionEvents;
     o.defines = defines;
     o.includeDirs = includeDirs;
@@ -44,9 +46,9 @@ void bindLlvm(py::module_& m) {
            const std::vector<std::string>& includeDirs, const std::vector<std::string>& clangArgs,
            std::optional<int> unroll, int maxThreads, int maxLocations, bool deadlockIsError,
            std::optional<std::pair<long long, long long>> nondetDomain, const std::string& name,
-           std::int64_t maxExecutionEvents) {
+           std::int64_t maxExecutionEvents, const std::string& loops) {
             auto o = options(defines, includeDirs, clangArgs, unroll, maxThreads, maxLocations,
-                             deadlockIsError, nondetDomain, name, maxExecutionEvents);
+                             deadlockIsError, nondetDomain, name, maxExecutionEvents, loops);
             py::gil_scoped_release release;
             return loadC(path, o);
         },
@@ -55,7 +57,7 @@ void bindLlvm(py::module_& m) {
         py::arg("clang_args") = std::vector<std::string>{}, py::arg("unroll") = py::none(),
         py::arg("max_threads") = 16, py::arg("max_locations") = 4096,
         py::arg("deadlock_is_error") = true, py::arg("nondet_domain") = py::none(),
-        py::arg("name") = "", py::arg("max_execution_events") = 5000,
+        py::arg("name") = "", py::arg("max_execution_events") = 100000, py::arg("loops") = "none",
         "Compile a C file with clang 19 and load it as a program (raises InputError with clang's "
         "diagnostics, or UnsupportedError naming what is not supported and its line).");
     m.def(
@@ -64,9 +66,9 @@ void bindLlvm(py::module_& m) {
            const std::vector<std::pair<std::string, std::string>>& defines,
            const std::vector<std::string>& includeDirs, const std::vector<std::string>& clangArgs,
            std::optional<int> unroll, int maxThreads, int maxLocations, bool deadlockIsError,
-           const std::string& name, std::int64_t maxExecutionEvents) {
+           const std::string& name, std::int64_t maxExecutionEvents, const std::string& loops) {
             auto o = options(defines, includeDirs, clangArgs, unroll, maxThreads, maxLocations,
-                             deadlockIsError, std::nullopt, name, maxExecutionEvents);
+                             deadlockIsError, std::nullopt, name, maxExecutionEvents, loops);
             py::gil_scoped_release release;
             return loadCSource(source, fileName, o);
         },
@@ -76,7 +78,7 @@ void bindLlvm(py::module_& m) {
         py::arg("clang_args") = std::vector<std::string>{}, py::arg("unroll") = py::none(),
         py::arg("max_threads") = 16, py::arg("max_locations") = 4096,
         py::arg("deadlock_is_error") = true, py::arg("name") = "",
-        py::arg("max_execution_events") = 5000,
+        py::arg("max_execution_events") = 100000, py::arg("loops") = "none",
         "Load C source text as a program (as load_c; `file_name` names it in messages).");
     m.def(
         "disassemble_c", [](const Program& p) { return disassembleC(p); }, py::arg("program"),

@@ -334,7 +334,8 @@ def load_c(
     deadlock_is_error: bool = True,
     nondet_domain: tuple[int, int] | None = None,
     name: str = "",
-    max_execution_events: int = 5000,
+    max_execution_events: int = 100000,
+    loops: str = "none",
 ) -> ProgramBase:
     """Compile a C file with clang 19 and load it as a program."""
 
@@ -349,7 +350,8 @@ def load_c_source(
     max_locations: int = 4096,
     deadlock_is_error: bool = True,
     name: str = "",
-    max_execution_events: int = 5000,
+    max_execution_events: int = 100000,
+    loops: str = "none",
 ) -> ProgramBase:
     """Load C source text as a program."""
 

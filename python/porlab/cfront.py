@@ -16,7 +16,7 @@ from pathlib import Path
 from porlab import _core
 from porlab.errors import InputError, UnsupportedError
 
-__all__ = ["C_INCLUDE_DIR", "c_warnings", "disassemble_c", "has_c_frontend", "load_c",
+__all__ = ["C_INCLUDE_DIR", "LOOP_MODES", "c_warnings", "disassemble_c", "has_c_frontend", "load_c",
            "load_c_source"]
 
 #: The directory of ``porlab.h``; always on clang's include path.
@@ -24,7 +24,13 @@ C_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
 
 DEFAULT_MAX_THREADS = 16
 DEFAULT_MAX_LOCATIONS = 4096
-DEFAULT_MAX_EXECUTION_EVENTS = 5000
+DEFAULT_MAX_EXECUTION_EVENTS = 100_000
+
+#: ``loops=`` transformations (docs/supported-c.md, "Loops"): ``none`` (the default: the
+#: program as written), ``spin-assume`` (SAVER's static spin-assume), ``plp`` (Godot's Partial
+#: Loop Purity elimination), ``plp-await`` (PLP with assume pairs rewritten into awaits),
+#: ``saver`` (the static part of SAVER, today the same as ``spin-assume``).
+LOOP_MODES = ("none", "spin-assume", "plp", "plp-await", "saver")
 
 
 def has_c_frontend() -> bool:
@@ -74,7 +80,9 @@ def _domain(nondet_domain: tuple[int, int] | str | None) -> tuple[int, int] | No
 
 def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs: Iterable[str],
              clang_args: Iterable[str], unroll: int | None, max_threads: int,
-             max_locations: int) -> dict[str, object]:
+             max_locations: int, loops: str = "none") -> dict[str, object]:
+    if loops not in LOOP_MODES:
+        raise InputError(f"loops must be one of {', '.join(LOOP_MODES)}, not {loops!r}")
     if unroll is not None and (not isinstance(unroll, int) or unroll < 0):
         raise InputError(f"unroll must be a non-negative int, not {unroll!r}")
     if not 1 <= max_threads <= 64:
@@ -86,6 +94,7 @@ def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs:
         "unroll": unroll,
         "max_threads": max_threads,
         "max_locations": max_locations,
+        "loops": loops,
     }
 
 
@@ -102,6 +111,7 @@ def load_c(
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
+    loops: str = "none",
 ) -> _core.ProgramBase:
     """Compile the C file ``path`` and load it as a program.
 
@@ -111,12 +121,17 @@ def load_c(
     execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
     ``max_locations`` bounds the shared heap/stack locations over all executions;
     ``max_execution_events`` cuts an execution that long (blocked, with a warning in
-    :func:`c_warnings`): programs that never terminate end there.
+    :func:`c_warnings`): programs that never terminate end there. ``nondet_domain=(lo, hi)`` (or
+    ``"LO:HI"``) explores every value of every ``__VERIFIER_nondet_*`` call: the explorer runs once
+    per assignment of values to the calls reached (each execution is counted once); without it the
+    calls return 0.
+    ``loops`` transforms loops before exploration (:data:`LOOP_MODES`; ``"none"``, the
+    default, explores the program as written): ``"plp-await"`` is Godot's PLP + Await.
 
     Raises :class:`porlab.InputError` with clang's diagnostics when the file does not compile,
     :class:`porlab.UnsupportedError` naming an unsupported construct and its source line."""
     _need_frontend()
-    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations)
+    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
     return _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
                         deadlock_is_error=deadlock_is_error, name=name,
                         max_execution_events=max_execution_events, **opts)
@@ -135,10 +150,11 @@ def load_c_source(
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
+    loops: str = "none",
 ) -> _core.ProgramBase:
     """As :func:`load_c`, from C source text (``file_name`` names it in messages and traces)."""
     _need_frontend()
-    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations)
+    opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
     return _core.load_c_source(source, file_name=file_name, deadlock_is_error=deadlock_is_error,
                                name=name, max_execution_events=max_execution_events, **opts)
 

@@ -137,6 +137,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         deadlock_is_error=not args.deadlock_blocked,
         max_locations=args.max_locations,
         max_execution_events=args.max_execution_events,
+        loops=args.loops,
     )
     extra = dict(args.option or [])
     max_events = DEFAULT_RUN_MAX_EVENTS if args.max_events is None else args.max_events
@@ -308,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
                    help="at most N back-jumps per loop entry; beyond: the execution is blocked")
+    p.add_argument("--loops", default="none",
+                   choices=["none", "spin-assume", "plp", "plp-await", "saver"],
+                   help="transform loops before exploring (default none: the program as "
+                   "written; plp-await = Godot's PLP+Await; see docs/supported-c.md)")
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
                    help="define a macro")
     p.add_argument("-I", dest="include", action="append", metavar="DIR",
@@ -316,10 +321,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bound on threads, main included (default 16)")
     p.add_argument("--max-locations", type=int, default=4096,
                    help="bound on shared heap/stack locations (default 4096)")
-    p.add_argument("--max-execution-events", type=int, default=5000,
-                   help="cut an execution this long (blocked, with a warning; default 5000)")
+    p.add_argument("--max-execution-events", type=int, default=100_000,
+                   help="cut an execution this long (blocked, with a warning; default 100000)")
     p.add_argument("--nondet-domain", metavar="LO:HI",
-                   help="explore every value of __VERIFIER_nondet_* in LO..HI (not supported yet)")
+                   help="explore every value of __VERIFIER_nondet_* in LO..HI (the explorer runs "
+                        "once per assignment of values to the nondet calls reached)")
     p.add_argument("--deadlock-blocked", action="store_true",
                    help="count deadlocks as blocked executions instead of errors")
     p.add_argument("--all-errors", action="store_true",

@@ -61,4 +61,18 @@ struct ConflictRelation {
     return old;
 }
 
+// v truncated to `width` bits and sign-extended (width 1: zero-extended), as a C value of that
+// width is held in a Value.
+[[nodiscard]] constexpr Value atWidth(Value v, unsigned width) {
+    if (width >= 64) return v;
+    if (width == 1) return v & 1;
+    const unsigned sh = 64U - width;
+    return static_cast<Value>(static_cast<std::uint64_t>(v) << sh) >> sh;
+}
+
+// The value a fetch-and-op event writes when it reads `old` (at the event's width).
+[[nodiscard]] constexpr Value rmwResult(const Event& e, Value old) {
+    return atWidth(applyRmw(e.rmwOp, old, e.operand), e.width);
+}
+
 }  // namespace porlab

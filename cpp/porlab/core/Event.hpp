@@ -28,6 +28,7 @@ struct Event {
     RmwOp rmwOp = RmwOp::Add;        // FetchAdd only
     AwaitCond cond = AwaitCond::EQ;  // Await, XchgAwait only
     bool resultUsed = true;          // FetchAdd: is the loaded value used afterwards (IFAA)
+    std::uint8_t width = 64;         // FetchAdd: bits of the value (results wrap, sign-extended)
     bool enabled = true;             // for a pending (not yet executed) event
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)

@@ -500,7 +500,7 @@ private:
         return initMem_[static_cast<std::size_t>(l)];
     }
     static Value applyWrite(const Event& g, Value cur) {
-        return g.kind == EventKind::FetchAdd ? applyRmw(g.rmwOp, cur, g.operand) : g.wval;
+        return g.kind == EventKind::FetchAdd ? rmwResult(g, cur) : g.wval;
     }
     // Value of l after E[0..i).items_ (the items' writes re-applied in their new order).
     [[nodiscard]] Value valueAfterItems(LocId l, std::size_t i) const {

@@ -27,6 +27,9 @@ struct ExploreOptions {
     bool keepTraces = false;       // keep every maximal trace in the result
     bool collectOutcomes = true;   // record the set of reachable final states
     std::function<void(const Trace&)> onTrace;  // called with every maximal trace
+    // When set and false for a maximal execution, the trace is not reported at all (drivers that
+    // run an explorer several times, e.g. once per input assignment, report each trace once).
+    std::function<bool(const Execution&)> acceptTrace;
     ConflictRelation conflicts;    // e.g. IFAA
     std::map<std::string, std::string> params;  // explorer-specific options
 };
@@ -130,6 +133,15 @@ struct ExplorerInfo {
 [[nodiscard]] const ExplorerInfo& explorerInfo(const std::string& name);
 [[nodiscard]] ExploreResult explore(const Program& program, const std::string& explorer,
                                     const ExploreOptions& opts = {});
+
+// A driver explores some programs in its own way (e.g. C programs with --nondet-domain: the
+// explorer once per assignment of values to input choices) and returns nullopt for the others.
+// explore() asks the registered drivers first; `run` runs the explorer once with given options.
+using ExploreRun = std::function<ExploreResult(const ExploreOptions&)>;
+using ExploreDriver =
+    std::function<std::optional<ExploreResult>(const Program&, const ExploreOptions&, const ExploreRun&)>;
+// Registers a driver (at static initialisation of a front end); returns true.
+bool registerExploreDriver(ExploreDriver driver);
 
 // The explorers themselves (one file each).
 ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);

@@ -52,7 +52,17 @@ ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
     return std::move(job.result);
 }
 
+std::vector<ExploreDriver>& exploreDrivers() {
+    static std::vector<ExploreDriver> drivers;
+    return drivers;
+}
+
 }  // namespace
+
+bool registerExploreDriver(ExploreDriver driver) {
+    exploreDrivers().push_back(std::move(driver));
+    return true;
+}
 
 const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
@@ -120,7 +130,11 @@ ExploreResult explore(const Program& program, const std::string& explorer,
         throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
                          (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
     }
-    ExploreResult r = runOnBigStack(info, program, opts);
+    const ExploreRun run = [&](const ExploreOptions& o) { return runOnBigStack(info, program, o); };
+    std::optional<ExploreResult> driven;
+    for (const auto& d : exploreDrivers())
+        if ((driven = d(program, opts, run))) break;
+    ExploreResult r = driven ? std::move(*driven) : run(opts);
     r.explorer = info.name;
     return r;
 }

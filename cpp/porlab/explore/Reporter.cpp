@@ -68,6 +68,7 @@ std::optional<Event> Reporter::deadlock(const Execution& exec) {
 }
 
 void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
+    if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return;
     if (status == TraceStatus::Blocked && program_.info()->deadlockIsError) {
         // Decided here, after the explorer's end-of-trace analysis, so that no explorer loses the
         // classes beyond a deadlock: the trace ends with a fault marker on the waiting thread.

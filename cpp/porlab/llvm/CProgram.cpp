@@ -13,7 +13,9 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -26,9 +28,11 @@
 
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Errors.hpp"
+#include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CodeModel.hpp"
 #include "porlab/llvm/Compile.hpp"
 #include "porlab/llvm/Lower.hpp"
+#include "porlab/llvm/ThreadBound.hpp"
 
 namespace porlab {
 
@@ -66,6 +70,28 @@ public:
     [[nodiscard]] const std::shared_ptr<const ProgramInfo>& info() const override { return info_; }
 
     const CModule& mod() const { return mod_; }
+
+    // ---- --nondet-domain: choice points (thread, n-th __VERIFIER_nondet_* call of the thread),
+    // numbered in discovery order; the driver sets one value per point before each run.
+    Value choice(ThreadId t, int n) const {
+        std::lock_guard lk(mu_);
+        auto [it, fresh] = choiceIds_.try_emplace({t, n}, static_cast<int>(choicePoints_.size()));
+        if (fresh) choicePoints_.emplace_back(t, n);
+        const auto i = static_cast<std::size_t>(it->second);
+        return i < assignment_.size() ? assignment_[i] : opts_.nondetDomain->first;
+    }
+    std::size_t numChoicePoints() const {
+        std::lock_guard lk(mu_);
+        return choicePoints_.size();
+    }
+    // Only between runs (no execution of this program may be running).
+    void setAssignment(const std::vector<Value>& a) const {
+        std::lock_guard lk(mu_);
+        assignment_ = a;
+        assignedPoints_.clear();
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i] != opts_.nondetDomain->first) assignedPoints_.push_back(choicePoints_[i]);
+    }
     const CLoadOptions& opts() const { return opts_; }
     std::vector<std::string> warnings() const {
         std::lock_guard lk(mu_);
@@ -111,6 +137,10 @@ private:
     mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_
     mutable std::atomic<LocId> numLocs_{0};
     mutable std::vector<std::string> warnings_;
+    mutable std::map<std::pair<ThreadId, int>, int> choiceIds_;
+    mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
+    mutable std::vector<Value> assignment_;                     // by choice point
+    mutable std::vector<std::pair<ThreadId, int>> assignedPoints_;  // points not at LO
 };
 
 CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& name)
@@ -124,6 +154,7 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     auto info = std::make_shared<ProgramInfo>();
     info->name = name;
     info->files = mod_.files;
+    info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");
@@ -167,7 +198,9 @@ std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std:
     auto it = dynIds_.find(key);
     if (it != dynIds_.end()) return it->second;
     const std::int64_t id = mod_.firstDynamicObject() + static_cast<std::int64_t>(dyn_.size());
-    if (id >= (1LL << 29)) throw InputError("too many allocations");
+    if (id >= mod_.maxObjects)
+        throw InputError("too many allocations (" + std::to_string(mod_.maxObjects) +
+                         " objects" + (mod_.objShift < 32 ? " with 32-bit pointers)" : ")"));
     std::string what = kind == -1   ? "malloc"
                        : kind == -2 ? "calloc"
                                     : mod_.allocaNames[static_cast<std::size_t>(kind)];
@@ -274,8 +307,10 @@ public:
     }
 
     std::span<const Event> reset() override {
-        std::copy(p_.initMem_.begin(), p_.initMem_.end(), mem_.begin());
-        std::fill(owner_.begin(), owner_.end(), -1);
+        // Only locations created so far can have been written (numLocs_ never shrinks).
+        const auto nl = static_cast<std::ptrdiff_t>(p_.numLocs_.load());
+        std::copy(p_.initMem_.begin(), p_.initMem_.begin() + nl, mem_.begin());
+        std::fill(owner_.begin(), owner_.begin() + nl, -1);
         objs_.clear();
         for (auto& th : threads_) {
             th.status = ThreadStatus::NotStarted;
@@ -284,14 +319,13 @@ public:
             th.local.clear();
             th.stackObjs.clear();
             th.evCount = 0;
-            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = 0;
+            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
         }
         failed_ = false;
         totalEvents_ = 0;
         emitted_.clear();
         startThread(0, m_.mainFunction, {0, 0});
-        checkDeadlock();
         return emitted_;
     }
 
@@ -308,7 +342,11 @@ public:
         const Value cur = e.loc >= 0 ? mem_[static_cast<std::size_t>(e.loc)] : 0;
         switch (e.kind) {
         case EventKind::Read: e.rval = cur; break;
-        case EventKind::FetchAdd: e.rval = cur; e.wval = norm(applyRmw(e.rmwOp, cur, e.operand), th.pendW); break;
+        case EventKind::FetchAdd:
+            e.rval = cur;
+            e.width = static_cast<std::uint8_t>(th.pendW);
+            e.wval = rmwResult(e, cur);
+            break;
         case EventKind::Exchange: e.rval = cur; break;
         case EventKind::CasSuccess:
         case EventKind::CasFailure:
@@ -333,7 +371,7 @@ public:
             }
             e.rval = 0;
             e.wval = 1;
-            e.enabled = cur == 0;
+            e.enabled = cur == 0 || relaxedLocks_;
             break;
         case EventKind::Join:
             e.enabled = threads_[static_cast<std::size_t>(e.aux)].status == ThreadStatus::Finished;
@@ -351,10 +389,15 @@ public:
     std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead) override;
 
     [[nodiscard]] bool failed() const override { return failed_; }
+    bool setRelaxedLocks(bool on) override {
+        relaxedLocks_ = on;
+        return true;
+    }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
-        std::size_t n = mem_.size();
+        // Locations beyond numLocs_ were never created, so never written: scan from there.
+        std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
         while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
         std::vector<Value> o(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
         o.push_back(-1);  // separator: memory is trimmed
@@ -375,6 +418,15 @@ public:
     void save(Snapshot& s) const override;
     void restore(const Snapshot& s) override;
 
+    // Nondet driver: did this execution use every choice point the current assignment sets to
+    // a value other than LO? (Otherwise the same execution is reported under the assignment that
+    // has LO there.) Points of a thread are used in order, so (t, n) is used iff nNondet > n.
+    [[nodiscard]] bool usesAssignedChoices() const {
+        for (const auto& [t, n] : p_.assignedPoints_)
+            if (threads_[static_cast<std::size_t>(t)].nNondet <= n) return false;
+        return true;
+    }
+
 private:
     struct Frame {
         std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1, pad = 0;
@@ -383,6 +435,7 @@ private:
         ThreadStatus status = ThreadStatus::NotStarted;
         std::uint32_t evCount = 0;
         std::int32_t nAllocs = 0, nSpawns = 0, atomicDepth = 0, phase = 0;
+        std::int32_t nNondet = 0;  // __VERIFIER_nondet_* calls so far (choice points used)
         Value exitVal = 0, aux = 0;
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
@@ -435,15 +488,16 @@ private:
             a.fault = FaultKind::NullDereference;
             return a;
         }
-        if (u & kLocalTag) {
-            const std::uint64_t off = u & ~kLocalTag;
+        if (u & m_.localTag) {
+            const std::uint64_t off = u & (m_.localTag - 1);
             if (off + size > th.local.size() || off >= (1ULL << 40)) return a;
             a.where = Where::Local;
             a.off = static_cast<std::uint32_t>(off);
             return a;
         }
-        const auto obj = static_cast<std::int64_t>(u >> kObjShift);
-        const std::uint64_t off = u & kOffMask;
+        const auto obj = static_cast<std::int64_t>((u & (m_.localTag - 1)) >> m_.objShift);
+        const std::uint64_t off = u & m_.offMask;
+        if (u >= m_.localTag) return a;  // beyond the encoding (e.g. a wrapped 32-bit pointer)
         if (obj <= static_cast<std::int64_t>(m_.functions.size())) return a;
         if (obj < m_.firstDynamicObject()) {
             const CGlobal& g = m_.globals[static_cast<std::size_t>(
@@ -539,18 +593,20 @@ private:
     Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         if (size >= (1ULL << 31)) size = (1ULL << 31) - 1;
+        if (size > m_.offMask + 1)
+            throw InputError("an allocation of " + std::to_string(size) + " bytes: more than " +
+                             std::to_string(m_.offMask + 1) + " bytes per object with 32-bit pointers");
         const std::int64_t id = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind);
         ensureObj(id);
         objs_[static_cast<std::size_t>(id)] = {static_cast<std::uint32_t>(size), 1,
                                                static_cast<std::uint8_t>(kind < 0 ? 1 : 0)};
-        return id << kObjShift;
+        return id << m_.objShift;
     }
 
     void doReturn(ThreadId t, Value rv, bool hasValue);
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     void runLocal(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in);
-    void checkDeadlock();
     void setPend(Thread& th, ThreadId t, EventKind k, LocId loc, SourcePos pos) {
         Event& e = th.pend;
         e = Event{};
@@ -569,6 +625,7 @@ private:
     int T_;
     std::vector<Value> mem_;
     std::vector<ThreadId> owner_;
+    bool relaxedLocks_ = false;  // LAPOR replays: locks never block nor fault
     mutable std::vector<Thread> threads_;
     std::vector<ObjState> objs_;
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
@@ -671,7 +728,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     case Builtin::MutexLock:
     case Builtin::MutexTryLock:
         if (!mutexLoc(arg(th, in, 0), loc)) return true;
-        if (b == Builtin::MutexLock && owner_[static_cast<std::size_t>(loc)] == t) {
+        if (b == Builtin::MutexLock && !relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] == t) {
             fault(t, FaultKind::RelockHeld, in.pos);
             return true;
         }
@@ -681,7 +738,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         return true;
     case Builtin::MutexUnlock:
         if (!mutexLoc(arg(th, in, 0), loc)) return true;
-        if (owner_[static_cast<std::size_t>(loc)] != t) {
+        if (!relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] != t) {
             fault(t, FaultKind::UnlockNotHeld, in.pos);
             return true;
         }
@@ -693,7 +750,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         if (!condLoc(arg(th, in, 0), loc) || !mutexLoc(arg(th, in, 1), m)) return true;
         switch (th.phase) {
         case 0:
-            if (owner_[static_cast<std::size_t>(m)] != t) {
+            if (!relaxedLocks_ && owner_[static_cast<std::size_t>(m)] != t) {
                 fault(t, FaultKind::UnlockNotHeld, in.pos);
                 return true;
             }
@@ -717,12 +774,12 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         return true;
     case Builtin::ThreadCreate: {
         const Value fp = arg(th, in, 2);
-        const auto fobj = static_cast<std::int64_t>(static_cast<std::uint64_t>(fp) >> kObjShift);
-        if ((fp & static_cast<Value>(kOffMask)) != 0 || fobj < 1 ||
+        const auto fobj = static_cast<std::int64_t>(static_cast<std::uint64_t>(fp) >> m_.objShift);
+        if ((fp & static_cast<Value>(m_.offMask)) != 0 || fobj < 1 ||
             fobj > static_cast<std::int64_t>(m_.functions.size()) ||
             !m_.functions[static_cast<std::size_t>(fobj - 1)].defined)
             throw UnsupportedError(p_.where(in.pos) + "pthread_create of something that is not a function of the program");
-        const Addr ad = resolve(th, arg(th, in, 0), 8);
+        const Addr ad = resolve(th, arg(th, in, 0), m_.ptrBytes);
         if (ad.where == Where::Fault || ad.where == Where::Const) {
             fault(t, ad.where == Where::Const ? FaultKind::InvalidPointer : ad.fault, in.pos);
             return true;
@@ -751,8 +808,8 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             th.pend.aux = static_cast<std::int32_t>(tid);
             return true;
         }
-        const Addr ad = resolve(th, arg(th, in, 1), 8);  // phase 1: *retval in shared memory
-        setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, 8, false, in.pos), in.pos);
+        const Addr ad = resolve(th, arg(th, in, 1), m_.ptrBytes);  // phase 1: *retval in shared memory
+        setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
         th.pend.wval = threads_[static_cast<std::size_t>(tid)].exitVal;
         return true;
     }
@@ -1016,8 +1073,8 @@ void CExecution::runLocal(ThreadId t) {
             std::int32_t fn = static_cast<std::int32_t>(in.imm);
             if (in.op == COp::CallPtr) {
                 const auto u = static_cast<std::uint64_t>(V(in.d));
-                const auto obj = static_cast<std::int64_t>(u >> kObjShift);
-                if ((u & kOffMask) != 0 || (u & kLocalTag) || obj < 1 ||
+                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+                if ((u & m_.offMask) != 0 || (u & m_.localTag) || obj < 1 ||
                     obj > static_cast<std::int64_t>(m_.functions.size())) {
                     fault(t, u == 0 ? FaultKind::NullDereference : FaultKind::InvalidPointer, in.pos);
                     return;
@@ -1080,13 +1137,13 @@ void CExecution::runLocal(ThreadId t) {
             if (in.op == COp::AllocaShared) {
                 const Value p = allocShared(t, size, in.imm2);
                 th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
-                                          static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> kObjShift));
+                                          static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
                 th.regs[static_cast<std::size_t>(fr.regBase + in.a)] = p;
             } else {
                 const std::size_t base = (th.local.size() + 15) & ~static_cast<std::size_t>(15);
                 th.local.resize(base + size, 0);
                 th.regs[static_cast<std::size_t>(fr.regBase + in.a)] =
-                    static_cast<Value>(kLocalTag | base);
+                    static_cast<Value>(m_.localTag | base);
             }
             ++th.frames.back().pc;
             continue;
@@ -1157,9 +1214,9 @@ void CExecution::runLocal(ThreadId t) {
             case Builtin::Free: {
                 const auto u = static_cast<std::uint64_t>(A(0));
                 if (u == 0) break;
-                const auto obj = static_cast<std::int64_t>(u >> kObjShift);
+                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
                 const auto i = static_cast<std::size_t>(obj);
-                if ((u & kLocalTag) || (u & kOffMask) != 0 || obj < m_.firstDynamicObject() ||
+                if ((u & m_.localTag) || (u & m_.offMask) != 0 || obj < m_.firstDynamicObject() ||
                     i >= objs_.size() || objs_[i].status == 0 || !objs_[i].heap) {
                     fault(t, FaultKind::InvalidFree, in.pos);
                     return;
@@ -1216,8 +1273,12 @@ void CExecution::runLocal(ThreadId t) {
             case Builtin::MutexDestroy:
             case Builtin::CondInit:
             case Builtin::CondDestroy:
-            case Builtin::Nop:
-            case Builtin::Nondet: setResult(0); break;
+            case Builtin::Nop: setResult(0); break;
+            case Builtin::Nondet:
+                // --nondet-domain: the value of choice point (t, n-th call), set by the driver
+                // (exploreNondet) for this run; LO for points it has not assigned yet.
+                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++), in.w) : 0);
+                break;
             case Builtin::AssertFail:
             case Builtin::ReachError:
                 mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
@@ -1269,8 +1330,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     const CInstr& in = cur(th);
     if (forcedRead && readsMemory(ev.kind) && ev.kind != EventKind::Lock) {
         ev.rval = *forcedRead;
-        if (ev.kind == EventKind::FetchAdd)
-            ev.wval = norm(applyRmw(ev.rmwOp, ev.rval, ev.operand), th.pendW);
+        if (ev.kind == EventKind::FetchAdd) ev.wval = rmwResult(ev, ev.rval);
         if (ev.kind == EventKind::CasSuccess || ev.kind == EventKind::CasFailure) {
             const bool ok = ev.rval == ev.operand;
             ev.kind = ok ? EventKind::CasSuccess : EventKind::CasFailure;
@@ -1390,12 +1450,12 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         spawned = ev.aux;
         const CFunction& f = fnOf(th);
         const auto A = [&](int k) { return val(th, f.args[static_cast<std::size_t>(in.b + k)]); };
-        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(2)) >> kObjShift) - 1);
+        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(2)) >> m_.objShift) - 1);
         spawnArg = A(3);
-        const Addr ad = resolve(th, A(0), 8);
-        if (ad.where == Where::Local) storeLocal(th, ad.off, 8, spawned);
+        const Addr ad = resolve(th, A(0), m_.ptrBytes);
+        if (ad.where == Where::Local) storeLocal(th, ad.off, m_.ptrBytes, spawned);
         else if (ad.where == Where::Shared)  // written as part of the spawn (no event of its own)
-            mem_[static_cast<std::size_t>(cellOf(ad.obj, ad.off, 8, false, in.pos))] = spawned;
+            mem_[static_cast<std::size_t>(cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos))] = spawned;
         ++th.nSpawns;
         setResult(0);
         break;
@@ -1404,9 +1464,9 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         const Value rp = arg(th, in, 1);
         setResult(0);
         if (rp != 0) {
-            const Addr ad = resolve(th, rp, 8);
+            const Addr ad = resolve(th, rp, m_.ptrBytes);
             if (ad.where == Where::Local) {
-                storeLocal(th, ad.off, 8, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
+                storeLocal(th, ad.off, m_.ptrBytes, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
             } else if (ad.where == Where::Shared) {
                 th.phase = 1;
                 advance = false;
@@ -1440,82 +1500,82 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     if (th.status == ThreadStatus::Ready) {
         // a join whose *retval is invalid faults here (phase 1 resolves it again)
         if (!advance && in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::ThreadJoin) {
-            const Addr ad = resolve(th, arg(th, in, 1), 8);
+            const Addr ad = resolve(th, arg(th, in, 1), m_.ptrBytes);
             if (ad.where != Where::Shared) {
                 fault(t, ad.fault, in.pos);
-                checkDeadlock();
                 return emitted_;
             }
         }
         runLocal(t);
     }
-    checkDeadlock();
     return emitted_;
-}
-
-void CExecution::checkDeadlock() {
-    if (!p_.opts().deadlockIsError || failed_) return;
-    ThreadId first = -1;
-    for (ThreadId u = 0; u < T_; ++u) {
-        const ThreadStatus s = threads_[static_cast<std::size_t>(u)].status;
-        if (s == ThreadStatus::Finished || s == ThreadStatus::NotStarted) continue;
-        if (s != ThreadStatus::Ready) return;
-        const Event& e = pending(u);
-        if (e.enabled) return;
-        if (e.kind != EventKind::Lock && e.kind != EventKind::Join) return;
-        if (first < 0) first = u;
-    }
-    if (first >= 0) fault(first, FaultKind::Deadlock, threads_[static_cast<std::size_t>(first)].pend.pos);
 }
 
 // ---- snapshots -----------------------------------------------------------------------------------
 
 namespace {
 constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
+// memcpy without the undefined behaviour of an empty vector's null data().
+inline void copyBytes(void* dst, const void* src, std::size_t n) {
+    if (n) std::memcpy(dst, src, n);
+}
 }
 
 void CExecution::save(Snapshot& s) const {
-    auto& w = s.words;
-    w.clear();
+    // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    w.push_back(failed_);
-    w.push_back(totalEvents_);
-    w.push_back(static_cast<std::int64_t>(nl));
-    w.push_back(static_cast<std::int64_t>(objs_.size()));
-    w.insert(w.end(), mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(nl));
-    for (std::size_t i = 0; i < nl; ++i) w.push_back(owner_[i]);
-    for (const auto& o : objs_)
-        w.push_back(static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
-                    (static_cast<std::int64_t>(o.heap) << 40));
+    std::size_t size = 4 + 2 * nl + objs_.size();
     for (const auto& th : threads_) {
-        w.push_back(static_cast<std::int64_t>(th.status));
+        size += 1;
         if (th.status == ThreadStatus::NotStarted) continue;
-        w.push_back(th.evCount);
-        w.push_back(th.nAllocs);
-        w.push_back(th.nSpawns);
-        w.push_back(th.atomicDepth);
-        w.push_back(th.phase);
-        w.push_back(th.exitVal);
-        w.push_back(th.aux);
-        w.push_back(th.pendW | (th.pendTry ? 256 : 0));
-        w.push_back(th.pendNew);
-        w.push_back(th.pendObj);
-        const std::size_t at = w.size();
-        w.resize(at + kEventWords);
-        std::memcpy(w.data() + at, &th.pend, sizeof(Event));
-        w.push_back(static_cast<std::int64_t>(th.frames.size()));
-        w.push_back(static_cast<std::int64_t>(th.regs.size()));
-        w.push_back(static_cast<std::int64_t>(th.local.size()));
-        w.push_back(static_cast<std::int64_t>(th.stackObjs.size()));
-        const std::size_t fw = th.frames.size() * 3;
+        size += 12 + kEventWords + 4 + th.frames.size() * 3 + th.regs.size() +
+                (th.local.size() + 7) / 8 + 2 * th.stackObjs.size();
+    }
+    auto& v = s.words;
+    v.resize(size);
+    std::int64_t* w = v.data();
+    *w++ = failed_;
+    *w++ = totalEvents_;
+    *w++ = static_cast<std::int64_t>(nl);
+    *w++ = static_cast<std::int64_t>(objs_.size());
+    std::copy_n(mem_.begin(), nl, w);
+    w += nl;
+    for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
+    for (const auto& o : objs_)
+        *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
+               (static_cast<std::int64_t>(o.heap) << 40);
+    for (const auto& th : threads_) {
+        *w++ = static_cast<std::int64_t>(th.status);
+        if (th.status == ThreadStatus::NotStarted) continue;
+        *w++ = th.evCount;
+        *w++ = th.nAllocs;
+        *w++ = th.nNondet;
+        *w++ = th.nSpawns;
+        *w++ = th.atomicDepth;
+        *w++ = th.phase;
+        *w++ = th.exitVal;
+        *w++ = th.aux;
+        *w++ = th.pendW | (th.pendTry ? 256 : 0);
+        *w++ = th.pendNew;
+        *w++ = th.pendObj;
+        *w++ = 0;  // reserved
+        w[kEventWords - 1] = 0;
+        copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
+        w += kEventWords;
+        *w++ = static_cast<std::int64_t>(th.frames.size());
+        *w++ = static_cast<std::int64_t>(th.regs.size());
+        *w++ = static_cast<std::int64_t>(th.local.size());
+        *w++ = static_cast<std::int64_t>(th.stackObjs.size());
+        copyBytes(static_cast<void*>(w), th.frames.data(), th.frames.size() * sizeof(Frame));
+        w += th.frames.size() * 3;
+        copyBytes(static_cast<void*>(w), th.regs.data(), th.regs.size() * 8);
+        w += th.regs.size();
         const std::size_t lw = (th.local.size() + 7) / 8;
-        const std::size_t at2 = w.size();
-        w.resize(at2 + fw + th.regs.size() + lw + 2 * th.stackObjs.size());
-        std::memcpy(w.data() + at2, th.frames.data(), th.frames.size() * sizeof(Frame));
-        std::memcpy(w.data() + at2 + fw, th.regs.data(), th.regs.size() * 8);
-        std::memcpy(w.data() + at2 + fw + th.regs.size(), th.local.data(), th.local.size());
-        std::memcpy(w.data() + at2 + fw + th.regs.size() + lw, th.stackObjs.data(),
-                    th.stackObjs.size() * 16);
+        if (lw) w[lw - 1] = 0;
+        copyBytes(static_cast<void*>(w), th.local.data(), th.local.size());
+        w += lw;
+        copyBytes(static_cast<void*>(w), th.stackObjs.data(), th.stackObjs.size() * 16);
+        w += 2 * th.stackObjs.size();
     }
 }
 
@@ -1548,12 +1608,13 @@ void CExecution::restore(const Snapshot& s) {
             th.local.clear();
             th.stackObjs.clear();
             th.evCount = 0;
-            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = 0;
+            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
             continue;
         }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
         th.nAllocs = static_cast<std::int32_t>(w[i++]);
+        th.nNondet = static_cast<std::int32_t>(w[i++]);
         th.nSpawns = static_cast<std::int32_t>(w[i++]);
         th.atomicDepth = static_cast<std::int32_t>(w[i++]);
         th.phase = static_cast<std::int32_t>(w[i++]);
@@ -1563,7 +1624,8 @@ void CExecution::restore(const Snapshot& s) {
         th.pendTry = (w[i++] & 256) != 0;
         th.pendNew = w[i++];
         th.pendObj = w[i++];
-        std::memcpy(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
+        ++i;  // reserved
+        copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
         i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);
         const auto nr = static_cast<std::size_t>(w[i++]);
@@ -1573,13 +1635,13 @@ void CExecution::restore(const Snapshot& s) {
         th.regs.resize(nr);
         th.local.resize(nlb);
         th.stackObjs.resize(ns);
-        std::memcpy(static_cast<void*>(th.frames.data()), w.data() + i, nf * sizeof(Frame));
+        copyBytes(static_cast<void*>(th.frames.data()), w.data() + i, nf * sizeof(Frame));
         i += nf * 3;
-        std::memcpy(th.regs.data(), w.data() + i, nr * 8);
+        copyBytes(th.regs.data(), w.data() + i, nr * 8);
         i += nr;
-        std::memcpy(th.local.data(), w.data() + i, nlb);
+        copyBytes(th.local.data(), w.data() + i, nlb);
         i += (nlb + 7) / 8;
-        std::memcpy(static_cast<void*>(th.stackObjs.data()), w.data() + i, ns * 16);
+        copyBytes(static_cast<void*>(th.stackObjs.data()), w.data() + i, ns * 16);
         i += 2 * ns;
     }
 }
@@ -1626,6 +1688,84 @@ std::string disassemble(const CModule& m) {
 
 }  // namespace cfront
 
+// ---- --nondet-domain: the explorer once per assignment of values to choice points -----------------
+//
+// A choice point is (thread, n-th __VERIFIER_nondet_* call of that thread); points are found
+// lazily, numbered in discovery order. Assignments are enumerated as an odometer whose digits are
+// the points (the first found is the least significant), each over LO..HI; a point found during a
+// run becomes a new most significant digit, and every assignment enumerated so far had LO there,
+// so no assignment is run twice. An execution is reported only under the assignment that agrees
+// with it on the points it used and is LO on the others (acceptTrace), so each execution is
+// counted exactly once over all runs. Cost: one full exploration per assignment, i.e. the product
+// of the domain sizes over the points that can be reached together.
+
+namespace {
+
+void mergeInto(ExploreResult& total, ExploreResult&& r) {
+    total.complete += r.complete;
+    total.blocked += r.blocked;
+    total.errors += r.errors;
+    total.events += r.events;
+    total.peakMemoryBytes = std::max(total.peakMemoryBytes, r.peakMemoryBytes);
+    if (!total.firstError && r.firstError) total.firstError = std::move(r.firstError);
+    for (auto& t : r.traces) total.traces.push_back(std::move(t));
+    total.outcomes.merge(r.outcomes);
+    for (const auto& site : r.errorSites) {
+        auto it = std::lower_bound(total.errorSites.begin(), total.errorSites.end(), site);
+        if (it == total.errorSites.end() || !(*it == site)) total.errorSites.insert(it, site);
+    }
+    for (const auto& [k, v] : r.stats) total.stats[k] += v;
+}
+
+std::optional<ExploreResult> exploreNondet(const Program& program, const ExploreOptions& opts,
+                                           const ExploreRun& run) {
+    const auto* cp = dynamic_cast<const cfront::CProgram*>(&program);
+    if (!cp || !cp->opts().nondetDomain) return std::nullopt;
+    const auto [lo, hi] = *cp->opts().nondetDomain;
+    const auto start = std::chrono::steady_clock::now();
+    ExploreResult total;
+    std::vector<Value> digits;
+    std::uint64_t runs = 0;
+    for (;;) {
+        cp->setAssignment(digits);
+        ExploreOptions o = opts;
+        o.acceptTrace = [cp, inner = opts.acceptTrace](const Execution& e) {
+            const auto* ce = dynamic_cast<const cfront::CExecution*>(&e);
+            return (!ce || ce->usesAssignedChoices()) && (!inner || inner(e));
+        };
+        // Budgets are over the whole drive.
+        const double spent =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (opts.maxTraces) o.maxTraces = opts.maxTraces - std::min(opts.maxTraces - 1, total.traceCount());
+        if (opts.maxEvents) o.maxEvents = opts.maxEvents - std::min(opts.maxEvents - 1, total.events);
+        if (opts.maxSeconds > 0) o.maxSeconds = std::max(1e-3, opts.maxSeconds - spent);
+        ExploreResult r = run(o);
+        ++runs;
+        const bool budget = r.budgetExceeded;
+        if (budget) {
+            total.budgetExceeded = true;
+            total.budgetReason = r.budgetReason;
+        }
+        mergeInto(total, std::move(r));
+        if (budget || (opts.stopOnError && total.errors > 0)) break;
+        // The next assignment (odometer over the points found so far).
+        digits.resize(cp->numChoicePoints(), lo);
+        std::size_t k = 0;
+        while (k < digits.size() && digits[k] >= hi) digits[k++] = lo;
+        if (k == digits.size()) break;
+        ++digits[k];
+    }
+    cp->setAssignment({});
+    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total.stats["nondet_runs"] = static_cast<double>(runs);
+    total.stats["nondet_points"] = static_cast<double>(cp->numChoicePoints());
+    return total;
+}
+
+[[maybe_unused]] const bool kNondetDriverRegistered = registerExploreDriver(exploreNondet);
+
+}  // namespace
+
 // ---- public API ------------------------------------------------------------------------------------
 
 namespace {
@@ -1634,9 +1774,9 @@ std::string stem(const std::string& path) { return std::filesystem::path(path).s
 
 std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& opts,
                                  const std::string& shownPath) {
-    if (opts.nondetDomain)
-        throw UnsupportedError("--nondet-domain: exploring nondeterministic values needs a choice "
-                               "event in porlab's core, which does not exist yet");
+    if (opts.nondetDomain && opts.nondetDomain->first > opts.nondetDomain->second)
+        throw InputError("nondet domain " + std::to_string(opts.nondetDomain->first) + ":" +
+                         std::to_string(opts.nondetDomain->second) + " is empty (LO > HI)");
     if (opts.unroll && *opts.unroll < 0) throw InputError("unroll must be >= 0");
     auto rename = [&](std::string text) {
         if (shownPath == path) return text;
@@ -1650,7 +1790,13 @@ std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& op
         cfront::CModule cm = cfront::lowerModule(*mod, opts);
         for (auto& f : cm.files) f = rename(f);
         for (auto& w : cm.warnings) w = rename(w);
-        return std::make_shared<cfront::CProgram>(std::move(cm), opts,
+        // Explorers size per-thread arrays by maxThreads(): use the program's own static bound
+        // when it is known and smaller than --max-threads.
+        CLoadOptions eff = opts;
+        if (opts.maxThreads >= 1 && opts.maxThreads <= 64)
+            if (auto bound = cfront::staticThreadBound(*mod, opts.maxThreads))
+                eff.maxThreads = std::min(opts.maxThreads, std::max(1, *bound));
+        return std::make_shared<cfront::CProgram>(std::move(cm), eff,
                                                   opts.name.empty() ? stem(shownPath) : opts.name);
     } catch (const InputError& e) {
         throw InputError(rename(e.what()));

@@ -19,11 +19,13 @@ struct CLoadOptions {
     std::vector<std::string> includeDirs;                      // -I DIR
     std::vector<std::string> clangArgs;                        // passed to clang as they are
     std::optional<int> unroll;     // at most N back-jumps per loop entry; beyond: blocked
+    // Loop transformation before lowering (Loops.hpp): none, spin-assume, plp, plp-await, saver.
+    std::string loops = "none";
     int maxThreads = 16;           // static bound on threads (main included)
     int maxDynamicLocations = 4096;  // shared heap / escaped stack locations over all runs
     bool deadlockIsError = true;   // every live thread waiting on a mutex or join: an error
     // An execution longer than this is cut (blocked, with a warning): unbounded loops end there.
-    std::int64_t maxExecutionEvents = 5000;
+    std::int64_t maxExecutionEvents = 100000;
     std::optional<std::pair<long long, long long>> nondetDomain;  // not supported yet
     std::string name;              // program name (default: the file's stem)
 };

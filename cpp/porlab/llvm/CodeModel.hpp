@@ -161,6 +161,21 @@ struct CModule {
     std::int32_t mainFunction = -1;
     std::int64_t atomicLockObject = 0;     // the mutex of __VERIFIER_atomic sections (0: none)
     std::vector<std::string> allocaNames;  // AllocaShared imm2 -> variable name
+    // Pointer encoding (see kObjShift): 64-bit targets use the constants above; 32-bit targets
+    // (-m32), whose pointers are stored in 4 bytes, use bit 31 as the private-stack tag, bits
+    // 20..30 for the object and 20 bits of offset.
+    int objShift = kObjShift;
+    std::uint64_t localTag = kLocalTag;
+    std::uint64_t offMask = kOffMask;
+    std::int64_t maxObjects = std::int64_t{1} << 29;
+    unsigned ptrBytes = 8;  // sizeof(void *), sizeof(pthread_t)
+    void useThirtyTwoBitPointers() {
+        ptrBytes = 4;
+        objShift = 20;
+        localTag = std::uint64_t{1} << 31;
+        offMask = (std::uint64_t{1} << 20) - 1;
+        maxObjects = std::int64_t{1} << 11;
+    }
     std::vector<std::string> warnings;
 
     [[nodiscard]] std::int64_t functionObject(std::size_t f) const {

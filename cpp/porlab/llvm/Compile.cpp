@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/llvm/Loops.hpp"
 
 #ifndef PORLAB_CLANG_BINARY
 #define PORLAB_CLANG_BINARY "/usr/lib/llvm-19/bin/clang"
@@ -95,6 +96,7 @@ std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string
     llvm::raw_string_ostream vout(verify);
     if (llvm::verifyModule(*m, &vout)) throw InputError(path + ": invalid LLVM IR: " + verify);
     runPasses(*m);
+    (void)transformLoops(*m, opts.loops);  // issue 6: --loops
     return m;
 }
 

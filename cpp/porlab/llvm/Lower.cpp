@@ -176,9 +176,10 @@ public:
         : m_(m), dl_(m.getDataLayout()), opts_(o), out_(out) {}
 
     void run() {
-        if (dl_.getPointerSize() != 8)
-            throw UnsupportedError(m_.getSourceFileName() +
-                                   ": only 64-bit targets are supported (not -m32)");
+        if (dl_.getPointerSize() == 4)
+            out_.useThirtyTwoBitPointers();  // -m32 (SV-COMP's .i files)
+        else if (dl_.getPointerSize() != 8)
+            throw UnsupportedError(m_.getSourceFileName() + ": only 32- and 64-bit targets are supported");
         for (const llvm::Function& f : m_) {
             if (f.isIntrinsic()) continue;
             funcIndex_[&f] = static_cast<std::int32_t>(out_.functions.size());
@@ -244,10 +245,10 @@ private:
             auto it = funcIndex_.find(f);
             if (it == funcIndex_.end())
                 throw UnsupportedError("address of intrinsic " + f->getName().str());
-            return out_.functionObject(static_cast<std::size_t>(it->second)) << kObjShift;
+            return out_.functionObject(static_cast<std::size_t>(it->second)) << out_.objShift;
         }
         if (auto* g = llvm::dyn_cast<llvm::GlobalVariable>(gv))
-            return out_.globalObject(static_cast<std::size_t>(globalIndex_.at(g))) << kObjShift;
+            return out_.globalObject(static_cast<std::size_t>(globalIndex_.at(g))) << out_.objShift;
         if (auto* a = llvm::dyn_cast<llvm::GlobalAlias>(gv))
             return constValue(a->getAliasee());
         throw UnsupportedError("global value " + gv->getName().str());
@@ -669,7 +670,7 @@ private:
                     ci && !awaitCondFromCode(static_cast<int>(ci->getSExtValue())))
                     unsupported(call, "await condition code " + std::to_string(ci->getSExtValue()));
             }
-            if (bc->b == Builtin::Nondet && !warnedNondet_) {
+            if (bc->b == Builtin::Nondet && !warnedNondet_ && !opts_.nondetDomain) {
                 warnedNondet_ = true;
                 out_.warnings.push_back("__VERIFIER_nondet_* returns 0 (first call at " +
                                         where(call) + "the value domain is not explored)");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "porlab/core/Errors.hpp"
@@ -51,6 +52,301 @@ TEST(CFront, StoreBufferingUnderSc) {
     EXPECT_EQ(o.complete, 3U);  // Wx<Rx and Wy<Ry orders, one of the four is cyclic
 }
 
+// t1: lock a; lock b   main: lock b; lock a  (ABBA). Two complete Mazurkiewicz classes (one
+// thread's critical sections before the other's) and one deadlock: main holds b, t1 holds a.
+const char* kAbba = R"(
+#include <pthread.h>
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+void *t1(void *arg) {
+    pthread_mutex_lock(&a);
+    pthread_mutex_lock(&b);
+    pthread_mutex_unlock(&b);
+    pthread_mutex_unlock(&a);
+    return 0;
+}
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, t1, 0);
+    pthread_mutex_lock(&b);
+    pthread_mutex_lock(&a);
+    pthread_mutex_unlock(&a);
+    pthread_mutex_unlock(&b);
+    return 0;
+}
+)";
+
+TEST(CFront, DeadlockIsAnErrorTraceUnderEveryExplorer) {
+    auto p = loadCSource(kAbba, "abba.c", withHeader());
+    ASSERT_TRUE(p->info()->deadlockIsError);
+    const auto naive = explore(*p, "naive");
+    EXPECT_EQ(naive.complete, 4U);  // 2 complete classes: lock/unlock pairs of one thread first
+    EXPECT_EQ(naive.errors, 2U);    // the deadlock, reached by two interleavings of the spawn
+    EXPECT_EQ(naive.blocked, 0U);
+    // The site: the lowest thread waiting on a lock (main, at its `lock a`, line 15).
+    ASSERT_EQ(naive.errorSites.size(), 1U);
+    EXPECT_EQ(naive.errorSites[0].thread, 0);
+    EXPECT_EQ(naive.errorSites[0].kind, EventKind::Fault);
+    EXPECT_EQ(naive.errorSites[0].aux, static_cast<int>(FaultKind::Deadlock));
+    EXPECT_EQ(naive.errorSites[0].pos.line, 15U);
+    ASSERT_TRUE(naive.firstError);
+    const Event& last = naive.firstError->events().back();
+    EXPECT_EQ(last.kind, EventKind::Fault);
+    EXPECT_EQ(last.aux, static_cast<int>(FaultKind::Deadlock));
+    for (const auto& info : explorers()) {
+        SCOPED_TRACE(info.name);
+        const auto r = explore(*p, info.name);
+        EXPECT_EQ(r.errorSites, naive.errorSites);
+        // rf and rvf also record outcomes of executions they do not report (bypassing the
+        // Reporter), so a deadlocked state shows up among their outcomes; the others must agree.
+        if (info.name != "rf" && info.name != "rvf") {
+            EXPECT_EQ(r.outcomes, naive.outcomes);
+        }
+        EXPECT_GE(r.errors, 1U);
+        EXPECT_EQ(r.blocked, 0U);
+        if (info.optimal && info.equivalence == "mazurkiewicz") {
+            EXPECT_EQ(r.complete, 2U);  // no class lost beyond the deadlock
+            EXPECT_EQ(r.errors, 1U);
+        }
+    }
+    // With the option, the deadlock is a blocked trace (as builder programs count it).
+    CLoadOptions o = withHeader();
+    o.deadlockIsError = false;
+    auto q = loadCSource(kAbba, "abba.c", o);
+    for (const char* name : {"naive", "optimal", "optimal-await", "source"}) {
+        SCOPED_TRACE(name);
+        const auto r = explore(*q, name);
+        EXPECT_EQ(r.errors, 0U);
+        EXPECT_GE(r.blocked, 1U);
+        EXPECT_TRUE(r.errorSites.empty());
+    }
+    EXPECT_EQ(explore(*q, "optimal").complete, 2U);
+    EXPECT_EQ(explore(*q, "optimal").blocked, 1U);
+}
+
+TEST(CFront, JoinCycleIsADeadlockButANeverPassingAwaitIsBlocked) {
+    // main joins t1 while t1 joins main: a join cycle.
+    const char* joins = R"(
+#include <pthread.h>
+pthread_t m;
+void *t1(void *arg) { pthread_join(m, 0); return 0; }
+int main() {
+    pthread_t t;
+    m = pthread_self();
+    pthread_create(&t, 0, t1, 0);
+    pthread_join(t, 0);
+    return 0;
+}
+)";
+    const auto r = run(joins, "optimal-await");
+    EXPECT_EQ(r.complete, 0U);
+    ASSERT_EQ(r.errorSites.size(), 1U);
+    EXPECT_EQ(r.errorSites[0].aux, static_cast<int>(FaultKind::Deadlock));
+    // An await that never passes is not a lock/join cycle: blocked.
+    const char* await = R"(
+#include <pthread.h>
+#include <porlab.h>
+int x;
+pthread_mutex_t l = PTHREAD_MUTEX_INITIALIZER;
+void *t1(void *arg) { pthread_mutex_lock(&l); porlab_await_eq(&x, 1); pthread_mutex_unlock(&l); return 0; }
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, t1, 0);
+    pthread_mutex_lock(&l);
+    pthread_mutex_unlock(&l);
+    return 0;
+}
+)";
+    for (const char* name : {"naive", "optimal-await"}) {
+        SCOPED_TRACE(name);
+        const auto b = run(await, name);
+        EXPECT_EQ(b.errors, 0U);
+        EXPECT_GE(b.blocked, 2U);  // t1 waits on x, main on the lock (or main done first)
+    }
+}
+
+// A thread with one long execution: explorers recurse once per event, so this needs the big
+// explorer stack of porlab::explore().
+const char* kLong = R"(
+#include <pthread.h>
+int x, done;
+void *worker(void *arg) {
+    for (int i = 0; i < N; i++) x = i;
+    return 0;
+}
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, worker, 0);
+    pthread_join(t, 0);
+    done = x;
+    return 0;
+}
+)";
+
+TEST(CFront, LongExecutionsRunOnTheExplorerStack) {
+    CLoadOptions o = withHeader();
+    o.defines.emplace_back("N", "20000");
+    auto p = loadCSource(kLong, "long.c", o);
+    for (const char* name : {"naive", "optimal-await", "optimal", "source"}) {
+        SCOPED_TRACE(name);
+        const auto r = explore(*p, name);
+        EXPECT_EQ(r.complete, 1U);
+        EXPECT_EQ(r.blocked, 0U);
+        EXPECT_GE(r.events, 20003U);  // spawn, 20000 writes, join, read x, write done
+    }
+    // Beyond the default cut (100000 events) the execution is blocked, with a warning.
+    CLoadOptions big = withHeader();
+    big.defines.emplace_back("N", "150000");
+    auto q = loadCSource(kLong, "long.c", big);
+    const auto r = explore(*q, "optimal-await");
+    EXPECT_EQ(r.complete, 0U);
+    EXPECT_EQ(r.blocked, 1U);
+    const auto w = cProgramWarnings(*q);
+    EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const std::string& s) {
+        return s.find("100000 events") != std::string::npos;
+    }));
+}
+
+// Choice points: main's 1st nondet (a), t1's 1st (x), main's 2nd (b, only reached when a == 1).
+// Over 0..2: a = 0 or 2 give 3 executions each (x), a = 1 gives 3 * 3 (x, b): 15 executions, one
+// per input (the threads are ordered by the join), one of them failing (a = 2, x = 2, b unused).
+const char* kNondet = R"(
+#include <pthread.h>
+#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int x;
+void *t1(void *arg) { x = __VERIFIER_nondet_int(); return 0; }
+int main() {
+    int a = __VERIFIER_nondet_int();
+    pthread_t t;
+    pthread_create(&t, 0, t1, 0);
+    pthread_join(t, 0);
+    int b = 0;
+    if (a == 1) b = __VERIFIER_nondet_int();
+    assert(!(a == 2 && x == 2 && b == 0));
+    return 0;
+}
+)";
+
+TEST(CFront, NondetDomainExploresEveryInputOnce) {
+    CLoadOptions o = withHeader();
+    o.nondetDomain = std::make_pair(0LL, 2LL);
+    auto p = loadCSource(kNondet, "nondet.c", o);
+    for (const char* name : {"naive", "optimal", "optimal-await", "source"}) {
+        SCOPED_TRACE(name);
+        ExploreOptions eo;
+        eo.keepTraces = true;
+        const auto r = explore(*p, name, eo);
+        EXPECT_EQ(r.complete, 14U);
+        EXPECT_EQ(r.errors, 1U);
+        EXPECT_EQ(r.blocked, 0U);
+        EXPECT_EQ(r.outcomes.size(), 3U);  // final states differ by x only (a, b are registers)
+        ASSERT_EQ(r.errorSites.size(), 1U);
+        EXPECT_EQ(r.errorSites[0].kind, EventKind::AssertFail);
+        EXPECT_EQ(r.stats.at("nondet_points"), 3.0);
+        EXPECT_EQ(r.stats.at("nondet_runs"), 27.0);  // 3^3 assignments, 12 of them report nothing
+        // x's value is the write of t1: every value of the domain is seen.
+        std::set<Value> xs;
+        for (const auto& t : r.traces)
+            for (const Event& e : t.events())
+                if (e.kind == EventKind::Write && e.thread == 1) xs.insert(e.wval);
+        EXPECT_EQ(xs, (std::set<Value>{0, 1, 2}));
+    }
+    // Budgets hold over the whole drive.
+    ExploreOptions small;
+    small.maxTraces = 4;
+    const auto b = explore(*p, "optimal", small);
+    EXPECT_TRUE(b.budgetExceeded);
+    EXPECT_EQ(b.traceCount(), 4U);
+    // Without a domain every nondet call returns 0: one execution.
+    auto q = loadCSource(kNondet, "nondet.c", withHeader());
+    const auto r0 = explore(*q, "optimal");
+    EXPECT_EQ(r0.complete, 1U);
+    EXPECT_EQ(r0.errors, 0U);
+    CLoadOptions bad = withHeader();
+    bad.nondetDomain = std::make_pair(3LL, 1LL);
+    EXPECT_THROW((void)loadCSource(kNondet, "nondet.c", bad), InputError);
+}
+
+TEST(CFront, NondetDomainAgreesWithNaiveOnARace) {
+    // Both threads write a nondet value into x; main reads x after the join of t1 only.
+    const char* src = R"(
+#include <pthread.h>
+#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int x;
+void *t1(void *arg) { x = __VERIFIER_nondet_int(); return 0; }
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, t1, 0);
+    x = __VERIFIER_nondet_int();
+    int v = x;
+    assert(v != 3);
+    pthread_join(t, 0);
+    return 0;
+}
+)";
+    CLoadOptions o = withHeader();
+    o.nondetDomain = std::make_pair(2LL, 3LL);
+    auto p = loadCSource(src, "race.c", o);
+    const auto naive = explore(*p, "naive");
+    EXPECT_GT(naive.errors, 0U);
+    for (const char* name : {"optimal", "optimal-await", "source"}) {
+        SCOPED_TRACE(name);
+        const auto r = explore(*p, name);
+        EXPECT_EQ(r.outcomes, naive.outcomes);
+        EXPECT_EQ(r.errorSites, naive.errorSites);
+    }
+    // optimal: per input (4 of them) the Mazurkiewicz classes of  t1: Wx || main: Wx Rx  are 3.
+    const auto opt = explore(*p, "optimal");
+    EXPECT_EQ(opt.complete + opt.errors, 12U);
+}
+
+TEST(CFront, ThirtyTwoBitTargets) {
+    // Pointers in 4-byte memory: a heap pointer published through a global, a pointer to a
+    // private stack variable stored in the heap and read back. No system header (no 32-bit libc
+    // headers needed): declarations as in SV-COMP's preprocessed .i files.
+    const char* src = R"(
+typedef unsigned long pthread_t;
+int pthread_create(pthread_t *, void *, void *(*)(void *), void *);
+int pthread_join(pthread_t, void **);
+void *malloc(unsigned int);
+void reach_error(void);
+#define assert(c) do { if (!(c)) reach_error(); } while (0)
+struct node { long v; struct node *next; };
+struct node *head;
+void *reader(void *arg) {
+    struct node *n = head;
+    if (n) assert(n->v == 7 && n->next == 0);
+    return 0;
+}
+int main() {
+    assert(sizeof(void *) == 4 && sizeof(long) == 4);
+    int local = 5;
+    int **box = malloc(sizeof(int *));
+    *box = &local;
+    assert(**box == 5);
+    pthread_t t;
+    pthread_create(&t, 0, reader, 0);
+    struct node *n = malloc(sizeof *n);
+    n->v = 7;
+    n->next = 0;
+    head = n;
+    pthread_join(t, 0);
+    return 0;
+}
+)";
+    CLoadOptions o = withHeader();
+    o.clangArgs = {"-m32", "-fgnu89-inline"};
+    auto p = loadCSource(src, "m32.c", o);
+    const auto naive = explore(*p, "naive");
+    EXPECT_EQ(naive.errors, 0U) << (naive.firstError ? naive.firstError->toString() : "");
+    EXPECT_GT(naive.complete, 0U);
+    const auto r = explore(*p, "optimal");
+    EXPECT_EQ(r.errors, 0U);
+    EXPECT_EQ(r.outcomes, naive.outcomes);
+    EXPECT_EQ(r.complete, 2U);  // the reader's read of head before or after its write
+}
+
 }  // namespace
 }  // namespace porlab
 
@@ -88,8 +384,11 @@ std::vector<CorpusProgram> corpus() {
             if (std::regex_search(text, m, std::regex(R"(args:([^\n]*))"))) {
                 std::istringstream args(m[1].str());
                 std::string a;
+                bool clang = false;  // after "--": clang's own flags
                 while (args >> a) {
-                    if (a == "--unroll" && args >> a) p.opts.unroll = std::stoi(a);
+                    if (clang) p.opts.clangArgs.push_back(a);
+                    else if (a == "--") clang = true;
+                    else if (a == "--unroll" && args >> a) p.opts.unroll = std::stoi(a);
                     else if (a == "--max-threads" && args >> a) p.opts.maxThreads = std::stoi(a);
                     else if (a == "--deadlock-blocked") p.opts.deadlockIsError = false;
                     else if (a.rfind("-D", 0) == 0) {
@@ -108,7 +407,7 @@ std::vector<CorpusProgram> corpus() {
 
 TEST(CFrontCorpus, NoProgramCrashesAnyExplorer) {
     const auto programs = corpus();
-    if (programs.empty()) GTEST_SKIP() << "no C corpus in this tree";
+    ASSERT_GE(programs.size(), 60u) << "the C corpus (tests/c) is missing";
     int loaded = 0;
     for (const auto& cp : programs) {
         std::shared_ptr<Program> p;
@@ -142,8 +441,18 @@ TEST(CFront, NaiveAndOptimalAgreeOnCorpusOutcomes) {
         o.maxTraces = 20000;
         const auto naive = explore(*p, "naive", o);
         if (naive.budgetExceeded) continue;
+        // Known bug (docs/supported-c.md, /tmp bug list #10): free writes the block's offset-0
+        // location only, so a use after free at another offset does not race with the free and
+        // the DPOR explorers miss the order where the access comes first. Kept as a strict
+        // expected failure: when it is fixed, this says so.
+        const bool knownMiss =
+            std::filesystem::path(cp.path).filename() == "use_after_free_field.c";
         for (const char* name : {"source", "optimal", "optimal-await"}) {
             const auto r = explore(*p, name);
+            if (knownMiss) {
+                EXPECT_NE(r.outcomes, naive.outcomes) << cp.path << " " << name << " is fixed";
+                continue;
+            }
             EXPECT_EQ(r.outcomes, naive.outcomes) << cp.path << " " << name;
             EXPECT_EQ(r.errorSites, naive.errorSites) << cp.path << " " << name;
         }

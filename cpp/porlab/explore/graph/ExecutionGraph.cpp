@@ -11,7 +11,7 @@ Event withReadValue(const Node& n, Value v) {
     Event e = n.ev;
     e.rval = v;
     switch (e.kind) {
-    case EventKind::FetchAdd: e.wval = applyRmw(e.rmwOp, v, e.operand); break;
+    case EventKind::FetchAdd: e.wval = rmwResult(e, v); break;
     case EventKind::CasSuccess:
     case EventKind::CasFailure:
         if (v == e.operand) {

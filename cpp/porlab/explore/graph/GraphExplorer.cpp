@@ -14,6 +14,7 @@ void GraphExplorer::useMutexLocks() {
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), collectOutcomes_(o.collectOutcomes) {
     root_.init(exec_->maxThreads(), p.info()->initialValues);
+    deadlockIsError_ = p.info()->deadlockIsError;
 }
 
 void GraphExplorer::ensureDepth(std::size_t depth) {
@@ -127,7 +128,10 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     finalReplay_ = false;
     if (!accept(g)) {
         ++skipped_;
-        if (collectOutcomes_) result_.outcomes.insert(exec_->outcome());
+        // Its final state is reachable; a deadlock that the program counts as an error has no
+        // outcome (as in the Reporter).
+        const bool deadlockError = deadlockIsError_ && Reporter::deadlock(*exec_).has_value();
+        if (collectOutcomes_ && !deadlockError) result_.outcomes.insert(exec_->outcome());
         return;
     }
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);

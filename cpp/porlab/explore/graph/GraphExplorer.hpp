@@ -58,6 +58,7 @@ protected:
     bool mutexLocks_ = false;
     bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
     bool finalReplay_ = false;
+    bool deadlockIsError_ = false;
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);

@@ -1,0 +1,31 @@
+/* porlab-test
+   verdict: safe
+   naive: complete=5 blocked=0 errors=0
+   optimal: complete=3 blocked=0
+   partition: mazurkiewicz=3 reads-from=3 rvf=3
+   twin: examples/lapor_ww_r_mixed.py
+*/
+/* LAPOR WW+R-MIXED: T1: lock; x = 1; x = 2; unlock   T2: a = x (no lock). The unprotected read
+   sees 0, 1 or 2: 3 classes of the 5 interleavings (the read before the lock, between lock and
+   x = 1, between the writes, between x = 2 and unlock, after unlock). main is T1.
+   race_intermediate.c asserts a != 1 on the same program. */
+#include <pthread.h>
+
+pthread_mutex_t l = PTHREAD_MUTEX_INITIALIZER;
+int x;
+
+void *T2(void *arg) {
+    (void)arg;
+    int a = x;
+    return (void *)(long)a;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, T2, 0);
+    pthread_mutex_lock(&l);
+    x = 1;
+    x = 2;
+    pthread_mutex_unlock(&l);
+    return 0;
+}

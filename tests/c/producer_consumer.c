@@ -1,0 +1,37 @@
+/* porlab-test
+   verdict: safe
+   naive: complete=1 blocked=0 errors=0
+   optimal: complete=1 blocked=0
+   partition: interleavings=1 mazurkiewicz=1 reads-from=1 rvf=1
+   twin: tests/c/twins.py name=producer_consumer
+*/
+/* A one-slot buffer handed over with awaits (porlab.h's readable wrappers around Nidhugg's
+   intrinsics): the producer waits for the slot to be empty, fills it and raises the flag; the
+   consumer waits for the flag, takes the item, checks it and clears the flag. Two items. */
+#include <assert.h>
+#include <porlab.h>
+#include <pthread.h>
+
+int flag, slot;
+
+void *consumer(void *arg) {
+    (void)arg;
+    for (int i = 1; i <= 2; i++) {
+        porlab_await_eq(&flag, 1);
+        int v = slot;
+        assert(v == i);
+        flag = 0;
+    }
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, consumer, 0);
+    for (int i = 1; i <= 2; i++) {
+        porlab_await_eq(&flag, 0);
+        slot = i;
+        flag = 1;
+    }
+    return 0;
+}

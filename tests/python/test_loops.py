@@ -1,0 +1,295 @@
+"""Loop transformations (issue 6: ``loops=`` of porlab.load_c, ``porlab run --loops``).
+
+Soundness: every transformation keeps the reachable final states of complete executions and the
+assertion failures of the untransformed program, on every C program of tests/c that has a loop,
+on the loop benchmarks of benchmarks/programs/loops and on random programs with polling loops,
+under the same loop bound (the transformations only remove iterations that change nothing).
+Shapes: the counts the Godot paper states (sortnet 1+0 with PLP+Await, no blocked execution of
+ttaslock with PLP+Await, IFAA halving mpmc-queue) and what each pass must do to small loops."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import porlab
+from porlab import InputError
+from porlab.cfront import LOOP_MODES, disassemble_c, load_c, load_c_source
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = sorted((ROOT / "tests" / "c").glob("*.c"))
+LOOPS = ROOT / "benchmarks" / "programs" / "loops"
+MODES = [m for m in LOOP_MODES if m != "none"]
+NOT_STARTED, FINISHED = 0, 2  # ThreadStatus in a C program's outcome tuple
+
+
+def _all_finished(tail: tuple[Any, ...]) -> bool:
+    """Is every thread of an outcome's thread part finished (status, exit value) or never
+    started (status alone)?"""
+    i = 0
+    while i < len(tail):
+        if tail[i] == NOT_STARTED:
+            i += 1
+        elif tail[i] == FINISHED and i + 1 < len(tail):
+            i += 2
+        else:
+            return False
+    return True
+
+
+def complete_states(outcomes: Any, heap: bool) -> set[tuple[Any, ...]]:
+    """The final states of complete executions: an outcome is memory, -1, then per thread its
+    status and exit value (finished), its status alone (not started) or its frame. With a heap,
+    location ids depend on the order of allocation over the whole run, so memory is compared
+    as a sorted multiset. Pointers (values beyond 32 bits) name objects by id, and ids depend
+    on the code (the transformations declare functions), so they are all made equal."""
+    out: set[tuple[Any, ...]] = set()
+    for o in outcomes:
+        o = tuple(o)
+        for k in range(len(o) - 1, -1, -1):
+            tail = o[k + 1:]
+            if o[k] == -1 and _all_finished(tail):
+                mem = tuple(v if abs(v) < 2**32 else 2**62 for v in o[:k])
+                if heap:
+                    mem = tuple(sorted(mem))
+                out.add((mem, tail))
+                break
+    return out
+
+
+def verdict(program: Any, explorer: str, heap: bool,
+            max_traces: int = 0) -> tuple[set[Any], set[Any], Any]:
+    r = porlab.explore(program, explorer, max_traces=max_traces)
+    assert max_traces or not r.budget_exceeded
+    sites = {(kind, line) for (_t, kind, _c, _f, line) in r.error_sites}
+    return complete_states(r.outcomes, heap), sites, r
+
+
+def corpus_args(path: Path) -> dict[str, Any] | None:
+    """load_c options of a corpus program (None for options this test does not handle)."""
+    m = re.search(r"args:(.*)", path.read_text().split("*/")[0])
+    out: dict[str, Any] = {}
+    defines: dict[str, str] = {}
+    toks = m.group(1).split() if m else []
+    i = 0
+    while i < len(toks):
+        if toks[i] == "--unroll":
+            out["unroll"] = int(toks[i + 1])
+            i += 1
+        elif toks[i].startswith("-D") and len(toks[i]) > 2:
+            k, _, v = toks[i][2:].partition("=")
+            defines[k] = v or "1"
+        else:
+            return None
+        i += 1
+    out["defines"] = defines
+    return out
+
+
+LOOPY = [p for p in CORPUS
+         if re.search(r"\b(while|for)\b", p.read_text()) and corpus_args(p) is not None]
+
+
+def test_corpus_has_loopy_programs() -> None:
+    assert len(LOOPY) >= 30
+    naive_checked = 0
+    for path in LOOPY:
+        args = corpus_args(path)
+        assert args is not None
+        r = porlab.explore(load_c(path, **args), "naive", max_traces=20000,
+                           collect_outcomes=False)
+        naive_checked += not r.budget_exceeded
+    assert naive_checked >= 25  # the naive comparison below covers most of them
+
+
+@pytest.mark.parametrize("path", LOOPY, ids=[p.stem for p in LOOPY])
+def test_corpus_same_verdicts(path: Path) -> None:
+    args = corpus_args(path)
+    assert args is not None
+    heap = "malloc" in path.read_text()
+    base = verdict(load_c(path, **args), "optimal-await", heap)
+    for mode in MODES:
+        got = verdict(load_c(path, loops=mode, **args), "optimal-await", heap)
+        assert got[0] == base[0], f"{mode}: final states differ"
+        assert got[1] == base[1], f"{mode}: assertion failures differ"
+        # Removing pure iterations never adds executions.
+        assert got[2].complete <= base[2].complete, mode
+    # The exhaustive oracle too, where the untransformed program has at most 20000 interleavings
+    # (most of the corpus; the transformed ones have fewer).
+    naive = verdict(load_c(path, **args), "naive", heap, max_traces=20000)
+    if naive[2].budget_exceeded:
+        return
+    for mode in MODES:
+        got = verdict(load_c(path, loops=mode, **args), "naive", heap)
+        assert got[:2] == naive[:2], f"naive, {mode}"
+
+
+# --- random programs with polling loops ------------------------------------------------------
+
+def _op(rng: random.Random, regs: list[int]) -> str:
+    v = rng.choice("xyz")
+    w = rng.choice([u for u in "xyz" if u != v])
+    c = rng.randint(0, 2)
+    r = f"r{len(regs)}"
+    regs.append(0)
+    kind = rng.randrange(12)
+    if kind == 0:
+        return f"atomic_store(&{v}, {c});"
+    if kind == 1:
+        return f"atomic_fetch_add(&{v}, {rng.randint(0, 1)});"
+    if kind == 2:
+        return f"int {r} = atomic_exchange(&{v}, {c}); (void){r};"
+    if kind == 3:
+        return f"while (atomic_load(&{v}) != {c}) {{ }}"
+    if kind == 4:
+        return f"int {r}; do {{ {r} = atomic_load(&{v}); }} while ({r} < {c});"
+    if kind == 5:
+        return (f"while (1) {{ while (atomic_load(&{v}) != 0) {{ }} "
+                f"if (atomic_exchange(&{v}, 1) == 0) break; }} atomic_store(&{v}, 0);")
+    if kind == 6:
+        return (f"{{ int e; do {{ e = atomic_load(&{v}); }} "
+                f"while (!atomic_compare_exchange_strong(&{v}, &e, e + {c})); }}")
+    if kind == 7:
+        return f"if (atomic_load(&{v}) == {c}) atomic_store(&{w}, {rng.randint(1, 2)});"
+    if kind == 8:
+        return (f"int {r}; do {{ {r} = atomic_load(&{v}); if ({r} == {c}) "
+                f"atomic_store(&{w}, 1); }} while ({r} < {c});")
+    if kind == 9:
+        return f"int {r}; do {{ {r} = atomic_load(&{v}); }} while ({r} != atomic_load(&{w}));"
+    if kind == 10:
+        # A polling loop around an inner loop: PLP's "took an internal backedge" flag.
+        return (f"int {r}; do {{ int n = atomic_load(&{w}); for (int i = 0; i < n; i++) "
+                f"atomic_fetch_add(&{w}, 0); {r} = atomic_load(&{v}); }} while ({r} != {c});")
+    return f"assert(atomic_load(&{v}) != {c} || atomic_load(&{w}) != {c});"
+
+
+def random_program(seed: int) -> str:
+    rng = random.Random(seed)
+    nthreads = 2
+    bodies = []
+    for t in range(nthreads):
+        regs: list[int] = []
+        ops = [_op(rng, regs) for _ in range(rng.randint(2, 3))]
+        bodies.append(f"static void *t{t}(void *a) {{\n    (void)a;\n    " + "\n    ".join(ops)
+                      + "\n    return 0;\n}\n")
+    spawn = "\n    ".join(f"pthread_create(&h[{t}], 0, t{t}, 0);" for t in range(nthreads))
+    join = "\n    ".join(f"pthread_join(h[{t}], 0);" for t in range(nthreads))
+    return ("#include <assert.h>\n#include <pthread.h>\n#include <stdatomic.h>\n"
+            "atomic_int x, y, z;\n" + "".join(bodies)
+            + f"int main(void) {{\n    pthread_t h[{nthreads}];\n    {spawn}\n    {join}\n"
+            "    return 0;\n}\n")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_polling_programs(seed: int) -> None:
+    src = random_program(seed)
+    for explorer in ("naive", "optimal-await"):
+        base = verdict(load_c_source(src, unroll=2), explorer, False)
+        for mode in MODES:
+            got = verdict(load_c_source(src, unroll=2, loops=mode), explorer, False)
+            assert got[0] == base[0], f"seed {seed}, {mode}, {explorer}: final states\n{src}"
+            assert got[1] == base[1], f"seed {seed}, {mode}, {explorer}: assertions\n{src}"
+
+
+# --- what each pass does ---------------------------------------------------------------------
+
+def counts(path: Path | str, explorer: str = "optimal-await", ifaa: bool = False,
+           **kw: Any) -> tuple[int, int]:
+    p = load_c_source(path, **kw) if isinstance(path, str) else load_c(path, **kw)
+    r = porlab.explore(p, explorer, ifaa=True) if ifaa else porlab.explore(p, explorer)
+    assert not r.errors
+    return r.complete, r.blocked
+
+
+POLL = """#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x; int y;
+static void *p(void *a) { (void)a; while (atomic_load(&x) != 1) { } y = y + 1; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, p, 0); y = 42; atomic_store(&x, 1);
+                 pthread_join(t, 0); return 0; }
+"""
+
+
+def test_polling_loop_becomes_an_await() -> None:
+    listing = disassemble_c(load_c_source(POLL, loops="plp-await"))
+    assert "__VERIFIER_load_await_" in listing
+    assert "loopback" not in listing  # the loop is gone
+    plain = disassemble_c(load_c_source(POLL, loops="plp"))
+    assert "__VERIFIER_assume" in plain and "__VERIFIER_load_await_" not in plain
+    spin = disassemble_c(load_c_source(POLL, loops="spin-assume"))
+    assert "__VERIFIER_assume" in spin
+    assert "__VERIFIER_assume" not in disassemble_c(load_c_source(POLL))
+    # Godot Fig. 2: the assume version has a blocked execution, the await version none.
+    assert counts(POLL, loops="plp", unroll=3) == (1, 1)
+    assert counts(POLL, loops="plp-await", unroll=3) == (1, 0)
+    assert counts(POLL, loops="saver", unroll=3) == (1, 1)
+
+
+FIG6 = """#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, y, z;
+static void *p(void *v) { (void)v; int a, b;
+    do { a = atomic_load(&x); b = atomic_load(&y); (void)b; if (a == 4) atomic_store(&z, 42); }
+    while (a >= 4);
+    return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, p, 0); atomic_store(&x, 5);
+                 atomic_store(&x, 4); atomic_store(&x, 1); pthread_join(t, 0); return 0; }
+"""
+
+
+def test_godot_fig6_assume_right_after_the_load() -> None:
+    """Fig. 6: the purity condition [a > 4] is checked right after a := x, before b := y."""
+    listing = disassemble_c(load_c_source(FIG6, loops="plp"))
+    body = listing.split("function p")[1].split("function main")[0]
+    lines = [ln for ln in body.splitlines() if "load" in ln or "__VERIFIER_assume" in ln]
+    assert "__VERIFIER_assume" in lines[1], lines
+    # SAVER's spin-assume cannot use the loop: the path with a = 4 writes z.
+    assert "__VERIFIER_assume" not in disassemble_c(load_c_source(FIG6, loops="spin-assume"))
+
+
+def test_unknown_mode_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="loops must be one of"):
+        load_c_source(POLL, loops="rotate")
+
+
+# --- the loop benchmarks -----------------------------------------------------------------------
+
+BENCH = sorted(LOOPS.glob("*.c"))
+
+
+@pytest.mark.parametrize("path", BENCH, ids=[p.stem for p in BENCH])
+def test_benchmarks_same_verdicts(path: Path) -> None:
+    heap = "malloc" in path.read_text()
+    defines = {"N": 2}
+    base = verdict(load_c(path, defines=defines, unroll=4), "optimal-await", heap)
+    assert base[0], "no complete execution"
+    for mode in MODES:
+        got = verdict(load_c(path, defines=defines, unroll=4, loops=mode), "optimal-await", heap)
+        assert got[0] == base[0] and got[1] == base[1], mode
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_sortnet_one_execution_with_plp_await(n: int) -> None:
+    assert counts(LOOPS / "sortnet_spin.c", defines={"N": n}, unroll=2 * n,
+                  loops="plp-await") == (1, 0)
+    t, b = counts(LOOPS / "sortnet_spin.c", "optimal", defines={"N": n}, unroll=2 * n, loops="plp")
+    assert t == 1 and b > 0
+
+
+def test_ttaslock_no_blocked_with_plp_await() -> None:
+    # Godot Table I, ttaslock(3): PLP 36+81, PLP+Await 36 (our harness is written the same way).
+    assert counts(LOOPS / "ttaslock.c", "optimal", defines={"N": 3}, unroll=4,
+                  loops="plp") == (36, 81)
+    assert counts(LOOPS / "ttaslock.c", defines={"N": 3}, unroll=4, loops="plp-await") == (36, 0)
+    assert counts(LOOPS / "twalock.c", defines={"N": 3}, unroll=4, loops="plp-await")[1] == 0
+
+
+def test_ifaa_halves_mpmc_queue() -> None:
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4, "loops": "plp-await"}
+    t, b = counts(LOOPS / "mpmc_queue.c", **kw)
+    ti, bi = counts(LOOPS / "mpmc_queue.c", ifaa=True, **kw)
+    assert (ti * 2, bi * 2) == (t, b)
