@@ -24,7 +24,6 @@ class LaporExplorer final : public graph::GraphExplorer {
 public:
     LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r) : GraphExplorer(p, o, r) {
         useMutexLocks();
-        sc_.mutexLocks = true;
         if (auto it = o.params.find("coherence"); it != o.params.end()) {
             if (it->second == "mo") mo_ = true;
             else if (it->second != "wb")
@@ -46,39 +45,10 @@ protected:
         return first;
     }
 
-    bool accept(const graph::ExecutionGraph& g) override {
-        if (mo_) return true;
-        bool anyPlaceholder = false;
-        lim_.resize(g.threads.size());
-        for (std::size_t t = 0; t < g.threads.size(); ++t) {
-            lim_[t] = static_cast<std::int32_t>(g.threads[t].size());
-            anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
-        }
-        if (!sc_.check(g, lim_, anyPlaceholder, order_)) return false;  // g is consistent: not reached
-        pos_.assign(g.co.size(), 0);
-        for (graph::Ref r : order_) {
-            const graph::Node& n = g.at(r);
-            if (!writesMemory(n.ev.kind) || n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)
-                continue;
-            const auto loc = static_cast<std::size_t>(n.ev.loc);
-            const auto& c = g.co[loc];
-            if (pos_[loc] >= c.size() || !(c[pos_[loc]] == r)) return false;
-            ++pos_[loc];
-        }
-        return true;
-    }
-
-    void addStats() override {
-        result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
-        result_.stats["sc_states"] = static_cast<double>(sc_.states);
-    }
+    bool accept(const graph::ExecutionGraph& g) override { return mo_ || canonicalCoherence(g); }
 
 private:
     bool mo_ = false;
-    graph::SCChecker sc_;
-    std::vector<std::int32_t> lim_;
-    std::vector<graph::Ref> order_;
-    std::vector<std::size_t> pos_;
 };
 
 }  // namespace

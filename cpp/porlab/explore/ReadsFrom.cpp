@@ -21,38 +21,10 @@ public:
         : GraphExplorer(p, o, r), all_(all) {}
 
 protected:
-    bool accept(const graph::ExecutionGraph& g) override {
-        if (all_) return true;
-        bool anyPlaceholder = false;
-        lim_.resize(g.threads.size());
-        for (std::size_t t = 0; t < g.threads.size(); ++t) {
-            lim_[t] = static_cast<std::int32_t>(g.threads[t].size());
-            anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
-        }
-        if (!sc_.check(g, lim_, anyPlaceholder, order_)) return false;  // cannot happen: g is consistent
-        // The witness's write order per location must be g's co.
-        pos_.assign(g.co.size(), 0);
-        for (graph::Ref r : order_) {
-            const graph::Node& n = g.at(r);
-            if (!writesMemory(n.ev.kind)) continue;
-            const auto loc = static_cast<std::size_t>(n.ev.loc);
-            const auto& c = g.co[loc];
-            if (pos_[loc] >= c.size() || !(c[pos_[loc]] == r)) return false;
-            ++pos_[loc];
-        }
-        return true;
-    }
-    void addStats() override {
-        result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
-        result_.stats["sc_states"] = static_cast<double>(sc_.states);
-    }
+    bool accept(const graph::ExecutionGraph& g) override { return all_ || canonicalCoherence(g); }
 
 private:
     bool all_ = false;
-    graph::SCChecker sc_;
-    std::vector<std::int32_t> lim_;
-    std::vector<graph::Ref> order_;
-    std::vector<std::size_t> pos_;
 };
 
 }  // namespace

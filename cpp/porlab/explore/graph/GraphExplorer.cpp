@@ -8,6 +8,7 @@ namespace porlab::graph {
 
 void GraphExplorer::useMutexLocks() {
     mutexLocks_ = true;
+    sc_.mutexLocks = true;
     relaxedReplay_ = exec_->setRelaxedLocks(true);
 }
 
@@ -43,6 +44,10 @@ void GraphExplorer::run() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (sc_.searches) {
+        result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
+        result_.stats["sc_states"] = static_cast<double>(sc_.states);
+    }
     if (mutexLocks_) {
         result_.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
         result_.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
@@ -76,6 +81,28 @@ bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<
     if (co_.checkMutex(g, false, openEnded_, order, /*memoryEdges=*/false)) return true;
     ++noReplayOrder_;
     return false;
+}
+
+bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
+    bool anyPlaceholder = false;
+    scLim_.resize(g.threads.size());
+    for (std::size_t t = 0; t < g.threads.size(); ++t) {
+        scLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
+        anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
+    }
+    if (!sc_.check(g, scLim_, anyPlaceholder, scOrder_)) return false;  // g is consistent: not reached
+    // The witness's write order per location must be g's co (LAPOR: locks are in no co).
+    coPos_.assign(g.co.size(), 0);
+    for (const Ref r : scOrder_) {
+        const Node& n = g.at(r);
+        if (!writesMemory(n.ev.kind)) continue;
+        if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)) continue;
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        const auto& c = g.co[loc];
+        if (coPos_[loc] >= c.size() || !(c[coPos_[loc]] == r)) return false;
+        ++coPos_[loc];
+    }
+    return true;
 }
 
 bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) {

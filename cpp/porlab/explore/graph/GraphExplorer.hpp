@@ -51,6 +51,11 @@ protected:
     [[nodiscard]] virtual bool accept(const ExecutionGraph& g) { (void)g; return true; }
     // Statistics of the explorer, added to the result at the end.
     virtual void addStats() {}
+    // Is g's coherence order the one of the canonical SC witness of its reads-from relation
+    // (SCChecker's deterministic search)? Exactly one graph of each reads-from class passes,
+    // which is how `rf-graph` and `lapor` (wb) report one graph per class.
+    bool canonicalCoherence(const ExecutionGraph& g);
+    SCChecker sc_;
 
     // LAPOR mode: locks are not read-modify-writes but plain events that never block the
     // exploration; mutual exclusion is part of consistency (CoChecker::checkMutex).
@@ -99,7 +104,9 @@ private:
     std::deque<Snapshot> snap_;
     std::deque<std::vector<std::int32_t>> porf_;
     std::deque<std::vector<Ref>> cands_;
-    std::vector<Ref> tmpOrder_, tmpOrder2_, failing_;
+    std::vector<Ref> tmpOrder_, tmpOrder2_, failing_, scOrder_;
+    std::vector<std::int32_t> scLim_;
+    std::vector<std::size_t> coPos_;
     struct PairHash {
         std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
             return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
