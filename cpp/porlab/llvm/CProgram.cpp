@@ -1788,7 +1788,15 @@ std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& op
         llvm::LLVMContext ctx;
         std::unique_ptr<llvm::Module> mod = cfront::compileC(ctx, path, opts);
         cfront::CModule cm = cfront::lowerModule(*mod, opts);
-        for (auto& f : cm.files) f = rename(f);
+        for (auto& f : cm.files) {
+            f = rename(f);
+            // Debug info may name the file relative to a directory of its own (e.g. the temp
+            // directory of loadCSource when the working directory is below it).
+            if (f != shownPath && !f.empty() && path.size() > f.size() &&
+                path.compare(path.size() - f.size(), f.size(), f) == 0 &&
+                path[path.size() - f.size() - 1] == '/')
+                f = shownPath;
+        }
         for (auto& w : cm.warnings) w = rename(w);
         // Explorers size per-thread arrays by maxThreads(): use the program's own static bound
         // when it is known and smaller than --max-threads.
