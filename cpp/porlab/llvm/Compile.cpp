@@ -83,6 +83,9 @@ std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string
         return InputError(msg);
     };
     if (!inv || diags->hasErrorOccurred()) throw fail("clang could not parse the command line");
+    // The clang driver sets -disable-free (leak the AST at exit, a process that ends anyway);
+    // porlab compiles many programs in one process, so it frees them.
+    inv->getFrontendOpts().DisableFree = false;
 
     clang::CompilerInstance ci;
     ci.setInvocation(std::move(inv));

@@ -121,6 +121,9 @@ void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& orde
     events_.assign(init.begin(), init.end());
     for (Ref r : order) {
         if (stopAtFailure && exec_->failed()) break;
+        // A thread that fails here ran on in a relaxed (LAPOR) replay, where a fault such as
+        // unlocking a mutex it does not hold is not raised: its later events never happen.
+        if (exec_->status(r.t) == ThreadStatus::Failed) continue;
         const Node& n = g.at(r);
         std::optional<Value> forced;
         if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
