@@ -335,9 +335,6 @@ KNOWN_BUGS: dict[tuple[str, str, str], str] = {
         "reads-from) do not order against"),
     ("explorer", "cond_broadcast_bug.c", "lapor"): (
         "lapor misses the assertion failure (not investigated yet; the builder twin finds it)"),
-    ("twin", "unlock_not_held.c", "lapor"): (
-        "lapor misses the unlock-not-held fault of the builder twin (0 errors; the C program "
-        "and naive have 1)"),
     ("explorer", "double_free.c", "rvf"): "rvf reports only one of the two double frees",
     **{(t, "dead_frame.c", e): (
         "the end of a stack frame whose locals escaped is not an event: the worker's write "
