@@ -36,9 +36,7 @@ protected:
         const int n = exec_->maxThreads();
         ThreadId first = -1;
         for (ThreadId t = 0; t < n; ++t) {
-            if (exec_->status(t) != ThreadStatus::Ready || g.stuck(t)) continue;
-            const Event& p = exec_->pending(t);
-            if (p.kind == EventKind::Join && exec_->status(p.aux) != ThreadStatus::Finished) continue;
+            if (!canMove(g, t)) continue;
             if (holdsLock(g, t)) return t;  // inside an open critical section: first
             if (first < 0) first = t;
         }

@@ -56,14 +56,16 @@ void GraphExplorer::run() {
     rep_.finish();
 }
 
+bool GraphExplorer::canMove(const ExecutionGraph& g, ThreadId t) const {
+    if (exec_->status(t) != ThreadStatus::Ready || g.stuck(t)) return false;
+    const Event& p = exec_->pending(t);
+    return p.kind != EventKind::Join || exec_->status(p.aux) == ThreadStatus::Finished;
+}
+
 ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     const int n = exec_->maxThreads();
-    for (ThreadId t = 0; t < n; ++t) {
-        if (exec_->status(t) != ThreadStatus::Ready || g.stuck(t)) continue;
-        const Event& p = exec_->pending(t);
-        if (p.kind == EventKind::Join && exec_->status(p.aux) != ThreadStatus::Finished) continue;
-        return t;
-    }
+    for (ThreadId t = 0; t < n; ++t)
+        if (canMove(g, t)) return t;
     return -1;
 }
 
@@ -422,31 +424,6 @@ bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::ve
     return true;
 }
 
-bool GraphExplorer::propagate(ExecutionGraph& h, Ref changed) {
-    const Node& cn = h.at(changed);
-    const bool writes = writesMemory(cn.ev.kind);
-    for (auto& th : h.threads)
-        for (Node& x : th) {
-            if (x.placeholder || !readsMemory(x.ev.kind) || !(x.rf == changed)) continue;
-            if (!writes) return false;  // a CAS turned into a failure: it writes nothing now
-            const Value v = cn.ev.wval;
-            if (hasCondition(x.ev.kind) && !admits(x.ev, v)) return false;
-            const Event e2 = withReadValue(x, v);
-            if (e2.kind != x.ev.kind) return false;
-            const bool again = e2.wval != x.ev.wval && writesMemory(e2.kind);
-            x.ev = e2;
-            if (again) {
-                // find x's reference and propagate further
-                for (std::size_t t = 0; t < h.threads.size(); ++t)
-                    for (std::size_t i = 0; i < h.threads[t].size(); ++i)
-                        if (&h.threads[t][i] == &x &&
-                            !propagate(h, Ref{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)}))
-                            return false;
-            }
-        }
-    return true;
-}
-
 void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const LocId loc = g.at(a).ev.loc;
     const Value v = g.at(a).ev.wval;
@@ -501,7 +478,6 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.placeholder = false;
             const bool rWrites = writesMemory(hr.ev.kind);
             if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
-            if (!propagate(h, r)) continue;
             auto& c = h.co[static_cast<std::size_t>(loc)];
             // a's place in co: fixed after its source for a read-modify-write, any otherwise.
             int lo = 0, hi = static_cast<int>(c.size());

@@ -46,6 +46,8 @@ protected:
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
     // move (ready, not stuck on a placeholder, not on a join of an unfinished thread).
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
+    // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
+    [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
     // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
     // still executions: their final states are recorded as outcomes.
     [[nodiscard]] virtual bool accept(const ExecutionGraph& g) { (void)g; return true; }
@@ -85,9 +87,6 @@ private:
     void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
     void revisits(ExecutionGraph& g, Ref a, std::size_t depth);
     bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
-    // Value propagation after a revisit changed what an RMW writes; false if a kept event can
-    // no longer read what it read (a condition fails or a CAS changes outcome).
-    bool propagate(ExecutionGraph& h, Ref changed);
     void replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
