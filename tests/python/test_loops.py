@@ -29,7 +29,9 @@ NOT_STARTED, FINISHED = 0, 2  # ThreadStatus in a C program's outcome tuple
 
 def _all_finished(tail: tuple[Any, ...]) -> bool:
     """Is every thread of an outcome's thread part finished (status, exit value) or never
-    started (status alone)?"""
+    started (status alone), main first (it always starts)?"""
+    if not tail or tail[0] != FINISHED:
+        return False
     i = 0
     while i < len(tail):
         if tail[i] == NOT_STARTED:

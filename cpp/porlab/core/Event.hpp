@@ -30,6 +30,9 @@ struct Event {
     bool resultUsed = true;          // FetchAdd: is the loaded value used afterwards (IFAA)
     std::uint8_t width = 64;         // FetchAdd: bits of the value (results wrap, sign-extended)
     bool enabled = true;             // for a pending (not yet executed) event
+    // FetchAdd: a canceling decrement of a zero-net-effect loop (SAVER's spin-zne annotation);
+    // a graph explorer may block the thread here instead (Execution::blockThread).
+    bool zne = false;
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
     Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)

@@ -115,7 +115,9 @@ enum class AwaitCond : std::uint8_t {
 #define PORLAB_BLOCK_CAUSES(X)                                                                     \
     X(Assume, "assume")                                                                            \
     X(LoopBound, "loop-bound")                                                                     \
-    X(ThreadLimit, "thread-limit") /* C programs: a pthread_create beyond --max-threads */
+    X(ThreadLimit, "thread-limit") /* C programs: a pthread_create beyond --max-threads */       \
+    X(PureIteration, "pure-iteration") /* SAVER: a loop iteration that wrote nothing visible */  \
+    X(Zne, "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */
 
 enum class BlockCause : std::uint8_t {
 #define PORLAB_X(e, s) e,

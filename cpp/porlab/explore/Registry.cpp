@@ -84,7 +84,7 @@ const std::vector<ExplorerInfo>& explorers() {
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph},
+         true, exploreGraph, {"zne"}},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
@@ -95,12 +95,12 @@ const std::vector<ExplorerInfo>& explorers() {
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph},
+         true, exploreRfGraph, {"zne"}},
         {"lapor", "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
          "that never block, mutual exclusion is part of consistency, critical sections are "
          "extended first; one trace per lock-aware class (coherence=mo: per lock-aware-mo class)",
-         true, exploreLapor, {"coherence"}},
+         true, exploreLapor, {"coherence", "zne"}},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "

@@ -321,6 +321,7 @@ public:
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
+            th.effects = 0;
         }
         failed_ = false;
         totalEvents_ = 0;
@@ -393,6 +394,13 @@ public:
         relaxedLocks_ = on;
         return true;
     }
+    std::span<const Event> blockThread(ThreadId t, BlockCause cause) override {
+        emitted_.clear();
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        if (th.status != ThreadStatus::Ready) return {};
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), th.pend.pos);
+        return emitted_;
+    }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
@@ -437,6 +445,9 @@ private:
         std::int32_t nAllocs = 0, nSpawns = 0, atomicDepth = 0, phase = 0;
         std::int32_t nNondet = 0;  // __VERIFIER_nondet_* calls so far (choice points used)
         Value exitVal = 0, aux = 0;
+        // SAVER's dynamic purity checks: writes this thread made that another thread can see
+        // (published memory) or that change its own state (private stack), so far.
+        std::int64_t effects = 0;
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
@@ -452,6 +463,9 @@ private:
         std::uint32_t size = 0;
         std::uint8_t status = 0;  // 0 none, 1 live, 2 freed, 3 ended (stack)
         std::uint8_t heap = 0;    // malloc/calloc (may be freed)
+        // Can another thread reach it? Heap blocks are private until a pointer into them is
+        // written to shared memory or handed to a thread (SAVER ignores writes to private ones).
+        std::uint8_t published = 1;
     };
     enum class Where : std::uint8_t { Local, Const, Shared, Fault };
     struct Addr {
@@ -542,6 +556,15 @@ private:
     }
     void storeLocal(Thread& th, std::uint32_t off, std::uint64_t size, Value v) {
         std::memcpy(th.local.data() + off, &v, size);
+        ++th.effects;
+    }
+    // A value written where other threads can see it: a pointer into a private heap block
+    // publishes the block.
+    void publish(Value v) {
+        const auto u = static_cast<std::uint64_t>(v);
+        if (u == 0 || (u & m_.localTag)) return;
+        const auto obj = static_cast<std::size_t>(u >> m_.objShift);
+        if (obj < objs_.size()) objs_[obj].published = 1;
     }
     Value loadConst(std::int64_t obj, std::uint32_t off, std::uint64_t size, unsigned w) const {
         const CGlobal& g = m_.globals[static_cast<std::size_t>(
@@ -599,7 +622,8 @@ private:
         const std::int64_t id = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind);
         ensureObj(id);
         objs_[static_cast<std::size_t>(id)] = {static_cast<std::uint32_t>(size), 1,
-                                               static_cast<std::uint8_t>(kind < 0 ? 1 : 0)};
+                                               static_cast<std::uint8_t>(kind < 0 ? 1 : 0),
+                                               static_cast<std::uint8_t>(kind < 0 ? 0 : 1)};
         return id << m_.objShift;
     }
 
@@ -650,6 +674,7 @@ void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
     th.regs.resize(static_cast<std::size_t>(fr.regBase));
     if (th.frames.empty()) {
         th.exitVal = hasValue ? rv : 0;
+        publish(th.exitVal);  // pthread_join hands it to another thread
         return;
     }
     if (fr.retDst >= 0 && hasValue) reg(th, fr.retDst) = rv;
@@ -681,6 +706,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in) {
             e.rmwOp = ops[in.sub];
             e.operand = val(th, in.c);
             e.resultUsed = in.resultUsed;
+            e.zne = in.imm2 == 1;
         }
         break;
     case COp::CmpXchg:
@@ -1300,6 +1326,16 @@ void CExecution::runLocal(ThreadId t) {
                     return;
                 }
                 break;
+            case Builtin::IterationBegin: setResult(th.effects); break;
+            case Builtin::PurityCheck:
+                // SAVER's dynamic purity check at a potentially effect-free backedge: an
+                // iteration without effects changed nothing another iteration could not redo.
+                if (A(0) == th.effects) {
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::PureIteration), in.pos);
+                    return;
+                }
+                break;
             case Builtin::SMax: setResult(std::max(A(0), A(1))); break;
             case Builtin::SMin: setResult(std::min(A(0), A(1))); break;
             case Builtin::UMax:
@@ -1377,6 +1413,11 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
                 advance = false;
             else
                 setResult(arg(th, in, 0));
+            break;
+        }
+        if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::ThreadCreate) {
+            th.phase = 1;  // the handle is stored; the spawn comes next
+            advance = false;
             break;
         }
         if (in.op == COp::Builtin) setResult(0);  // pthread_join's *retval
@@ -1476,6 +1517,17 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     }
     default: break;
     }
+    if (writesMemory(ev.kind)) {
+        publish(ev.wval);
+        // SAVER's relaxation: a store the pass found dead at its loop's header, into a block
+        // no other thread can reach yet, is no effect.
+        const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
+                               in.op == COp::Store && in.imm2 == 1;
+        if (!invisible) ++th.effects;
+    } else if (ev.kind == EventKind::Spawn) {
+        publish(spawnArg);
+        ++th.effects;
+    }
     th.evCount += 1;
     emitted_.push_back(ev);
     if (++totalEvents_ > p_.opts().maxExecutionEvents && th.status == ThreadStatus::Ready) {
@@ -1543,7 +1595,7 @@ void CExecution::save(Snapshot& s) const {
     for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
     for (const auto& o : objs_)
         *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
-               (static_cast<std::int64_t>(o.heap) << 40);
+               (static_cast<std::int64_t>(o.heap) << 40) | (static_cast<std::int64_t>(o.published) << 48);
     for (const auto& th : threads_) {
         *w++ = static_cast<std::int64_t>(th.status);
         if (th.status == ThreadStatus::NotStarted) continue;
@@ -1558,7 +1610,7 @@ void CExecution::save(Snapshot& s) const {
         *w++ = th.pendW | (th.pendTry ? 256 : 0);
         *w++ = th.pendNew;
         *w++ = th.pendObj;
-        *w++ = 0;  // reserved
+        *w++ = th.effects;
         w[kEventWords - 1] = 0;
         copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
         w += kEventWords;
@@ -1598,7 +1650,7 @@ void CExecution::restore(const Snapshot& s) {
     for (std::size_t k = 0; k < no; ++k) {
         const std::int64_t x = w[i++];
         objs_[k] = {static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
-                    static_cast<std::uint8_t>((x >> 40) & 0xff)};
+                    static_cast<std::uint8_t>((x >> 40) & 0xff), static_cast<std::uint8_t>((x >> 48) & 0xff)};
     }
     for (auto& th : threads_) {
         th.status = static_cast<ThreadStatus>(w[i++]);
@@ -1610,6 +1662,7 @@ void CExecution::restore(const Snapshot& s) {
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
+            th.effects = 0;
             continue;
         }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
@@ -1624,7 +1677,7 @@ void CExecution::restore(const Snapshot& s) {
         th.pendTry = (w[i++] & 256) != 0;
         th.pendNew = w[i++];
         th.pendObj = w[i++];
-        ++i;  // reserved
+        th.effects = w[i++];
         copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
         i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);

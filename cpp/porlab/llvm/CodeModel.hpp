@@ -41,8 +41,8 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(AllocaLocal, "alloca") /* a = private stack block of imm bytes (* c if c >= 0) */           \
     X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */     \
     X(Load, "load")         /* a = *b (w bits) */                                                 \
-    X(Store, "store")       /* *b = c (w bits) */                                                 \
-    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c */                                    \
+    X(Store, "store")       /* *b = c (w bits); imm2 = 1: SAVER may ignore it in a private block */ \
+    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 = 1: SAVER zne candidate */     \
     X(CmpXchg, "cmpxchg")   /* a = *b; a+1 = (*b == c); if so *b = d */                           \
     X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)) */                        \
     X(Unreachable, "unreachable")
@@ -94,6 +94,8 @@ enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min };
     X(AtomicEnd, "__VERIFIER_atomic_end")                                                          \
     X(LoadAwait, "__VERIFIER_load_await_*")                                                        \
     X(XchgAwait, "__VERIFIER_xchg_await_*")                                                        \
+    X(IterationBegin, "__porlab_iteration_begin") /* SAVER: the thread's effect count */       \
+    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count */     \
     X(Nop, "(no effect)")                                                                          \
     X(SMax, "llvm.smax")                                                                           \
     X(SMin, "llvm.smin")                                                                           \

@@ -16,6 +16,7 @@
 
 namespace llvm {
 class Loop;
+class LoopInfo;
 }  // namespace llvm
 
 namespace porlab::cfront::loops {
@@ -97,9 +98,28 @@ llvm::CallInst* emitAssumeNot(const std::vector<Atom>& atoms, llvm::Value* extra
 // is impure along it)?
 [[nodiscard]] bool headerImpureAlong(llvm::Loop& loop, llvm::BasicBlock* latch);
 
-// Function passes (Plp.cpp, SpinAssume.cpp, AwaitRewrite.cpp).
+// SAVER (SpinAssume.cpp, Saver.cpp). The blocks of the loopy paths of backedge latch → header
+// (paths inside `loop` that do not enter a nested loop), or {} when such a path enters one.
+[[nodiscard]] std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li,
+                                                     llvm::BasicBlock* latch);
+// A backedge whose loopy paths assign only registers dead at the header (no used header phi
+// changes along it): SAVER's potentially effect-free spinloop backedge. `effects` are the
+// instructions on its loopy paths that may modify memory when the backedge is taken (none: an
+// effect-free spinloop backedge, Def. 3).
+struct Backedge {
+    llvm::BasicBlock* latch = nullptr;
+    Dnf condition;  // of the edge latch → header
+    std::vector<llvm::Instruction*> effects;
+};
+[[nodiscard]] std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li,
+                                                       llvm::BasicBlock* latch);
+
+// Function passes (Plp.cpp, SpinAssume.cpp, Saver.cpp, AwaitRewrite.cpp).
 void plpFunction(llvm::Function& f, bool await, LoopStats& stats);
 void spinAssumeFunction(llvm::Function& f, LoopStats& stats);
+// spin-assume, then dynamic purity checks on the other potentially effect-free backedges and
+// zne annotations on canceling decrements (saver-spinloops.txt §III, §V, §VI).
+void saverFunction(llvm::Function& f, LoopStats& stats);
 // Rewrites load+assume pairs (any assume) and xchg/cas+assume pairs (assumes in `ours` only).
 int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours);
 // Branches whose condition a dominating fact decides become unconditional; returns how many.

@@ -75,7 +75,8 @@ LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
     inlineCallsInLoops(m);
     for (llvm::Function& f : m) {
         if (f.isDeclaration()) continue;
-        if (mode == "spin-assume" || mode == "saver") loops::spinAssumeFunction(f, stats);
+        if (mode == "spin-assume") loops::spinAssumeFunction(f, stats);
+        else if (mode == "saver") loops::saverFunction(f, stats);
         else loops::plpFunction(f, mode == "plp-await", stats);
     }
     std::string err;

@@ -7,8 +7,9 @@
 //                backward propagation, assume(¬c_i) at the earliest point where c_i is decidable;
 //   plp-await    plp, then load+assume, xchg+assume and cas+assume pairs become
 //                __VERIFIER_load_await_* / __VERIFIER_xchg_await_* calls (Godot §III, end);
-//   saver        the static part SAVER needs: spin-assume (loop rotation, bisimilar-node merging
-//                and the dynamic checks are not implemented here).
+//   saver        SAVER (saver-spinloops.txt): spin-assume, then a dynamic purity check on every
+//                other potentially effect-free backedge and zne annotations on canceling
+//                decrements, which the graph explorers turn into zne blocking (Saver.cpp).
 #pragma once
 
 #include <string>
@@ -30,6 +31,9 @@ struct LoopStats {
     int unplaced = 0;        // PLP disjuncts with no sound insertion point (left out)
     int awaits = 0;          // assume pairs rewritten into awaits
     int foldedBranches = 0;  // branches decided by a dominating assume or await
+    int purityChecks = 0;    // SAVER: backedges given a dynamic purity check
+    int zneDecrements = 0;   // SAVER: canceling decrements annotated for zne blocking
+    int privateStores = 0;   // SAVER: stores dead at their loop's header (ignored when private)
 };
 
 // Applies `mode` to every defined function of `m`. Throws InputError for an unknown mode.

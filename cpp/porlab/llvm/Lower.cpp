@@ -87,6 +87,8 @@ std::optional<BuiltinCall> classify(const std::string& n, bool defined) {
     if (n == "__VERIFIER_atomic_end") return BuiltinCall{B::AtomicEnd};
     if (startsWith(n, "__VERIFIER_load_await_")) return BuiltinCall{B::LoadAwait};
     if (startsWith(n, "__VERIFIER_xchg_await_")) return BuiltinCall{B::XchgAwait};
+    if (n == "__porlab_iteration_begin") return BuiltinCall{B::IterationBegin};
+    if (n == "__porlab_purity_check") return BuiltinCall{B::PurityCheck};
     if (defined) return std::nullopt;
     if (startsWith(n, "__VERIFIER_nondet_")) return BuiltinCall{B::Nondet};
     static const std::map<std::string, B, std::less<>> table = {
@@ -165,6 +167,8 @@ bool builtinLetsEscape(Builtin b, unsigned argNo) {
     case Builtin::ThreadSelf:
     case Builtin::AtomicBegin:
     case Builtin::AtomicEnd:
+    case Builtin::IterationBegin:
+    case Builtin::PurityCheck:
         return false;
     default: return true;
     }
@@ -861,6 +865,7 @@ private:
             in.b = opnd(st.getPointerOperand(), i);
             in.c = opnd(st.getValueOperand(), i);
             in.w = static_cast<std::uint8_t>(w);
+            in.imm2 = st.getMetadata("porlab.private") ? 1 : 0;  // SAVER: dead at the loop header
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
             return;
         }
@@ -891,6 +896,7 @@ private:
             in.w = static_cast<std::uint8_t>(w);
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(r.getType()).getFixedValue());
             in.resultUsed = !r.use_empty();
+            in.imm2 = r.getMetadata("porlab.zne") ? 1 : 0;  // SAVER: a canceling decrement
             return;
         }
         case Instruction::AtomicCmpXchg: {

@@ -9,6 +9,7 @@
 #include <llvm/IR/CFG.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "porlab/llvm/LoopConds.hpp"
@@ -23,8 +24,8 @@ bool internalEdge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* from, 
     return m && m != &loop && m->getHeader() == to && loop.contains(m) && m->contains(from);
 }
 
-// The blocks on some path header → … → latch inside `loop`, or {} when such a path enters a
-// nested loop.
+}  // namespace
+
 std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch) {
     llvm::BasicBlock* h = loop.getHeader();
     std::set<llvm::BasicBlock*> fwd{h};
@@ -55,43 +56,47 @@ std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li, ll
     return both;
 }
 
-}  // namespace
+std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch) {
+    llvm::BasicBlock* h = loop.getHeader();
+    if (!loop.contains(latch) || headerImpureAlong(loop, latch)) return std::nullopt;
+    const std::set<llvm::BasicBlock*> blocks = loopyBlocks(loop, li, latch);
+    if (blocks.empty()) return std::nullopt;
+    Backedge be;
+    be.latch = latch;
+    be.condition = dnfFalse();
+    for (auto& [s, e] : edgeConditions(*latch))
+        if (s == h) be.condition = e;
+    if (be.condition.empty()) return std::nullopt;
+    // Atoms that hold whenever the backedge is taken.
+    const std::vector<Atom> implied =
+        be.condition.size() == 1 ? be.condition.front().atoms : std::vector<Atom>{};
+    for (llvm::BasicBlock* b : blocks)
+        for (llvm::Instruction& i : *b) {
+            if (i.isTerminator()) continue;
+            bool mayFault = false;
+            const Dnf g = guardOf(i, mayFault);
+            const bool ok = std::any_of(g.begin(), g.end(), [&](const Conj& c) {
+                return std::includes(implied.begin(), implied.end(), c.atoms.begin(), c.atoms.end());
+            });
+            if (!ok) be.effects.push_back(&i);
+        }
+    return be;
+}
 
 void spinAssumeFunction(llvm::Function& f, LoopStats& stats) {
     llvm::DominatorTree dt(f);
     llvm::LoopInfo li(dt);
-    std::vector<std::pair<llvm::BasicBlock*, Dnf>> todo;
+    std::vector<Backedge> todo;
     for (llvm::Loop* loop : li.getLoopsInPreorder()) {
         ++stats.loops;
-        llvm::BasicBlock* h = loop->getHeader();
-        for (llvm::BasicBlock* latch : llvm::predecessors(h)) {
-            if (!loop->contains(latch) || headerImpureAlong(*loop, latch)) continue;
-            const std::set<llvm::BasicBlock*> blocks = loopyBlocks(*loop, li, latch);
-            if (blocks.empty()) continue;
-            Dnf edge = dnfFalse();
-            for (auto& [s, e] : edgeConditions(*latch))
-                if (s == h) edge = e;
-            if (edge.empty()) continue;
-            // Atoms that hold whenever the backedge is taken.
-            std::vector<Atom> implied = edge.size() == 1 ? edge.front().atoms : std::vector<Atom>{};
-            bool pure = true;
-            for (llvm::BasicBlock* b : blocks)
-                for (llvm::Instruction& i : *b) {
-                    if (i.isTerminator()) continue;
-                    bool mayFault = false;
-                    const Dnf g = guardOf(i, mayFault);
-                    const bool ok = std::any_of(g.begin(), g.end(), [&](const Conj& c) {
-                        return std::includes(implied.begin(), implied.end(), c.atoms.begin(),
-                                             c.atoms.end());
-                    });
-                    pure = pure && ok;
-                }
-            if (pure) todo.emplace_back(latch, edge);
-        }
+        for (llvm::BasicBlock* latch : llvm::predecessors(loop->getHeader()))
+            if (auto be = classifyBackedge(*loop, li, latch); be && be->effects.empty())
+                todo.push_back(std::move(*be));
     }
-    for (auto& [latch, edge] : todo)
-        for (const Conj& c : edge) {
-            emitAssumeNot(c.atoms, nullptr, latch->getTerminator(), latch->getTerminator()->getDebugLoc());
+    for (const Backedge& be : todo)
+        for (const Conj& c : be.condition) {
+            emitAssumeNot(c.atoms, nullptr, be.latch->getTerminator(),
+                          be.latch->getTerminator()->getDebugLoc());
             ++stats.assumes;
         }
 }

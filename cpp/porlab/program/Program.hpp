@@ -72,6 +72,15 @@ public:
     // hold (or relocking one it holds) is not a fault. Returns false if unsupported.
     virtual bool setRelaxedLocks(bool on) { return !on; }
 
+    // SAVER's zne blocking: instead of executing its pending operation, thread t stops for good
+    // (an AssumeBlock marker with `cause`). Returns the marker, or nothing if unsupported (the
+    // default) or the thread is not ready.
+    virtual std::span<const Event> blockThread(ThreadId t, BlockCause cause) {
+        (void)t;
+        (void)cause;
+        return {};
+    }
+
     // Convenience: is thread t ready with an enabled operation?
     [[nodiscard]] bool enabled(ThreadId t) const {
         return status(t) == ThreadStatus::Ready && pending(t).enabled;

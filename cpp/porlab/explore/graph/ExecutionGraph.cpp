@@ -34,6 +34,7 @@ void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     initial = std::move(initialValues);
     co.assign(initial.size(), {});
     nextStamp = 1;
+    zneDone.assign(threads.size(), {});
 }
 
 int ExecutionGraph::coIndex(Ref w, LocId loc) const {

@@ -36,6 +36,9 @@ struct Node {
     std::uint64_t wstamp = 0;
     Value casWval = 0;        // CAS: the value written if the CAS succeeds
     bool placeholder = false; // a lock/await left blocked: reads "the final value" (no source)
+    // SAVER: a zne marker (ev: an AssumeBlock with cause Zne, at the decrement's location) in
+    // place of a canceling decrement; rf is the increment it cancels. It blocks its thread.
+    bool zne = false;
 };
 
 [[nodiscard]] constexpr bool isRmwLike(EventKind k) { return readsMemory(k) && writesMemory(k); }
@@ -63,6 +66,9 @@ public:
     std::vector<Value> initial;              // initial value per location
     std::vector<std::vector<Ref>> co;        // per location: its writes in coherence order
     std::uint64_t nextStamp = 1;
+    // SAVER: per thread, the positions where a zne marker was invalidated (Algorithm 2): the
+    // real decrement runs there.
+    std::vector<std::vector<std::int32_t>> zneDone;
 
     void init(int numThreads, std::vector<Value> initialValues);
     [[nodiscard]] const Node& at(Ref r) const { return threads[r.t][r.i]; }

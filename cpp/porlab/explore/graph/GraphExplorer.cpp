@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
+
+#include "porlab/core/Errors.hpp"
 
 namespace porlab::graph {
 
@@ -16,6 +19,12 @@ GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreR
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), collectOutcomes_(o.collectOutcomes) {
     root_.init(exec_->maxThreads(), p.info()->initialValues);
     deadlockIsError_ = p.info()->deadlockIsError;
+    if (auto it = o.params.find("zne"); it != o.params.end()) {
+        if (it->second == "strict") zneMode_ = ZneMode::Strict;
+        else if (it->second == "paper") zneMode_ = ZneMode::Paper;
+        else if (it->second == "off") zneMode_ = ZneMode::Off;
+        else throw InputError("option zne must be strict, paper or off (got '" + it->second + "')");
+    }
 }
 
 void GraphExplorer::ensureDepth(std::size_t depth) {
@@ -44,6 +53,10 @@ void GraphExplorer::run() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (zneBlocked_) {
+        result_.stats["zne_blocked"] = static_cast<double>(zneBlocked_);
+        result_.stats["zne_invalidated"] = static_cast<double>(zneInvalidated_);
+    }
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
@@ -127,6 +140,11 @@ void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& orde
         // unlocking a mutex it does not hold is not raised: its later events never happen.
         if (exec_->status(r.t) == ThreadStatus::Failed) continue;
         const Node& n = g.at(r);
+        if (n.zne) {  // SAVER: the thread blocks at its canceling decrement
+            auto ev = exec_->blockThread(r.t, BlockCause::Zne);
+            events_.insert(events_.end(), ev.begin(), ev.end());
+            continue;
+        }
         std::optional<Value> forced;
         if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
         auto ev = exec_->step(r.t, forced);
@@ -236,7 +254,115 @@ void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t
     }
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
     // the maximal graph is reported as an error trace.
+    visitChecked(g, a, depth);
+}
+
+void GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
+    std::vector<Node> removed;
+    checkZne(g, a, removed);
+    if (removed.empty()) {
+        visit(g, depth + 1);
+        return;
+    }
+    // The unblocked threads replay up to their decrement, which they now perform.
+    auto& order = lin_[depth + 1];
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](Ref r) { return r.i >= static_cast<std::int32_t>(g.threads[r.t].size()); }),
+                order.end());
+    replay(g, order);
     visit(g, depth + 1);
+    for (auto it = removed.rbegin(); it != removed.rend(); ++it) {
+        g.threads[it->ev.thread].push_back(*it);
+        g.zneDone[it->ev.thread].pop_back();
+    }
+}
+
+void GraphExplorer::checkZne(ExecutionGraph& g, Ref a, std::vector<Node>& removed) {
+    bool any = false;
+    for (const auto& th : g.threads) any = any || (!th.empty() && th.back().zne);
+    if (!any) return;
+    const Node e = g.at(a);
+    if (e.placeholder || e.zne) return;
+    // (i) a write to the location other than a fetch-and-add: it could come between the
+    // increment and the decrement, which then no longer cancel.
+    const bool foreign = writesMemory(e.ev.kind) && e.ev.kind != EventKind::FetchAdd;
+    // (ii) a read of the increment by another thread. Algorithm 2 waits for a second read of
+    // it, but one read is enough to lose states: the reader may act on the intermediate value
+    // (a failed CAS or fetch-and-add) while the blocked thread, in the original program, goes on
+    // after its decrement. tests/python/test_saver.py::test_one_observer_of_the_increment
+    // has such a program; so (zne=strict) the marker is invalidated as soon as another thread
+    // reads w. zne=paper keeps Algorithm 2: only when some other read also reads rf(e).
+    if (!foreign && !readsMemory(e.ev.kind)) return;
+    if (!foreign && zneMode_ == ZneMode::Paper) {
+        bool shared = false;
+        for (std::size_t u = 0; u < g.threads.size() && !shared; ++u)
+            for (std::size_t i = 0; i < g.threads[u].size() && !shared; ++i) {
+                const Node& n = g.threads[u][i];
+                shared = !(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)} == a) &&
+                         !n.placeholder && !n.zne && readsMemory(n.ev.kind) && n.ev.loc == e.ev.loc &&
+                         n.rf == e.rf;
+            }
+        if (!shared) return;
+    }
+    for (std::size_t u = 0; u < g.threads.size(); ++u) {
+        auto& th = g.threads[u];
+        if (th.empty() || !th.back().zne || th.back().ev.loc != e.ev.loc) continue;
+        if (!foreign && (!(th.back().rf == e.rf) ||
+                         (zneMode_ == ZneMode::Strict && static_cast<std::size_t>(a.t) == u)))
+            continue;
+        g.zneDone[u].push_back(static_cast<std::int32_t>(th.size()) - 1);
+        removed.push_back(th.back());
+        th.pop_back();
+        ++zneInvalidated_;
+    }
+}
+
+bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+    auto& th = g.threads[static_cast<std::size_t>(t)];
+    const auto i = static_cast<std::int32_t>(th.size());
+    const auto& done = g.zneDone[static_cast<std::size_t>(t)];
+    if (zneMode_ == ZneMode::Off) return false;
+    if (std::find(done.begin(), done.end(), i) != done.end()) return false;  // invalidated here
+    auto added = [](const Event& e) -> std::optional<Value> {
+        if (e.kind != EventKind::FetchAdd) return std::nullopt;
+        if (e.rmwOp == RmwOp::Add) return e.operand;
+        if (e.rmwOp == RmwOp::Sub) return -e.operand;
+        return std::nullopt;
+    };
+    // The increment: the thread's last write (the pass allows only pure steps in between).
+    Ref inc{kInitThread, 0};
+    for (std::int32_t k = i - 1; k >= 0 && inc.t == kInitThread; --k)
+        if (!th[static_cast<std::size_t>(k)].placeholder && writesMemory(th[static_cast<std::size_t>(k)].ev.kind))
+            inc = Ref{t, k};
+    if (inc.t == kInitThread) return false;
+    const Event& ie = g.at(inc).ev;
+    const auto di = added(ie), dp = added(p);
+    if (ie.loc != p.loc || !di || !dp || *dp == 0 || *di != -*dp) return false;
+    // The validity check on the graph as it stands (events added before the marker count too).
+    int readers = 0;
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (const Node& n : g.threads[u]) {
+            if (n.placeholder || n.zne || n.ev.loc != p.loc) continue;
+            if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd) return false;
+            if (readsMemory(n.ev.kind) && n.rf == inc && (zneMode_ == ZneMode::Paper || static_cast<ThreadId>(u) != t))
+                ++readers;
+        }
+    if (readers >= (zneMode_ == ZneMode::Paper ? 2 : 1)) return false;
+    auto ev = exec_->blockThread(t, BlockCause::Zne);
+    if (ev.empty()) return false;
+    rep_.countEvent();
+    ++zneBlocked_;
+    Node n;
+    n.ev = ev[0];
+    n.ev.loc = p.loc;
+    n.rf = inc;
+    n.zne = true;
+    n.stamp = n.wstamp = g.nextStamp++;
+    th.push_back(n);
+    proceed(g, Ref{t, i}, true, depth);
+    g.threads[static_cast<std::size_t>(t)].pop_back();
+    --g.nextStamp;
+    return true;
 }
 
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
@@ -248,6 +374,7 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         return;
     }
     const Event p = exec_->pending(t);
+    if (p.kind == EventKind::FetchAdd && p.zne && addZne(g, t, p, depth)) return;
     if (mutexLocks_ && (p.kind == EventKind::Lock || p.kind == EventKind::Unlock)) {
         addLockEvent(g, t, p, depth);
         return;
@@ -468,7 +595,12 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             // The revisited graph.
             ExecutionGraph& h = gpool_[depth];
             h = g;
-            for (std::size_t w = 0; w < T; ++w) h.threads[w].resize(static_cast<std::size_t>(keep[w]));
+            for (std::size_t w = 0; w < T; ++w) {
+                h.threads[w].resize(static_cast<std::size_t>(keep[w]));
+                auto& zd = h.zneDone[w];  // positions deleted: their zne is new again
+                zd.erase(std::remove_if(zd.begin(), zd.end(), [&](std::int32_t x) { return x >= keep[w]; }),
+                         zd.end());
+            }
             for (auto& cl : h.co)
                 cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return !kept(x) || x == r || x == a; }),
                          cl.end());
@@ -489,7 +621,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 if (consistent(h, false, lin_[depth + 1])) {
                     ++revisitsDone_;
                     replay(h, lin_[depth + 1]);
-                    visit(h, depth + 1);
+                    visitChecked(h, r, depth);
                     // r's write part was (re-)added after a: it revisits in turn.
                     if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
                 } else {

@@ -86,6 +86,17 @@ private:
     // replay the witness and continue the exploration (or report an error).
     void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
     void revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // SAVER (saver-spinloops.txt §VI): thread t is at a canceling decrement `p`; block it with a
+    // zne marker if this position's zne was not invalidated, the increment it cancels is the
+    // thread's last write and Algorithm 2 would not invalidate it right away. Returns whether
+    // it did (and explored the graph with the marker).
+    bool addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // CheckZNEValidity(g, a) (Algorithm 2): removes the zne markers that node a invalidates
+    // (they are the last nodes of their threads) into `removed`; the caller puts them back.
+    void checkZne(ExecutionGraph& g, Ref a, std::vector<Node>& removed);
+    // Visit g after node a was added and the program replayed up to it, with a's zne
+    // invalidations applied for the duration of the visit.
+    void visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
     bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
     void replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
@@ -114,6 +125,12 @@ private:
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
     std::uint64_t noReplayOrder_ = 0;
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
+    std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0;
+    // Option zne: strict (default; a marker is invalidated by the first read of its increment
+    // by another thread), paper (Algorithm 2 as published: by a second read; it loses states,
+    // see checkZne), off (canceling decrements run as they are).
+    enum class ZneMode : std::uint8_t { Strict, Paper, Off };
+    ZneMode zneMode_ = ZneMode::Strict;
 };
 
 }  // namespace porlab::graph
