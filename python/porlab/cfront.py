@@ -29,7 +29,8 @@ DEFAULT_MAX_EXECUTION_EVENTS = 100_000
 #: ``loops=`` transformations (docs/supported-c.md, "Loops"): ``none`` (the default: the
 #: program as written), ``spin-assume`` (SAVER's static spin-assume), ``plp`` (Godot's Partial
 #: Loop Purity elimination), ``plp-await`` (PLP with assume pairs rewritten into awaits),
-#: ``saver`` (the static part of SAVER, today the same as ``spin-assume``).
+#: ``saver`` (SAVER: spin-assume, dynamic purity checks, and zne markers that the graph
+#: explorers turn into zne blocking).
 LOOP_MODES = ("none", "spin-assume", "plp", "plp-await", "saver")
 
 
