@@ -295,3 +295,40 @@ def test_ifaa_halves_mpmc_queue() -> None:
     t, b = counts(LOOPS / "mpmc_queue.c", **kw)
     ti, bi = counts(LOOPS / "mpmc_queue.c", ifaa=True, **kw)
     assert (ti * 2, bi * 2) == (t, b)
+
+
+# Godot Table II (ALGORITHMS.md §1.4): safestack-ABC(k), complete+blocked executions per column
+# (Nidhugg baseline = spin-assume, PLP, PLP+Await, +IFAA); the loop bound is #threads + 1.
+SAFESTACK = LOOPS / "safestack.c"
+SAFESTACK_TABLE = [
+    ("21", (119, 6), (34, 2), (34, 1), (19, 1)),
+    ("31", (928, 107), (103, 27), (103, 25), (56, 25)),
+    ("32", (7189, 296), (1073, 27), (1073, 12), (463, 12)),
+    ("33", None, (6434, 1636), (6434, 1584), (2600, 1160)),
+    ("211", None, (2690, 1126), (2690, 928), (962, 686)),
+    ("311", None, (0, 26536), (0, 24078), (0, 14960)),
+]
+
+
+@pytest.mark.parametrize(("ops", "baseline", "plp", "await_", "ifaa"), SAFESTACK_TABLE,
+                         ids=[row[0] for row in SAFESTACK_TABLE])
+def test_safestack_godot_table2(ops: str, baseline: tuple[int, int] | None,
+                                plp: tuple[int, int], await_: tuple[int, int],
+                                ifaa: tuple[int, int]) -> None:
+    defines = {f"OPS{i}": int(c) for i, c in enumerate(ops)}
+    kw: dict[str, Any] = {"defines": defines, "unroll": len(ops) + 1}
+    if baseline is not None:
+        assert counts(SAFESTACK, "optimal", loops="spin-assume", **kw) == baseline
+    assert counts(SAFESTACK, "optimal", loops="plp", **kw) == plp
+    assert counts(SAFESTACK, loops="plp-await", **kw) == await_
+    assert counts(SAFESTACK, ifaa=True, loops="plp-await", **kw) == ifaa
+
+
+@pytest.mark.parametrize(("ops", "genmc"), [("21", (119, 6)), ("31", (928, 107)),
+                                            ("32", (7189, 296))])
+def test_safestack_saver_column(ops: str, genmc: tuple[int, int]) -> None:
+    """Table II's GenMC SAVER column equals its baseline on the two-thread harnesses ("SAVER is
+    completely or mostly ineffective"); so does ours, on the graph engine."""
+    kw: dict[str, Any] = {"defines": {f"OPS{i}": int(c) for i, c in enumerate(ops)}, "unroll": 3}
+    assert counts(SAFESTACK, "graph", loops="saver", **kw) == genmc
+    assert counts(SAFESTACK, "graph", loops="none", **kw) == genmc
