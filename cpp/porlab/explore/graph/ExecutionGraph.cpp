@@ -32,7 +32,7 @@ void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     threads.resize(static_cast<std::size_t>(numThreads));
     for (auto& t : threads) t.clear();
     initial = std::move(initialValues);
-    co.assign(initial.size(), {});
+    co.clear();  // grows with ensureLoc: C programs reserve thousands of locations they never use
     nextStamp = 1;
     zneDone.assign(threads.size(), {});
 }
@@ -214,6 +214,10 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
     auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
     edges_.clear();
     refs_.assign(N, kInitRef);
+    // Position of every write in its location's co (a linear search per read was the hot spot).
+    coPos_.assign(N, -1);
+    for (const auto& c : g.co)
+        for (std::size_t k = 0; k < c.size(); ++k) coPos_[static_cast<std::size_t>(flat(c[k]))] = static_cast<std::int32_t>(k);
     for (std::size_t t = 0; t < T; ++t) {
         const auto& th = g.threads[t];
         for (std::size_t i = 0; i < th.size(); ++i) {
@@ -240,7 +244,7 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
             }
             if (memoryEdges_ && readsMemory(n.ev.kind)) {
                 if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
-                const int k = g.coIndex(n.rf, n.ev.loc);
+                const int k = n.rf.t == kInitThread ? -1 : coPos_[static_cast<std::size_t>(flat(n.rf))];
                 const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
                 if (static_cast<std::size_t>(k + 1) < c.size() && !(c[static_cast<std::size_t>(k + 1)] == x))
                     edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));

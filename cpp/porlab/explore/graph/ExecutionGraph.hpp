@@ -133,7 +133,7 @@ private:
     void exec(std::int32_t v);
     void unexec();
     const ExecutionGraph* g_ = nullptr;
-    std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_;
+    std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_, coPos_;
     std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
     std::vector<Ref> refs_;
     // mutex mode

@@ -445,14 +445,15 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     const LocId loc = n.ev.loc;
     g.ensureLoc(loc);
     g.threads[t].push_back(n);
-    auto& c = g.co[static_cast<std::size_t>(loc)];
-    const int m = static_cast<int>(c.size());
+    // g.co may grow (ensureLoc) during the exploration below: no reference is kept.
+    auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
+    const int m = static_cast<int>(co().size());
     // Every place in co, co-last first (consistent appended to the witness: no replay).
     for (int pos = m; pos >= 0 && !rep_.stopped(); --pos) {
         if (g.rmwAfter(loc, pos - 1)) continue;
-        c.insert(c.begin() + pos, a);
+        co().insert(co().begin() + pos, a);
         proceed(g, a, pos == m, depth);
-        c.erase(c.begin() + pos);
+        co().erase(co().begin() + pos);
     }
     if (!rep_.stopped()) revisits(g, a, depth);
     g.threads[t].pop_back();
@@ -471,8 +472,8 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         casWval = ev[0].wval;
         exec_->restore(snap_[depth]);
     }
-    auto& c = g.co[static_cast<std::size_t>(loc)];
-    const int m = static_cast<int>(c.size());
+    auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
+    const int m = static_cast<int>(co().size());
     bool first = true;
     // Sources in co order from the last (reading it appends to the witness: no replay).
     for (int k = m - 1; k >= -1 && !rep_.stop(); --k) {
@@ -498,10 +499,10 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
             --g.nextStamp;
             continue;
         }
-        if (isWrite) c.insert(c.begin() + (k + 1), a);
+        if (isWrite) co().insert(co().begin() + (k + 1), a);
         proceed(g, a, k == m - 1, depth);
         if (isWrite && !rep_.stopped()) revisits(g, a, depth);
-        if (isWrite) c.erase(c.begin() + (k + 1));
+        if (isWrite) co().erase(co().begin() + (k + 1));
         g.threads[t].pop_back();
         --g.nextStamp;
     }
@@ -568,12 +569,12 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             if (hasCondition(rn.ev.kind) && !admits(rn.ev, v)) continue;
             ++revisitsTried_;
             const std::uint64_t s = rn.stamp;
-            // K = {e ≤ r} ∪ porf(a) ∪ {a}, per thread a prefix.
+            // K = {e ≤ r} ∪ porf(a) ∪ {a}, per thread a prefix (stamps grow along each thread).
             for (std::size_t w = 0; w < T; ++w) {
-                std::int32_t k = 0;
                 const auto& th = g.threads[w];
-                while (k < static_cast<std::int32_t>(th.size()) && th[static_cast<std::size_t>(k)].stamp <= s) ++k;
-                keep[w] = std::max(k, porf[w]);
+                const auto it = std::upper_bound(th.begin(), th.end(), s,
+                                                 [](std::uint64_t x, const Node& n) { return x < n.stamp; });
+                keep[w] = std::max(static_cast<std::int32_t>(it - th.begin()), porf[w]);
             }
             keep[static_cast<std::size_t>(a.t)] = a.i + 1;
             auto kept = [&](Ref x) { return x.t == kInitThread || x.i < keep[static_cast<std::size_t>(x.t)]; };
@@ -610,14 +611,14 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.placeholder = false;
             const bool rWrites = writesMemory(hr.ev.kind);
             if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
-            auto& c = h.co[static_cast<std::size_t>(loc)];
+            auto co = [&]() -> std::vector<Ref>& { return h.co[static_cast<std::size_t>(loc)]; };
             // a's place in co: fixed after its source for a read-modify-write, any otherwise.
-            int lo = 0, hi = static_cast<int>(c.size());
+            int lo = 0, hi = static_cast<int>(co().size());
             if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
             for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
                 if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
-                c.insert(c.begin() + pos, a);
-                if (rWrites) c.insert(c.begin() + pos + 1, r);
+                co().insert(co().begin() + pos, a);
+                if (rWrites) co().insert(co().begin() + pos + 1, r);
                 if (consistent(h, false, lin_[depth + 1])) {
                     ++revisitsDone_;
                     replay(h, lin_[depth + 1]);
@@ -627,7 +628,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 } else {
                     ++inconsistent_;
                 }
-                c.erase(c.begin() + pos, c.begin() + pos + (rWrites ? 2 : 1));
+                co().erase(co().begin() + pos, co().begin() + pos + (rWrites ? 2 : 1));
             }
             if (rep_.stopped()) return;
         }
