@@ -448,8 +448,10 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     // g.co may grow (ensureLoc) during the exploration below: no reference is kept.
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
-    // Every place in co, co-last first (consistent appended to the witness: no replay).
-    for (int pos = m; pos >= 0 && !rep_.stopped(); --pos) {
+    // Every place in co, co-last first (consistent appended to the witness: no replay), but
+    // not before a write that happens before a (a co cycle).
+    const int lo = coFloor(g, a, loc) + 1;
+    for (int pos = m; pos >= lo && !rep_.stopped(); --pos) {
         if (g.rmwAfter(loc, pos - 1)) continue;
         co().insert(co().begin() + pos, a);
         proceed(g, a, pos == m, depth);
@@ -474,9 +476,11 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
     }
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
+    // A write co-before one that happens before a (porf) cannot be its source (fr cycle).
+    const int kmin = coFloor(g, a, loc);
     bool first = true;
     // Sources in co order from the last (reading it appends to the witness: no replay).
-    for (int k = m - 1; k >= -1 && !rep_.stop(); --k) {
+    for (int k = m - 1; k >= kmin && !rep_.stop(); --k) {
         const Ref w = g.coAt(loc, k);
         const Value v = g.valueOf(w, loc);
         if (hasCondition(p.kind) && !admits(p, v)) continue;
@@ -520,6 +524,27 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         g.threads[t].pop_back();
         --g.nextStamp;
     }
+}
+
+int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
+    const auto& c = g.co[static_cast<std::size_t>(loc)];
+    if (c.empty()) return -1;
+    // porf(a) without a's own source: that of a stand-in with no edges of its own.
+    auto& th = g.threads[static_cast<std::size_t>(a.t)];
+    const bool stand = static_cast<std::size_t>(a.i) == th.size();
+    if (stand) {
+        Node n;
+        n.ev.kind = EventKind::AssumeBlock;
+        n.ev.thread = a.t;
+        th.push_back(n);
+    }
+    g.porfPrefix(a, floorPorf_);
+    if (stand) th.pop_back();
+    for (int k = static_cast<int>(c.size()) - 1; k >= 0; --k) {
+        const Ref w = c[static_cast<std::size_t>(k)];
+        if (!(w == a) && w.i < floorPorf_[static_cast<std::size_t>(w.t)]) return k;
+    }
+    return -1;
 }
 
 bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {

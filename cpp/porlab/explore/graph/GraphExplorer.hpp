@@ -98,6 +98,11 @@ private:
     // invalidations applied for the duration of the visit.
     void visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
     bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
+    // The co position of the co-last write of loc that happens before node a (porf, without a's
+    // own source; a may not be added yet), -1 if none: a write cannot be placed before it, nor
+    // can a read read from an earlier one.
+    int coFloor(ExecutionGraph& g, Ref a, LocId loc);
+    std::vector<std::int32_t> floorPorf_;
     void replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
