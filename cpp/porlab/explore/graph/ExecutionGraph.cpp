@@ -274,6 +274,7 @@ void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {
     upto.assign(T, 0);
     // done[t]: nodes of t whose incoming edges were already followed
     std::vector<std::int32_t> done(T, 0);
+    std::vector<Ref> spawner;  // by thread: its spawn event
     auto raise = [&](ThreadId t, std::int32_t n) {
         if (upto[t] < n) upto[t] = n;
     };
@@ -283,11 +284,19 @@ void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {
         if (readsMemory(n.ev.kind) && n.rf.t != kInitThread) raise(n.rf.t, n.rf.i + 1);
         if (n.ev.kind == EventKind::Join && n.ev.aux >= 0)
             raise(n.ev.aux, static_cast<std::int32_t>(threads[n.ev.aux].size()));
-        if (i == 0) {  // spawn edge into t
-            for (std::size_t u = 0; u < T; ++u)
-                for (std::size_t j = 0; j < threads[u].size(); ++j)
-                    if (threads[u][j].ev.kind == EventKind::Spawn && threads[u][j].ev.aux == t)
-                        raise(static_cast<ThreadId>(u), static_cast<std::int32_t>(j) + 1);
+        if (i == 0) {  // spawn edge into t (the spawn events are found once per call)
+            if (spawner.empty()) {
+                spawner.assign(T, kInitRef);
+                for (std::size_t u = 0; u < T; ++u)
+                    for (std::size_t j = 0; j < threads[u].size(); ++j) {
+                        const Event& e = threads[u][j].ev;
+                        if (e.kind == EventKind::Spawn && e.aux >= 0 && static_cast<std::size_t>(e.aux) < T)
+                            spawner[static_cast<std::size_t>(e.aux)] =
+                                Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(j)};
+                    }
+            }
+            const Ref sp = spawner[static_cast<std::size_t>(t)];
+            if (sp.t != kInitThread) raise(sp.t, sp.i + 1);
         }
     };
     raise(a.t, a.i);
