@@ -5,8 +5,8 @@
    partition: interleavings=3 mazurkiewicz=1 reads-from=1 rvf=1
    twin: tests/c/twins.py name=join_chain
 */
-/* Threads join each other: main creates A, whose handle pthread_create stores in a global (as
-   part of the spawn event), then B; B reads the handle, joins A and reads A's result, main joins
+/* Threads join each other: main creates A, whose handle pthread_create stores in a global (a
+   write event of main, before the spawn), then B; B reads the handle, joins A and reads A's result, main joins
    B only. B always sees A's write (join is a happens-before edge): 1 class. */
 #include <assert.h>
 #include <pthread.h>

@@ -1022,7 +1022,7 @@ def join_chain() -> Program:
     p = Program("join_chain")
     main = p.thread("main")  # thread 0, as in C
     a_result, b_result = p.vars("a_result", "b_result")
-    ha = p.var("ha", 1)  # written by main's pthread_create as part of the spawn (no event)
+    ha = p.var("ha")  # pthread_create writes A's id (1) into it before the spawn
     a = p.thread("A", start=False)
     a.store(a_result, 5)
     b = p.thread("B", start=False)
@@ -1030,6 +1030,7 @@ def join_chain() -> Program:
     b.join(a)
     b.store(b_result, b.load(a_result) + 1)
     with main as t:
+        t.store(ha, 1)
         t.spawn(a)
         t.spawn(b)
         t.join(b)

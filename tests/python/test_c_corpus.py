@@ -316,34 +316,18 @@ def _id(p: Path) -> str:
 _GRAPH = ("graph", "rf", "rf-graph", "lapor")
 _GRAPH_MARKERS = ("graph engine: error traces of C programs lose their fault marker, so there "
                   "is no error site (the error counts are right)")
-_HANDLE = ("pthread_create stores the thread handle without an event of its own: a "
-           "value-based explorer makes B read the initial handle 0 (main) and reports a false "
-           "deadlock")
-_FREE_OFFSET = ("free(p) is a write of the block's offset 0 only: a read of p->second does not "
-                "race with it, so every explorer but naive misses the read-before-free order")
+_DEAD_WRITE = ("a plain write faults when the frame it writes to has ended: whether it does "
+               "depends on its order with the frame end, not on a value the thread read, which "
+               "the value-based explorers assume (their replay stops with an internal error)")
 
 KNOWN_BUGS: dict[tuple[str, str, str], str] = {
-    ("explorer", "double_free.c", "graph"): _GRAPH_MARKERS,
-    ("explorer", "double_free.c", "rf"): _GRAPH_MARKERS,
-    ("explorer", "double_free.c", "rf-graph"): _GRAPH_MARKERS,
-    ("explorer", "double_free.c", "lapor"): _GRAPH_MARKERS,
-    **{(t, "join_chain.c", e): _HANDLE for t in ("explorer", "twin") for e in (*_GRAPH, "rvf")},
-    **{("explorer", "use_after_free_field.c", e): _FREE_OFFSET
-       for e in ("source", "optimal", "optimal-await", "optimal-await+ifaa", *_GRAPH, "rvf")},
+    **{("explorer", "dead_frame.c", e): _GRAPH_MARKERS for e in ("graph", "rf-graph", "lapor")},
+    **{("explorer", "dead_frame.c", e): _DEAD_WRITE for e in ("rf", "rvf")},
     ("explorer", "mutex_trylock.c", "lapor"): (
         "trylock is a CAS on the mutex location, which lapor's locks (plain events, no "
         "reads-from) do not order against"),
     ("explorer", "cond_broadcast_bug.c", "lapor"): (
         "lapor misses the assertion failure (not investigated yet; the builder twin finds it)"),
-    ("explorer", "double_free.c", "rvf"): "rvf reports only one of the two double frees",
-    **{(t, "dead_frame.c", e): (
-        "the end of a stack frame whose locals escaped is not an event: the worker's write "
-        "always comes after it, and naive misses the safe order") for t, e in (
-            ("verdict_and_naive", ""), ("explorer", "naive"))},
-    **{("explorer", "nondet_domain.c", e): (
-        "--nondet-domain explores every value, but the choice is no event: the equivalence keys "
-        "(and partition_sizes) do not see it, so the traces of different values look like one "
-        "class") for e in ("optimal", "optimal-await", "optimal-await+ifaa", *_GRAPH, "rvf")},
 }
 
 

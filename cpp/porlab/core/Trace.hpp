@@ -79,12 +79,20 @@ public:
     [[nodiscard]] std::string toString() const;  // thread  file:line  event  value
     [[nodiscard]] std::string toDot(const std::string& title = "") const;
 
+    // The program's input: values of nondeterministic choices the execution depended on (C
+    // programs with --nondet-domain: (thread, n-th choice, value) triples, choices at their
+    // domain's low end left out). Equivalence keys include it: traces of different inputs are
+    // never equivalent, even with the same events.
+    [[nodiscard]] const std::vector<Value>& inputs() const { return inputs_; }
+    void setInputs(std::vector<Value> inputs) { inputs_ = std::move(inputs); }
+
 private:
     [[nodiscard]] std::vector<VectorClock> clocks(bool causal, ConflictRelation conflicts) const;
 
     std::vector<Event> events_;
     TraceStatus status_ = TraceStatus::Complete;
     std::shared_ptr<const ProgramInfo> info_;
+    std::vector<Value> inputs_;
 };
 
 // Human-readable rendering of one event ("T1: x := 1", "T2: r = x (1)").

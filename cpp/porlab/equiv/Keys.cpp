@@ -85,6 +85,10 @@ std::vector<int> canonicalLinearization(const Trace& trace, ConflictRelation c) 
 Key traceKey(Equivalence eq, const Trace& trace) {
     Hasher h;
     h.add(static_cast<std::uint64_t>(eq));
+    if (!trace.inputs().empty()) {  // different inputs: different classes
+        h.add(0xfffffffcULL);
+        for (Value v : trace.inputs()) h.add(static_cast<std::uint64_t>(v));
+    }
     switch (eq) {
     case Equivalence::Mazurkiewicz:
     case Equivalence::MazurkiewiczIfaa: {

@@ -32,7 +32,9 @@ PartitionSizes partitionSizes(const Program& program, ExploreOptions opts) {
         counter.add(t);
         if (user) user(t);
     };
-    out.run = exploreNaive(program, opts);
+    // Through explore(): a front end's driver (e.g. C programs with --nondet-domain, one run per
+    // input assignment) sees every input, and labels the traces with it.
+    out.run = explore(program, "naive", opts);
     out.run.explorer = "naive";
     out.interleavings = {out.run.complete, out.run.blocked, out.run.errors};
     for (int e = 0; e < kNumEquivalences; ++e)

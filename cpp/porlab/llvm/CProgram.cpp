@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include <unistd.h>
@@ -55,6 +56,11 @@ inline std::uint64_t mask(std::int64_t v, unsigned w) {
 constexpr std::int64_t kLocalInstrLimit = 50'000'000;
 constexpr std::uint32_t kFreeOffset = 0xffffffffU;
 constexpr int kEBusy = 16;
+// What a free or the end of a stack frame leaves in each location of the block: an access that
+// reads it (or a write to a location holding it) faults, so whether an access comes after the
+// free is a matter of the value it reads, as value-based explorers need. No store of a C value
+// narrower than 64 bits can produce it (values are sign-extended from their width).
+constexpr Value kDead = static_cast<Value>(0x8badf00ddeadbeefULL);
 
 }  // namespace
 
@@ -89,8 +95,21 @@ public:
         std::lock_guard lk(mu_);
         assignment_ = a;
         assignedPoints_.clear();
+        std::vector<std::tuple<ThreadId, int, Value>> label;
         for (std::size_t i = 0; i < a.size(); ++i)
-            if (a[i] != opts_.nondetDomain->first) assignedPoints_.push_back(choicePoints_[i]);
+            if (a[i] != opts_.nondetDomain->first) {
+                assignedPoints_.push_back(choicePoints_[i]);
+                label.emplace_back(choicePoints_[i].first, choicePoints_[i].second, a[i]);
+            }
+        std::sort(label.begin(), label.end());
+        inputs_.clear();
+        for (const auto& [t, n, v] : label) inputs_.insert(inputs_.end(), {t, n, v});
+    }
+    // The input of the executions the current assignment reports (Trace::inputs): the points
+    // it sets to a value other than LO, as (thread, n, value), in (thread, n) order.
+    std::vector<Value> inputs() const {
+        std::lock_guard lk(mu_);
+        return inputs_;
     }
     const CLoadOptions& opts() const { return opts_; }
     std::vector<std::string> warnings() const {
@@ -111,6 +130,26 @@ private:
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
     LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
     std::string objectName(std::int64_t obj) const;
+    // The first location of `obj` at an offset >= `from` (false: none).
+    bool nextCell(std::int64_t obj, std::uint32_t from, std::uint32_t& off, LocId& loc) const {
+        std::lock_guard lk(mu_);
+        if (static_cast<std::size_t>(obj) >= cells_.size()) return false;
+        const auto& cells = cells_[static_cast<std::size_t>(obj)];
+        auto it = cells.lower_bound(from);
+        if (it == cells.end() || it->first == kFreeOffset) return false;
+        off = it->first;
+        loc = it->second;
+        return true;
+    }
+    // Size of the location at (object, offset) if there is one (0: none yet, or a free's
+    // placeholder that takes the size of the first access).
+    unsigned cellSizeAt(std::int64_t obj, std::uint32_t off) const {
+        std::lock_guard lk(mu_);
+        if (static_cast<std::size_t>(obj) >= cells_.size()) return 0;
+        const auto& cells = cells_[static_cast<std::size_t>(obj)];
+        auto it = cells.find(off);
+        return it == cells.end() ? 0 : locSize_[static_cast<std::size_t>(it->second)];
+    }
     std::string where(SourcePos p) const {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
@@ -141,6 +180,7 @@ private:
     mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
     mutable std::vector<Value> assignment_;                     // by choice point
     mutable std::vector<std::pair<ThreadId, int>> assignedPoints_;  // points not at LO
+    mutable std::vector<Value> inputs_;                             // see inputs()
 };
 
 CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& name)
@@ -495,7 +535,9 @@ private:
         return fnOf(th).code[static_cast<std::size_t>(th.frames.back().pc)];
     }
 
-    Addr resolve(const Thread& th, Value p, std::uint64_t size) const {
+    // deadOk: a freed block or a dead frame's variable resolves to its location (plain accesses
+    // are events that conflict with the free / frame end, and fault when performed).
+    Addr resolve(const Thread& th, Value p, std::uint64_t size, bool deadOk = false) const {
         Addr a;
         const auto u = static_cast<std::uint64_t>(p);
         if (u == 0) {
@@ -521,7 +563,7 @@ private:
         } else {
             const auto i = static_cast<std::size_t>(obj);
             if (i >= objs_.size() || objs_[i].status == 0) return a;
-            if (objs_[i].status != 1) {
+            if (objs_[i].status != 1 && !(deadOk && objs_[i].status >= 2)) {
                 a.fault = objs_[i].status == 2 ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
                 return a;
             }
@@ -627,7 +669,76 @@ private:
         return id << m_.objShift;
     }
 
+    // The bytes memset / memcpy moves as one event at byte k of n: a location of the shared
+    // side(s) (a global's declared cell, a heap location that exists, else an aligned chunk of
+    // at most 8 bytes).
+    unsigned copyChunk(const CInstr& in, const Addr& d, const Addr& s, std::uint64_t k, std::uint64_t n) const {
+        auto side = [&](const Addr& a, bool& fixed) -> unsigned {
+            fixed = false;
+            if (a.where != Where::Shared) return 0;
+            const std::uint32_t off = a.off + static_cast<std::uint32_t>(k);
+            if (a.obj < m_.firstDynamicObject()) {
+                const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                    a.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+                fixed = true;
+                for (const auto& c : g.cells)
+                    if (c.offset == off) return c.size;
+                throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                       " that does not cover whole locations of '" + g.name + "'");
+            }
+            if (const unsigned sz = p_.cellSizeAt(a.obj, off)) {
+                fixed = true;
+                return sz;
+            }
+            for (unsigned c = 8; c > 1; c /= 2)
+                if (off % c == 0 && k + c <= n) return c;
+            return 1;
+        };
+        bool fd = false, fs = false;
+        const unsigned cd = side(d, fd), cs = side(s, fs);
+        unsigned chunk = 0;
+        if (fd && fs && cd != cs)
+            throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                   " between shared objects of different layouts (" + std::to_string(cs) +
+                                   "-byte and " + std::to_string(cd) + "-byte locations)");
+        if (fd) chunk = cd;
+        else if (fs) chunk = cs;
+        else if (cd && cs) chunk = std::min(cd, cs);
+        else chunk = cd ? cd : cs;
+        if (chunk == 0 || k + chunk > n)
+            throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                   " that does not cover whole shared locations");
+        return chunk;
+    }
     void doReturn(ThreadId t, Value rv, bool hasValue);
+    // The end of a frame whose stack variables escaped: a write event of every location of each
+    // (th.phase: the next offset), like a free; the variable is dead after its last one. True
+    // when such a write is pending.
+    // The event that kills a location: an exchange (it reads what was there, so that explorers
+    // by reads-from also tell a write before it from one after it); a plain write on a mutex.
+    EventKind deadKind(LocId l) const {
+        return p_.infoMut_->isMutex[static_cast<std::size_t>(l)] ? EventKind::Write : EventKind::Exchange;
+    }
+    bool frameEnd(ThreadId t, const CInstr& in) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        const auto depth = static_cast<std::int64_t>(th.frames.size());
+        while (!th.stackObjs.empty() && th.stackObjs.back().first == depth) {
+            const std::int64_t obj = th.stackObjs.back().second;
+            std::uint32_t off = 0;
+            LocId l = kNoLoc;
+            if (p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
+                setPend(th, t, deadKind(l), l, in.pos);
+                th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pendObj = obj;
+                th.aux = off;
+                return true;
+            }
+            objs_[static_cast<std::size_t>(obj)].status = 3;
+            th.stackObjs.pop_back();
+            th.phase = 0;
+        }
+        return false;
+    }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     void runLocal(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in);
@@ -685,7 +796,7 @@ void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
 // Shared memory access: resolve the location and make it the thread's pending event.
 bool CExecution::stopAtAccess(ThreadId t, const CInstr& in) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
-    const Addr ad = resolve(th, val(th, in.b), static_cast<std::uint64_t>(in.imm));
+    const Addr ad = resolve(th, val(th, in.b), static_cast<std::uint64_t>(in.imm), true);
     if (ad.where != Where::Shared) return false;
     const LocId loc = cellOf(ad.obj, ad.off, static_cast<unsigned>(in.imm), false, in.pos);
     Event& e = th.pend;
@@ -818,6 +929,14 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                  static_cast<int>(BlockCause::ThreadLimit), in.pos);
             return true;
         }
+        if (th.phase == 0 && ad.where == Where::Shared) {
+            // The handle goes to shared memory: a write event of its own, before the spawn (as
+            // glibc stores *thread before the child runs), so that readers of the handle see it.
+            setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
+            th.pend.wval = child;
+            if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
+            return true;
+        }
         setPend(th, t, EventKind::Spawn, kNoLoc, in.pos);
         th.pend.aux = child;
         return true;
@@ -841,40 +960,35 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     }
     case Builtin::Memset:
     case Builtin::Memcpy: {
-        // Writes into shared memory, one location at a time: globals by their declared layout,
-        // heap blocks in aligned chunks of at most 8 bytes. th.phase = bytes done.
+        // One location at a time (copyChunk gives the chunks): a read event of the source chunk
+        // when the source is shared memory, then a write event of the destination chunk when the
+        // destination is (a private destination is written locally). th.phase = 2 * bytes done
+        // + 1 once the chunk's source has been read (its value in th.aux).
         const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
-        const auto k = static_cast<std::uint64_t>(th.phase);
+        const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
         const Addr d = resolve(th, arg(th, in, 0), n);
-        const std::uint32_t off = d.off + static_cast<std::uint32_t>(k);
-        unsigned chunk = 0;
-        if (d.obj < m_.firstDynamicObject()) {
-            const CGlobal& g = m_.globals[static_cast<std::size_t>(
-                d.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
-            for (const auto& c : g.cells)
-                if (c.offset == off) chunk = c.size;
-            if (chunk == 0 || k + chunk > n)
-                throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
-                                       " that does not cover whole locations of '" + g.name + "'");
-        } else {
-            for (unsigned c = 8; c >= 1; c /= 2)
-                if (off % c == 0 && k + c <= n) {
-                    chunk = c;
-                    break;
-                }
+        const Addr s = b == Builtin::Memcpy ? resolve(th, arg(th, in, 1), n) : Addr{Where::Local, 0, 0, {}};
+        const unsigned chunk = copyChunk(in, d, s, k, n);
+        if (b == Builtin::Memcpy && s.where == Where::Shared && (th.phase & 1) == 0) {
+            setPend(th, t, EventKind::Read, cellOf(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
+                    in.pos);
+            th.pendW = static_cast<std::uint8_t>(chunk * 8);
+            if (s.obj >= m_.firstDynamicObject()) th.pendObj = s.obj;
+            return true;
         }
         Value v = 0;
         if (b == Builtin::Memset) {
             const auto byte = static_cast<std::uint64_t>(arg(th, in, 1) & 0xff);
             for (unsigned i = 0; i < chunk; ++i) v |= static_cast<Value>(byte << (8 * i));
+        } else if (s.where == Where::Shared) {
+            v = th.aux;
         } else {
-            const Addr s = resolve(th, arg(th, in, 1), n);
             v = s.where == Where::Local ? loadLocal(th, s.off + static_cast<std::uint32_t>(k), chunk, 64)
                                         : loadConst(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, 64);
         }
-        setPend(th, t, EventKind::Write, cellOf(d.obj, off, chunk, false, in.pos), in.pos);
+        setPend(th, t, EventKind::Write, cellOf(d.obj, d.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
+                in.pos);
         th.pend.wval = norm(v, chunk * 8);
-        th.aux = chunk;
         if (d.obj >= m_.firstDynamicObject()) th.pendObj = d.obj;
         return true;
     }
@@ -1136,6 +1250,7 @@ void CExecution::runLocal(ThreadId t) {
             continue;
         }
         case COp::Ret: {
+            if (frameEnd(t, in)) return;
             if (f.atomic) {
                 if (th.atomicDepth == 1 && th.phase == 0) {
                     setPend(th, t, EventKind::Unlock, cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
@@ -1179,7 +1294,7 @@ void CExecution::runLocal(ThreadId t) {
         case COp::Rmw:
         case COp::CmpXchg: {
             const auto size = static_cast<std::uint64_t>(in.imm);
-            const Addr ad = resolve(th, V(in.b), size);
+            const Addr ad = resolve(th, V(in.b), size, true);
             if (ad.where == Where::Shared) {
                 stopAtAccess(t, in);
                 return;
@@ -1247,16 +1362,21 @@ void CExecution::runLocal(ThreadId t) {
                     fault(t, FaultKind::InvalidFree, in.pos);
                     return;
                 }
-                if (objs_[i].status == 2) {
-                    fault(t, FaultKind::DoubleFree, in.pos);
-                    return;
+                // Visible: a write of every location of the block, in offset order (th.phase: the
+                // next offset), so that the free conflicts with every access to the block and
+                // with another free of it; the block is freed at the last write. A block without
+                // locations gets one at offset 0 (taking the size of a later access). Writing a
+                // location a free already wrote is a double free; accessing it, a use after free.
+                std::uint32_t off = 0;
+                LocId l = kNoLoc;
+                if (!p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
+                    l = cellOf(obj, 0, 0, false, in.pos);
+                    off = 0;
                 }
-                // Visible: a write of the block's first location (offset 0), so that two frees
-                // conflict and so do a free and an access at offset 0; an access after the free
-                // faults when it is performed.
-                setPend(th, t, EventKind::Write, cellOf(obj, 0, 0, false, in.pos), in.pos);
-                th.pend.wval = 0;
+                setPend(th, t, deadKind(l), l, in.pos);
+                th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
                 th.pendObj = obj;
+                th.aux = off;
                 return;
             }
             case Builtin::Memset:
@@ -1275,10 +1395,7 @@ void CExecution::runLocal(ThreadId t) {
                           in.pos);
                     return;
                 }
-                if (s.where == Where::Shared)
-                    throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
-                                           " from memory shared between threads (copy element by element)");
-                if (d.where == Where::Shared) {  // one write event per location, in order
+                if (d.where == Where::Shared || s.where == Where::Shared) {  // one event per location
                     if (visibleBuiltin(t, in)) return;
                     break;
                 }
@@ -1378,10 +1495,15 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     std::optional<FaultKind> freeFault;
     // The block was freed (or its frame ended) after this access became pending: the access
     // happens, then the thread faults.
-    if (th.pendObj && !(in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free)) {
-        const auto st = objs_[static_cast<std::size_t>(th.pendObj)].status;
-        if (st == 2) freeFault = FaultKind::UseAfterFree;
-        else if (st != 1) freeFault = FaultKind::InvalidPointer;
+    // (A location a free or a frame end wrote is dead; so is every location of a block once the
+    // free or frame end is over.)
+    const bool isFree = in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free;
+    bool keepDead = false;  // a write to a dead location: it faults and the location stays dead
+    if (th.pendObj && !isFree && in.op != COp::Ret) {
+        const auto& o = objs_[static_cast<std::size_t>(th.pendObj)];
+        const bool dead = ev.loc >= 0 && (readsMemory(ev.kind) ? ev.rval == kDead : mem_[loc] == kDead);
+        keepDead = dead;
+        if (o.status != 1 || dead) freeFault = o.heap ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
     }
     ThreadId spawned = -1;
     Value spawnArg = 0;
@@ -1389,10 +1511,45 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     auto setResult = [&](Value v) {
         if (in.a >= 0) reg(th, in.a) = v;
     };
+    // A location of a freed block or of a dead frame (see frameEnd and Builtin::Free).
+    auto killLocation = [&] {
+        if (ev.kind == EventKind::Exchange ? ev.rval == kDead
+                                           : objs_[static_cast<std::size_t>(th.pendObj)].status == 2) {
+            freeFault = FaultKind::DoubleFree;
+            return;
+        }
+        const auto next = static_cast<std::uint32_t>(th.aux) + 1;
+        std::uint32_t off = 0;
+        LocId l = kNoLoc;
+        if (in.op == COp::Ret || p_.nextCell(th.pendObj, next, off, l)) {
+            th.phase = static_cast<std::int32_t>(next);  // frameEnd / the free go on
+            advance = false;
+        } else {
+            objs_[static_cast<std::size_t>(th.pendObj)].status = 2;
+        }
+    };
     switch (ev.kind) {
     case EventKind::Read:
         if (in.op == COp::Load) setResult(norm(ev.rval, in.w));
-        else {  // pthread_cond_wait, phase 0
+        else if (static_cast<Builtin>(in.sub) == Builtin::Memcpy) {  // a chunk of the source
+            const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
+            const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
+            const Addr d = resolve(th, arg(th, in, 0), n);
+            const Addr s = resolve(th, arg(th, in, 1), n);
+            const unsigned chunk = copyChunk(in, d, s, k, n);
+            th.aux = norm(ev.rval, chunk * 8);
+            advance = false;
+            if (d.where == Where::Shared) {
+                th.phase |= 1;  // the write of this chunk comes next
+            } else {
+                if (d.where == Where::Local) storeLocal(th, d.off + static_cast<std::uint32_t>(k), chunk, th.aux);
+                th.phase = static_cast<std::int32_t>(2 * (k + chunk));
+                if (k + chunk >= n) {
+                    setResult(arg(th, in, 0));
+                    advance = true;
+                }
+            }
+        } else {  // pthread_cond_wait, phase 0
             th.aux = ev.rval;
             th.phase = 1;
             advance = false;
@@ -1400,16 +1557,20 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         break;
     case EventKind::Write:
         mem_[loc] = ev.wval;
-        if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free) {
-            auto& o = objs_[static_cast<std::size_t>(th.pendObj)];
-            if (o.status == 2) freeFault = FaultKind::DoubleFree;
-            o.status = 2;
+        if (isFree || in.op == COp::Ret) {
+            killLocation();
             break;
         }
         if (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::Memset ||
                                       static_cast<Builtin>(in.sub) == Builtin::Memcpy)) {
-            th.phase += static_cast<std::int32_t>(th.aux);
-            if (static_cast<std::uint64_t>(th.phase) < static_cast<std::uint64_t>(arg(th, in, 2)))
+            const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
+            const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
+            const Addr d = resolve(th, arg(th, in, 0), n);
+            const Addr s = static_cast<Builtin>(in.sub) == Builtin::Memcpy ? resolve(th, arg(th, in, 1), n)
+                                                                           : Addr{Where::Local, 0, 0, {}};
+            const std::uint64_t done = k + copyChunk(in, d, s, k, n);
+            th.phase = static_cast<std::int32_t>(2 * done);
+            if (done < n)
                 advance = false;
             else
                 setResult(arg(th, in, 0));
@@ -1432,6 +1593,10 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         break;
     case EventKind::Exchange:
         mem_[loc] = ev.wval;
+        if (isFree || in.op == COp::Ret) {
+            killLocation();
+            break;
+        }
         setResult(norm(ev.rval, in.w));
         break;
     case EventKind::CasSuccess:
@@ -1495,8 +1660,6 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         spawnArg = A(3);
         const Addr ad = resolve(th, A(0), m_.ptrBytes);
         if (ad.where == Where::Local) storeLocal(th, ad.off, m_.ptrBytes, spawned);
-        else if (ad.where == Where::Shared)  // written as part of the spawn (no event of its own)
-            mem_[static_cast<std::size_t>(cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos))] = spawned;
         ++th.nSpawns;
         setResult(0);
         break;
@@ -1517,6 +1680,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     }
     default: break;
     }
+    if (keepDead) mem_[loc] = kDead;
     if (writesMemory(ev.kind)) {
         publish(ev.wval);
         // SAVER's relaxation: a store the pass found dead at its loop's header, into a block
@@ -1781,11 +1945,20 @@ std::optional<ExploreResult> exploreNondet(const Program& program, const Explore
     std::uint64_t runs = 0;
     for (;;) {
         cp->setAssignment(digits);
+        const std::vector<Value> inputs = cp->inputs();
         ExploreOptions o = opts;
         o.acceptTrace = [cp, inner = opts.acceptTrace](const Execution& e) {
             const auto* ce = dynamic_cast<const cfront::CExecution*>(&e);
             return (!ce || ce->usesAssignedChoices()) && (!inner || inner(e));
         };
+        // Every trace carries the input it ran under, so that equivalence keys (partition
+        // sizes, one-trace-per-class checks) tell executions of different inputs apart.
+        if (opts.onTrace)
+            o.onTrace = [&inputs, user = opts.onTrace](const Trace& t) {
+                Trace labelled = t;
+                labelled.setInputs(inputs);
+                user(labelled);
+            };
         // Budgets are over the whole drive.
         const double spent =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -1794,6 +1967,8 @@ std::optional<ExploreResult> exploreNondet(const Program& program, const Explore
         if (opts.maxSeconds > 0) o.maxSeconds = std::max(1e-3, opts.maxSeconds - spent);
         ExploreResult r = run(o);
         ++runs;
+        for (auto& t : r.traces) t.setInputs(inputs);
+        if (r.firstError) r.firstError->setInputs(inputs);
         const bool budget = r.budgetExceeded;
         if (budget) {
             total.budgetExceeded = true;

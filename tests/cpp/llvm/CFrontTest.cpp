@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "porlab/core/Errors.hpp"
@@ -427,6 +428,13 @@ TEST(CFrontCorpus, NoProgramCrashesAnyExplorer) {
         for (const auto& info : explorers()) {
             SCOPED_TRACE(cp.path + " under " + info.name);
             ExploreResult r;
+            // Known bug (tests/python/test_c_corpus.py, _DEAD_WRITE): a plain write that faults
+            // because its frame ended first breaks the replay of the value-based explorers.
+            if (std::filesystem::path(cp.path).filename() == "dead_frame.c" &&
+                (info.name == "rf" || info.name == "rvf")) {
+                EXPECT_THROW((void)explore(*p, info.name, o), std::logic_error) << "is fixed";
+                continue;
+            }
             EXPECT_NO_THROW(r = explore(*p, info.name, o));
             EXPECT_GT(r.traceCount(), 0U);
         }
@@ -441,18 +449,8 @@ TEST(CFront, NaiveAndOptimalAgreeOnCorpusOutcomes) {
         o.maxTraces = 20000;
         const auto naive = explore(*p, "naive", o);
         if (naive.budgetExceeded) continue;
-        // Known bug (docs/supported-c.md, /tmp bug list #10): free writes the block's offset-0
-        // location only, so a use after free at another offset does not race with the free and
-        // the DPOR explorers miss the order where the access comes first. Kept as a strict
-        // expected failure: when it is fixed, this says so.
-        const bool knownMiss =
-            std::filesystem::path(cp.path).filename() == "use_after_free_field.c";
         for (const char* name : {"source", "optimal", "optimal-await"}) {
             const auto r = explore(*p, name);
-            if (knownMiss) {
-                EXPECT_NE(r.outcomes, naive.outcomes) << cp.path << " " << name << " is fixed";
-                continue;
-            }
             EXPECT_EQ(r.outcomes, naive.outcomes) << cp.path << " " << name;
             EXPECT_EQ(r.errorSites, naive.errorSites) << cp.path << " " << name;
         }
