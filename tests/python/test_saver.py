@@ -224,7 +224,9 @@ def test_saver_reduces_the_zne_and_cas_benchmarks() -> None:
     strict = run("linuxrwlocks.c", "saver")
     paper = run("linuxrwlocks.c", "saver", zne="paper")
     assert strict.complete == plain.complete
-    assert _stats(strict)["zne_blocked"] == _stats(strict)["zne_invalidated"] > 0
+    # Every marker is invalidated (a marker is restored after each branch that lifted it, and
+    # may be lifted again in the next, so there can be more invalidations than markers).
+    assert _stats(strict)["zne_invalidated"] >= _stats(strict)["zne_blocked"] > 0
     assert paper.complete < plain.complete / 10
     assert _stats(paper)["zne_blocked"] > 0
     base = verdict(load_c(LOOPS / "linuxrwlocks.c", defines={"N": 3}, unroll=4), "optimal", False)

@@ -1,6 +1,14 @@
-/* mcslock(N): the MCS queue lock (Linux mcs_spinlock), N threads taking it once each (Godot
-   Table I, mcslock). Each thread enqueues its own node with an exchange on the tail and spins on
-   its node's flag; unlock hands the lock to the successor, waiting for it to link itself in. */
+/* mcslock(N): the MCS queue lock after the Linux kernel's mcs_spinlock.h, N threads taking it
+   once each around a counter increment (Godot Table I, mcslock). Each thread enqueues its own
+   node with an exchange on the tail and spins on its node's flag; unlock hands the lock to the
+   successor, waiting for it to link itself in. That last wait calls cpu_relax() in the kernel;
+   here a fence stands for the call, which keeps the loop impure for every pass (Nidhugg's PLP
+   and spin-assume give a call g = False and leave the loop alone, and so does porlab).
+   Reproduces Godot Table I exactly in every Nidhugg column with `--unroll N` (porlab's bound
+   counts back-jumps, so this is Nidhugg's bound N + 1): mcslock(3) baseline and PLP 336+426,
+   PLP+Await and +IFAA 336+72; mcslock(4) baseline and PLP 26232+33432, PLP+Await and +IFAA
+   26232+4824. With `--loops none` mcslock(3) has 4566+1398 = 5964 executions, the SAVER
+   paper's GenMC\S count. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -9,6 +17,8 @@
 #ifndef N
 #define N 3
 #endif
+
+#define cpu_relax() atomic_thread_fence(memory_order_seq_cst)
 
 struct node {
     _Atomic(struct node *) next;
@@ -35,6 +45,7 @@ static void release(struct node *me) {
         struct node *expected = me;
         if (atomic_compare_exchange_strong(&tail, &expected, NULL)) return;
         while ((next = atomic_load(&me->next)) == NULL) {
+            cpu_relax();
         }
     }
     atomic_store(&next->locked, 0);

@@ -101,15 +101,23 @@ Key traceKey(Equivalence eq, const Trace& trace) {
     case Equivalence::LockAware:
     case Equivalence::LockAwareMo: {
         // Lock-aware: locks and unlocks are plain events (no reads-from between them), so the
-        // order of critical sections is not part of the class, only what memory reads see.
+        // order of critical sections is not part of the class, only what memory reads see. So
+        // is a successful pthread_mutex_trylock (a CAS on a mutex): it is a lock. A failed one
+        // observes the mutex held: it reads from the acquire of the section it lies in.
         const bool lockAware = eq != Equivalence::ReadsFrom;
+        const ProgramInfo* info = trace.info().get();
+        auto lockLike = [&](const Event& e) {
+            if (e.kind == EventKind::Lock || e.kind == EventKind::Unlock) return true;
+            return e.kind == EventKind::CasSuccess && info && e.loc >= 0 &&
+                   static_cast<std::size_t>(e.loc) < info->isMutex.size() &&
+                   info->isMutex[static_cast<std::size_t>(e.loc)];
+        };
         const auto rf = trace.readsFrom();
         for (const auto& g : byThread(trace)) {
             h.add(0xffffffffULL);  // thread separator
             for (int j : g) {
                 h.add(trace[j]);
-                if (lockAware && (trace[j].kind == EventKind::Lock || trace[j].kind == EventKind::Unlock))
-                    continue;
+                if (lockAware && lockLike(trace[j])) continue;
                 if (rf[j] == kInitWrite) h.add(0xfffffffeULL);
                 else if (rf[j] >= 0)
                     h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) |
@@ -120,7 +128,7 @@ Key traceKey(Equivalence eq, const Trace& trace) {
             for (const auto& writes : trace.coherence()) {
                 h.add(0xfffffffdULL);  // location separator
                 for (int w : writes) {
-                    if (trace[w].kind == EventKind::Lock || trace[w].kind == EventKind::Unlock) continue;
+                    if (lockLike(trace[w])) continue;
                     h.add((static_cast<std::uint64_t>(trace[w].thread) << 32) | trace[w].index);
                 }
             }

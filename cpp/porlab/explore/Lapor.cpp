@@ -12,6 +12,10 @@
 //    `lock-aware` equivalence (w+w+LOCK: 1). The engine still enumerates coherence orders; of
 //    the graphs of one class only the one whose coherence is that of the class's canonical SC
 //    witness is reported (the others are counted in stats["graphs_not_reported"]).
+#include <iterator>
+#include <utility>
+#include <vector>
+
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
@@ -33,13 +37,43 @@ public:
 
 protected:
     ThreadId nextThread(const graph::ExecutionGraph& g) override {
+        // LAPOR's nextEvent (condition 4): while critical sections are open, extend one that is
+        // lb-minimal among them. lb is part of happens-before, so in the witness of the graph
+        // an open section lb-after another starts (its lock) after that one's lock: the open
+        // section whose lock comes first in the witness is lb-minimal. (Among the threads that
+        // can move; with none inside a section, the left-most thread.)
         const int n = exec_->maxThreads();
         ThreadId first = -1;
+        bool anyOpen = false;
         for (ThreadId t = 0; t < n; ++t) {
             if (!canMove(g, t)) continue;
-            if (holdsLock(g, t)) return t;  // inside an open critical section: first
             if (first < 0) first = t;
+            anyOpen = anyOpen || holdsLock(g, t);
         }
+        if (!anyOpen || !witness_) return first;
+        openLock_.assign(static_cast<std::size_t>(n), -1);  // per thread: its earliest open lock
+        for (ThreadId t = 0; t < n; ++t) {
+            if (!canMove(g, t)) continue;
+            // Open sections: acquisitions not yet matched by an unlock of their mutex.
+            held_.clear();
+            const auto& th = g.threads[static_cast<std::size_t>(t)];
+            for (std::size_t i = 0; i < th.size(); ++i) {
+                const auto& nd = th[i];
+                if (nd.placeholder) continue;
+                if (graph::acquires(nd)) held_.emplace_back(nd.ev.loc, static_cast<std::int32_t>(i));
+                if (nd.ev.kind == EventKind::Unlock)
+                    for (auto it = held_.rbegin(); it != held_.rend(); ++it)
+                        if (it->first == nd.ev.loc) {
+                            held_.erase(std::next(it).base());
+                            break;
+                        }
+            }
+            if (!held_.empty()) openLock_[static_cast<std::size_t>(t)] = held_.front().second;
+        }
+        for (const graph::Ref r : *witness_)
+            if (openLock_[static_cast<std::size_t>(r.t)] == r.i) return r.t;
+        for (ThreadId t = 0; t < n; ++t)  // not in the witness (not reached)
+            if (openLock_[static_cast<std::size_t>(t)] >= 0) return t;
         return first;
     }
 
@@ -47,6 +81,8 @@ protected:
 
 private:
     bool mo_ = false;
+    std::vector<std::int32_t> openLock_;
+    std::vector<std::pair<LocId, std::int32_t>> held_;
 };
 
 }  // namespace

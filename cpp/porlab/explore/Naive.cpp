@@ -34,11 +34,17 @@ private:
         for (ThreadId t = 0; t < n; ++t)
             if (exec_->enabled(t)) enabled_[depth].push_back(t);
         bool any = false;
+        // A state with one enabled thread has one child: nothing to come back to, no snapshot
+        // (most states of a program with little concurrency are such states).
+        const bool branches = enabled_[depth].size() > 1;
         for (std::size_t i = 0; i < enabled_[depth].size(); ++i) {
             const ThreadId t = enabled_[depth][i];
             if (rep_.stop()) return;
-            if (!any) exec_->save(snaps_[depth]);
-            else exec_->restore(snaps_[depth]);
+            if (!any) {
+                if (branches) exec_->save(snaps_[depth]);
+            } else {
+                exec_->restore(snaps_[depth]);
+            }
             any = true;
             const std::size_t mark = events_.size();
             auto ev = exec_->step(t);

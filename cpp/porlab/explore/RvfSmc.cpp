@@ -116,7 +116,7 @@ struct IntsHash {
 class RvfSmc {
 public:
     RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
-        : exec_(p.newExecution()), opts_(o), result_(r), rep_(p, o, r), ro_(ro) {}
+        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r), ro_(ro) {}
 
     void run() {
         auto init = exec_->reset();
@@ -161,6 +161,9 @@ private:
         rep_.countEvent();
         const Event& e = out.front();
         const bool fails = hasError(out);
+        if (fails != s.fails && !fresh && !s.reads && e.kind == s.ev.kind && e.loc == s.ev.loc &&
+            e.wval == s.ev.wval && e.index == s.ev.index)
+            unorderedFault(s.ev);
         if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval ||
             e.index != s.ev.index || (fails != s.fails && !fresh))
             throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) +
@@ -176,6 +179,23 @@ private:
         }
         performed(t, s);
         return changed;
+    }
+
+    // A step that reads nothing faulted in one execution and not in another with the same reads
+    // before it: its fault depends on its order with another event (in C, a plain write to a
+    // block that a free or the end of a stack frame kills), which a recursion on reads-from
+    // cannot tell apart.
+    [[noreturn]] void unorderedFault(const Event& e) const {
+        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+        std::string at;
+        if (e.pos.line && e.pos.file < info_->files.size())
+            at = " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+        throw UnsupportedError(
+            explorer + ": program '" + info_->name + "': whether the " + std::string(name(e.kind)) +
+            at + " faults depends on its order with another event, not on a value it reads (a "
+            "write to memory that a free or the end of a stack frame kills concurrently); " +
+            explorer + " explores reads-from only and cannot tell these executions apart (use naive, "
+            "source or optimal)");
     }
 
     void performed(ThreadId t, const Step& s) {
@@ -672,6 +692,7 @@ private:
     };
 
     std::unique_ptr<Execution> exec_;
+    std::shared_ptr<const ProgramInfo> info_;
     const ExploreOptions& opts_;
     ExploreResult& result_;
     Reporter rep_;

@@ -719,10 +719,12 @@ private:
     EventKind deadKind(LocId l) const {
         return p_.infoMut_->isMutex[static_cast<std::size_t>(l)] ? EventKind::Write : EventKind::Exchange;
     }
-    bool frameEnd(ThreadId t, const CInstr& in) {
+    // allFrames (pthread_exit, exit, abort): the variables of every frame of the thread, the
+    // innermost first, as if each frame returned in turn.
+    bool frameEnd(ThreadId t, const CInstr& in, bool allFrames = false) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         const auto depth = static_cast<std::int64_t>(th.frames.size());
-        while (!th.stackObjs.empty() && th.stackObjs.back().first == depth) {
+        while (!th.stackObjs.empty() && (allFrames || th.stackObjs.back().first == depth)) {
             const std::int64_t obj = th.stackObjs.back().second;
             std::uint32_t off = 0;
             LocId l = kNoLoc;
@@ -741,7 +743,7 @@ private:
     }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     void runLocal(ThreadId t);
-    bool stopAtAccess(ThreadId t, const CInstr& in);
+    bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
     void setPend(Thread& th, ThreadId t, EventKind k, LocId loc, SourcePos pos) {
         Event& e = th.pend;
         e = Event{};
@@ -794,9 +796,9 @@ void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
 
 
 // Shared memory access: resolve the location and make it the thread's pending event.
-bool CExecution::stopAtAccess(ThreadId t, const CInstr& in) {
+// `ad`: the address in.b resolves to (deadOk).
+bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
-    const Addr ad = resolve(th, val(th, in.b), static_cast<std::uint64_t>(in.imm), true);
     if (ad.where != Where::Shared) return false;
     const LocId loc = cellOf(ad.obj, ad.off, static_cast<unsigned>(in.imm), false, in.pos);
     Event& e = th.pend;
@@ -1060,19 +1062,39 @@ void CExecution::runLocal(ThreadId t) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     std::int64_t budget = kLocalInstrLimit;
     const Value* consts = m_.constants.data();
+    // The running frame in locals (the interpreter's hot state): reloaded whenever the frame
+    // stack or the register file changes (call, return); fr->pc is kept equal to pc.
+    Frame* fr = nullptr;
+    const CFunction* fp = nullptr;
+    const CInstr* code = nullptr;
+    Value* R = nullptr;
+    std::int32_t pc = 0;
+    auto enter = [&] {
+        fr = &th.frames.back();
+        fp = &m_.functions[static_cast<std::size_t>(fr->fn)];
+        code = fp->code.data();
+        R = th.regs.data() + fr->regBase;
+        pc = fr->pc;
+    };
+    enter();
     for (;;) {
         if (--budget < 0)
             throw InputError(p_.where(cur(th).pos) + "thread " + p_.info_->threadName(t) + " ran " +
                              std::to_string(kLocalInstrLimit) +
                              " instructions without a visible operation (an endless local loop? "
                              "bound loops with --unroll N)");
-        Frame& fr = th.frames.back();
-        const CFunction& f = m_.functions[static_cast<std::size_t>(fr.fn)];
-        const CInstr& in = f.code[static_cast<std::size_t>(fr.pc)];
-        Value* R = th.regs.data() + fr.regBase;
+        const CFunction& f = *fp;
+        const CInstr& in = code[pc];
         auto V = [&](std::int32_t x) { return x >= 0 ? R[x] : consts[~x]; };
+        auto ptrAdd = [&](const CInstr& q) {
+            std::uint64_t p = static_cast<std::uint64_t>(V(q.b)) + static_cast<std::uint64_t>(q.imm);
+            if (q.c != -1)
+                p += static_cast<std::uint64_t>(norm(V(q.c), static_cast<unsigned>(q.d))) *
+                     static_cast<std::uint64_t>(q.imm2);
+            return static_cast<Value>(p);
+        };
         switch (in.op) {
-        case COp::Mov: R[in.a] = V(in.b); ++fr.pc; continue;
+        case COp::Mov: R[in.a] = V(in.b); fr->pc = pc = in.next; continue;
         case COp::Bin: {
             const Value x = V(in.b), y = V(in.c);
             const unsigned w = in.w;
@@ -1089,7 +1111,12 @@ void CExecution::runLocal(ThreadId t) {
                     fault(t, FaultKind::DivisionByZero, in.pos);
                     return;
                 }
-                r = static_cast<CBin>(in.sub) == CBin::UDiv ? mx / my : mx % my;
+                if (w <= 32) {  // the same quotient, by the cheaper 32-bit division
+                    const auto nx = static_cast<std::uint32_t>(mx), ny = static_cast<std::uint32_t>(my);
+                    r = static_cast<CBin>(in.sub) == CBin::UDiv ? nx / ny : nx % ny;
+                } else {
+                    r = static_cast<CBin>(in.sub) == CBin::UDiv ? mx / my : mx % my;
+                }
                 break;
             }
             case CBin::SDiv:
@@ -1098,8 +1125,13 @@ void CExecution::runLocal(ThreadId t) {
                     fault(t, FaultKind::DivisionByZero, in.pos);
                     return;
                 }
-                if (x == INT64_MIN && y == -1)
-                    r = static_cast<CBin>(in.sub) == CBin::SDiv ? ux : 0;
+                if (y == -1)  // (x / -1 overflows for the least value: wraps as LLVM's sdiv)
+                    r = static_cast<CBin>(in.sub) == CBin::SDiv ? 0 - ux : 0;
+                else if (w <= 32)  // operands are sign-extended from w bits: they fit 32 bits
+                    r = static_cast<std::uint64_t>(static_cast<std::int64_t>(
+                        static_cast<CBin>(in.sub) == CBin::SDiv
+                            ? static_cast<std::int32_t>(x) / static_cast<std::int32_t>(y)
+                            : static_cast<std::int32_t>(x) % static_cast<std::int32_t>(y)));
                 else
                     r = static_cast<std::uint64_t>(static_cast<CBin>(in.sub) == CBin::SDiv ? x / y
                                                                                           : x % y);
@@ -1125,10 +1157,11 @@ void CExecution::runLocal(ThreadId t) {
             }
             }
             R[in.a] = norm(static_cast<Value>(r), w);
-            ++fr.pc;
+            fr->pc = pc = in.next;
             continue;
         }
-        case COp::Cmp: {
+        case COp::Cmp:
+        case COp::CmpBr: {
             Value x = V(in.b), y = V(in.c);
             const unsigned w = in.w;
             bool r = false;
@@ -1150,11 +1183,13 @@ void CExecution::runLocal(ThreadId t) {
             case CPred::Sle: r = x <= y; break;
             }
             R[in.a] = r;
-            ++fr.pc;
+            if (in.op == COp::CmpBr) fr->pc = pc = r ? in.d : static_cast<std::int32_t>(in.imm);
+            else fr->pc = pc = in.next;
             continue;
         }
-        case COp::Select: R[in.a] = (V(in.b) & 1) ? V(in.c) : V(in.d); ++fr.pc; continue;
-        case COp::Cast: {
+        case COp::Select: R[in.a] = (V(in.b) & 1) ? V(in.c) : V(in.d); fr->pc = pc = in.next; continue;
+        case COp::Cast:
+        case COp::CastPtrAdd: {
             const Value x = V(in.b);
             const auto from = static_cast<unsigned>(in.imm);
             switch (static_cast<CCast>(in.sub)) {
@@ -1162,20 +1197,21 @@ void CExecution::runLocal(ThreadId t) {
             case CCast::ZExt: R[in.a] = norm(static_cast<Value>(mask(x, from)), in.w); break;
             case CCast::SExt: R[in.a] = norm(from == 1 ? -(x & 1) : x, in.w); break;
             }
-            ++fr.pc;
+            if (in.op == COp::Cast) {
+                fr->pc = pc = in.next;
+                continue;
+            }
+            const CInstr& q = code[pc + 1];  // the ptradd
+            R[q.a] = ptrAdd(q);
+            fr->pc = pc = q.next;
             continue;
         }
-        case COp::PtrAdd: {
-            std::uint64_t p = static_cast<std::uint64_t>(V(in.b)) + static_cast<std::uint64_t>(in.imm);
-            if (in.c != -1)
-                p += static_cast<std::uint64_t>(norm(V(in.c), static_cast<unsigned>(in.d))) *
-                     static_cast<std::uint64_t>(in.imm2);
-            R[in.a] = static_cast<Value>(p);
-            ++fr.pc;
+        case COp::PtrAdd:
+            R[in.a] = ptrAdd(in);
+            fr->pc = pc = in.next;
             continue;
-        }
-        case COp::Jump: fr.pc = in.a; continue;
-        case COp::Branch: fr.pc = (V(in.b) & 1) ? in.a : in.c; continue;
+        case COp::Jump: fr->pc = pc = in.a; continue;
+        case COp::Branch: fr->pc = pc = (V(in.b) & 1) ? in.a : in.c; continue;
         case COp::Switch: {
             const Value v = V(in.b);
             std::int32_t target = in.a;
@@ -1186,19 +1222,25 @@ void CExecution::runLocal(ThreadId t) {
                     break;
                 }
             }
-            fr.pc = target;
+            fr->pc = pc = target;
             continue;
         }
         case COp::ParCopy: {
+            if (in.c == 1) {  // one copy: nothing to keep apart
+                const auto& cp = f.copies[static_cast<std::size_t>(in.imm)];
+                R[cp.first] = V(cp.second);
+                fr->pc = pc = in.next;
+                continue;
+            }
             tmp_.clear();
             for (std::int32_t k = 0; k < in.c; ++k)
                 tmp_.push_back(V(f.copies[static_cast<std::size_t>(in.imm + k)].second));
             for (std::int32_t k = 0; k < in.c; ++k)
                 R[f.copies[static_cast<std::size_t>(in.imm + k)].first] = tmp_[static_cast<std::size_t>(k)];
-            ++fr.pc;
+            fr->pc = pc = in.next;
             continue;
         }
-        case COp::LoopEnter: R[in.a] = 0; ++fr.pc; continue;
+        case COp::LoopEnter: R[in.a] = 0; fr->pc = pc = in.next; continue;
         case COp::LoopBack:
             if (R[in.a] >= in.imm) {
                 mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
@@ -1206,7 +1248,7 @@ void CExecution::runLocal(ThreadId t) {
                 return;
             }
             R[in.a] += 1;
-            ++fr.pc;
+            fr->pc = pc = in.next;
             continue;
         case COp::Call:
         case COp::CallPtr: {
@@ -1247,6 +1289,7 @@ void CExecution::runLocal(ThreadId t) {
             for (std::int32_t k = 0; k < std::min(in.c, callee.numParams); ++k)
                 th.regs[static_cast<std::size_t>(nf.regBase + k)] = tmp_[static_cast<std::size_t>(k)];
             th.frames.push_back(nf);
+            enter();
             continue;
         }
         case COp::Ret: {
@@ -1266,6 +1309,7 @@ void CExecution::runLocal(ThreadId t) {
                 mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
                 return;
             }
+            enter();
             continue;
         }
         case COp::AllocaLocal:
@@ -1279,14 +1323,14 @@ void CExecution::runLocal(ThreadId t) {
                 const Value p = allocShared(t, size, in.imm2);
                 th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
                                           static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
-                th.regs[static_cast<std::size_t>(fr.regBase + in.a)] = p;
+                th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
             } else {
                 const std::size_t base = (th.local.size() + 15) & ~static_cast<std::size_t>(15);
                 th.local.resize(base + size, 0);
-                th.regs[static_cast<std::size_t>(fr.regBase + in.a)] =
+                th.regs[static_cast<std::size_t>(fr->regBase + in.a)] =
                     static_cast<Value>(m_.localTag | base);
             }
-            ++th.frames.back().pc;
+            fr->pc = pc = in.next;
             continue;
         }
         case COp::Load:
@@ -1294,9 +1338,20 @@ void CExecution::runLocal(ThreadId t) {
         case COp::Rmw:
         case COp::CmpXchg: {
             const auto size = static_cast<std::uint64_t>(in.imm);
+            const auto u = static_cast<std::uint64_t>(V(in.b));
+            if ((u & m_.localTag) && (in.op == COp::Load || in.op == COp::Store)) {
+                // The common case first: a plain access to the private stack (as resolve()).
+                const std::uint64_t off = u & (m_.localTag - 1);
+                if (off + size <= th.local.size() && off < (1ULL << 40)) {
+                    if (in.op == COp::Load) R[in.a] = loadLocal(th, static_cast<std::uint32_t>(off), size, in.w);
+                    else storeLocal(th, static_cast<std::uint32_t>(off), size, V(in.c));
+                    fr->pc = pc = in.next;
+                    continue;
+                }
+            }
             const Addr ad = resolve(th, V(in.b), size, true);
             if (ad.where == Where::Shared) {
-                stopAtAccess(t, in);
+                stopAtAccess(t, in, ad);
                 return;
             }
             if (ad.where == Where::Fault || (ad.where == Where::Const && in.op != COp::Load)) {
@@ -1331,7 +1386,7 @@ void CExecution::runLocal(ThreadId t) {
                 R[in.a] = old;
                 R[in.a + 1] = ok;
             }
-            ++fr.pc;
+            fr->pc = pc = in.next;
             continue;
         }
         case COp::Builtin: {
@@ -1429,6 +1484,9 @@ void CExecution::runLocal(ThreadId t) {
             case Builtin::Abort:
             case Builtin::Exit:
             case Builtin::ThreadExit: {
+                // Every frame ends here: its escaped variables die with the events a return
+                // gives them (frameEnd; step() comes back here after each).
+                if (frameEnd(t, in, true)) return;
                 th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
                 const Value ev = th.exitVal;
                 while (!th.frames.empty()) doReturn(t, 0, false);
@@ -1466,7 +1524,7 @@ void CExecution::runLocal(ThreadId t) {
                 if (visibleBuiltin(t, in)) return;
                 break;
             }
-            ++th.frames.back().pc;
+            fr->pc = pc = in.next;
             continue;
         }
         case COp::Unreachable: fault(t, FaultKind::Unreachable, in.pos); return;
@@ -1498,8 +1556,14 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     // (A location a free or a frame end wrote is dead; so is every location of a block once the
     // free or frame end is over.)
     const bool isFree = in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Free;
+    // A frame end (frameEnd): at a return, or at pthread_exit / exit / abort for every frame.
+    const bool isFrameEnd =
+        in.op == COp::Ret ||
+        (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::ThreadExit ||
+                                   static_cast<Builtin>(in.sub) == Builtin::Exit ||
+                                   static_cast<Builtin>(in.sub) == Builtin::Abort));
     bool keepDead = false;  // a write to a dead location: it faults and the location stays dead
-    if (th.pendObj && !isFree && in.op != COp::Ret) {
+    if (th.pendObj && !isFree && !isFrameEnd) {
         const auto& o = objs_[static_cast<std::size_t>(th.pendObj)];
         const bool dead = ev.loc >= 0 && (readsMemory(ev.kind) ? ev.rval == kDead : mem_[loc] == kDead);
         keepDead = dead;
@@ -1521,7 +1585,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         const auto next = static_cast<std::uint32_t>(th.aux) + 1;
         std::uint32_t off = 0;
         LocId l = kNoLoc;
-        if (in.op == COp::Ret || p_.nextCell(th.pendObj, next, off, l)) {
+        if (isFrameEnd || p_.nextCell(th.pendObj, next, off, l)) {
             th.phase = static_cast<std::int32_t>(next);  // frameEnd / the free go on
             advance = false;
         } else {
@@ -1557,7 +1621,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         break;
     case EventKind::Write:
         mem_[loc] = ev.wval;
-        if (isFree || in.op == COp::Ret) {
+        if (isFree || isFrameEnd) {
             killLocation();
             break;
         }
@@ -1593,7 +1657,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         break;
     case EventKind::Exchange:
         mem_[loc] = ev.wval;
-        if (isFree || in.op == COp::Ret) {
+        if (isFree || isFrameEnd) {
             killLocation();
             break;
         }
@@ -1895,6 +1959,7 @@ std::string disassemble(const CModule& m) {
                 o << ")";
             }
             if (in.op == COp::Branch) o << " ? " << in.a << " : " << in.c;
+            if (in.op == COp::CmpBr) o << " ? " << in.d << " : " << in.imm;
             if (in.imm) o << " imm=" << in.imm;
             if (in.pos.line) o << "  ; " << m.files[in.pos.file] << ":" << in.pos.line;
             o << "\n";

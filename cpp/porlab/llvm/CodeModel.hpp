@@ -26,9 +26,11 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(Mov, "mov")           /* a = b */                                                           \
     X(Bin, "bin")           /* a = b <sub:CBin> c, width w */                                     \
     X(Cmp, "cmp")           /* a = b <sub:CPred> c, width w */                                    \
+    X(CmpBr, "cmpbr")       /* a = b <sub:CPred> c, width w; pc = a ? d : imm (a cmp + br) */     \
     X(Select, "select")     /* a = b ? c : d */                                                   \
     X(Cast, "cast")         /* a = <sub:CCast> b from width imm to width w */                     \
     X(PtrAdd, "ptradd")     /* a = b + imm + c * d(imm2) (c = -1: no index) */                    \
+    X(CastPtrAdd, "cast+ptradd") /* this cast, then the ptradd at pc + 1, in one dispatch */       \
     X(Jump, "jump")         /* pc = a */                                                          \
     X(Branch, "br")         /* pc = b ? a : c */                                                  \
     X(Switch, "switch")     /* jump by b through the case table at imm (n = c cases), default a */ \
@@ -121,6 +123,9 @@ struct CInstr {
     std::uint8_t w = 64;        // width in bits of the operation / access
     bool resultUsed = true;     // Rmw: is the old value used (IFAA)
     std::int32_t a = -1, b = -1, c = -1, d = -1;
+    // Where local execution goes on after this instruction when it does not jump: pc + 1, or
+    // the target of the jump at pc + 1 (set by the lowering for every instruction).
+    std::int32_t next = -1;
     std::int64_t imm = 0;
     std::int64_t imm2 = 0;
     SourcePos pos;

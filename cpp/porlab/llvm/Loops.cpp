@@ -11,6 +11,7 @@
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/llvm/LoopConds.hpp"
+#include "porlab/llvm/LoopShape.hpp"
 
 namespace porlab::cfront {
 
@@ -76,7 +77,12 @@ LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
     for (llvm::Function& f : m) {
         if (f.isDeclaration()) continue;
         if (mode == "spin-assume") loops::spinAssumeFunction(f, stats);
-        else if (mode == "saver") loops::saverFunction(f, stats);
+        else if (mode == "saver") {
+            // SAVER's static reshaping first (LoopShape.hpp), then its spin-assume and marks.
+            stats.rotated += loops::rotateLoops(f);
+            stats.merged += loops::mergeBisimilar(f);
+            loops::saverFunction(f, stats);
+        }
         else loops::plpFunction(f, mode == "plp-await", stats);
     }
     std::string err;

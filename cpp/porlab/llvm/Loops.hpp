@@ -7,7 +7,8 @@
 //                backward propagation, assume(¬c_i) at the earliest point where c_i is decidable;
 //   plp-await    plp, then load+assume, xchg+assume and cas+assume pairs become
 //                __VERIFIER_load_await_* / __VERIFIER_xchg_await_* calls (Godot §III, end);
-//   saver        SAVER (saver-spinloops.txt): spin-assume, then a dynamic purity check on every
+//   saver        SAVER (saver-spinloops.txt): loop rotation where it pays off and merging of
+//                bisimilar nodes (LoopShape.hpp), spin-assume, then a dynamic purity check on every
 //                other potentially effect-free backedge and zne annotations on canceling
 //                decrements, which the graph explorers turn into zne blocking (Saver.cpp).
 #pragma once
@@ -34,6 +35,8 @@ struct LoopStats {
     int purityChecks = 0;    // SAVER: backedges given a dynamic purity check
     int zneDecrements = 0;   // SAVER: canceling decrements annotated for zne blocking
     int privateStores = 0;   // SAVER: stores dead at their loop's header (ignored when private)
+    int rotated = 0;         // SAVER: loops rotated into do-while form (Rotate.cpp)
+    int merged = 0;          // SAVER: bisimilar block suffixes merged at loop headers (Bisim.cpp)
 };
 
 // Applies `mode` to every defined function of `m`. Throws InputError for an unknown mode.

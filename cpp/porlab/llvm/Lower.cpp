@@ -636,6 +636,53 @@ private:
         }
         for (const auto& [idx, lab] : caseFixups_)
             fn_->cases[idx].second = labelPc[static_cast<std::size_t>(lab)];
+        shortcut(*fn_);
+    }
+
+    // Fewer dispatches for the interpreter, same behaviour (no instruction moves, so every pc
+    // a thread can stop at stays): control transfers go past plain jumps, an instruction
+    // followed by a jump continues at the jump's target (CInstr::next), and a comparison whose
+    // result the next instruction branches on becomes one compare-and-branch, a cast followed
+    // by a pointer addition (an array index) one dispatch.
+    static void shortcut(CFunction& fn) {
+        auto& code = fn.code;
+        auto target = [&](std::int32_t pc) {
+            for (std::size_t hops = 0; hops < code.size(); ++hops) {  // (a cycle of jumps: stop)
+                const CInstr& in = code[static_cast<std::size_t>(pc)];
+                if (in.op != COp::Jump || in.a == pc) break;
+                pc = in.a;
+            }
+            return pc;
+        };
+        for (std::size_t pc = 0; pc < code.size(); ++pc) {
+            CInstr& in = code[pc];
+            if (in.op == COp::Jump) in.a = target(in.a);
+            if (in.op == COp::Branch) {
+                in.a = target(in.a);
+                in.c = target(in.c);
+            }
+            if (in.op == COp::Switch) {
+                in.a = target(in.a);
+                for (std::int32_t k = 0; k < in.c; ++k) {
+                    auto& cs = fn.cases[static_cast<std::size_t>(in.imm + k)];
+                    cs.second = target(cs.second);
+                }
+            }
+        }
+        for (std::size_t pc = 0; pc + 1 < code.size(); ++pc) {
+            CInstr& in = code[pc];
+            const CInstr& next = code[pc + 1];
+            if (in.op == COp::Cmp && next.op == COp::Branch && next.b == in.a && in.a >= 0) {
+                in.op = COp::CmpBr;
+                in.d = next.a;
+                in.imm = next.c;
+            }
+            if (in.op == COp::Cast && next.op == COp::PtrAdd) in.op = COp::CastPtrAdd;
+        }
+        for (std::size_t pc = 0; pc < code.size(); ++pc) {
+            const auto after = static_cast<std::int32_t>(pc + 1);
+            code[pc].next = pc + 1 < code.size() ? target(after) : after;
+        }
     }
 
     void lowerCall(const llvm::CallInst& call) {

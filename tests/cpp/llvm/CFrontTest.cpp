@@ -428,11 +428,21 @@ TEST(CFrontCorpus, NoProgramCrashesAnyExplorer) {
         for (const auto& info : explorers()) {
             SCOPED_TRACE(cp.path + " under " + info.name);
             ExploreResult r;
-            // Known bug (tests/python/test_c_corpus.py, _DEAD_WRITE): a plain write that faults
-            // because its frame ended first breaks the replay of the value-based explorers.
-            if (std::filesystem::path(cp.path).filename() == "dead_frame.c" &&
+            // A plain write that faults because its frame ended first: its fault depends on
+            // an order the reads-from explorers do not fix, and they say so
+            // (tests/python/test_c_corpus.py, UNSUPPORTED).
+            const auto file = std::filesystem::path(cp.path).filename().string();
+            if ((file == "dead_frame.c" || file == "exit_frame.c" || file == "exit_frame_abort.c") &&
                 (info.name == "rf" || info.name == "rvf")) {
-                EXPECT_THROW((void)explore(*p, info.name, o), std::logic_error) << "is fixed";
+                try {
+                    (void)explore(*p, info.name, o);
+                    ADD_FAILURE() << "no UnsupportedError";
+                } catch (const UnsupportedError& e) {
+                    EXPECT_NE(std::string(e.what()).find("program '" +
+                                                         std::filesystem::path(cp.path).stem().string() + "'"),
+                              std::string::npos)
+                        << e.what();
+                }
                 continue;
             }
             EXPECT_NO_THROW(r = explore(*p, info.name, o));

@@ -2,7 +2,9 @@
 // Loop transformations of the C front end (CLoadOptions::loops, issue 6), end to end.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
@@ -54,6 +56,173 @@ TEST(CLoops, BlockedExecutionsShrink) {
     EXPECT_EQ(await.blocked, 0U);
     EXPECT_GT(none.complete + none.blocked, plp.complete + plp.blocked);
     EXPECT_FALSE(none.outcomes.empty());
+}
+
+// SAVER §IV, CAS-LOOP2: the exit test reads a register the body assigns, so no backedge is
+// effect-free until the custom loop rotation turns the loop into CAS-LOOP's do-while.
+const char* kCasLoop2 = R"(
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+atomic_int x;
+void *inc(void *v) {
+    (void)v;
+    bool success = false;
+    while (!success) {
+        int a = atomic_load(&x);
+        success = atomic_compare_exchange_strong(&x, &a, a + 1);
+    }
+    return 0;
+}
+int main() {
+    pthread_t t[2];
+    pthread_create(&t[0], 0, inc, 0);
+    pthread_create(&t[1], 0, inc, 0);
+    pthread_join(t[0], 0);
+    pthread_join(t[1], 0);
+    return atomic_load(&x);
+}
+)";
+
+// SAVER §I/§IV, LOOP-PEEL: thread I polls in a do-while, thread II peels the first load
+// (`b = x; while (b != 0) b = x;`), which bisimilar-node merging turns into thread I's loop.
+const char* kLoopPeel = R"(
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x;
+void *one(void *v) { (void)v; int a; do a = atomic_load(&x); while (a != 0); return 0; }
+void *two(void *v) { (void)v; int b = atomic_load(&x); while (b != 0) b = atomic_load(&x); return 0; }
+int main() {
+    pthread_t t[2];
+    atomic_store(&x, 1);
+    pthread_create(&t[0], 0, one, 0);
+    pthread_create(&t[1], 0, two, 0);
+    atomic_store(&x, 0);
+    pthread_join(t[0], 0);
+    pthread_join(t[1], 0);
+    return 0;
+}
+)";
+
+std::shared_ptr<Program> loadSrc(const char* src, const std::string& loops, int unroll = 3) {
+    CLoadOptions o;
+    o.unroll = unroll;
+    o.loops = loops;
+    return loadCSource(src, "saver.c", o);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
+// The final states of complete executions: an outcome is memory, -1, then per thread its status
+// and exit value (finished), its status alone (not started) or its frame (blocked).
+std::set<std::vector<Value>> completeStates(const ExploreResult& r) {
+    constexpr Value kNotStarted = 0, kFinished = 2;
+    std::set<std::vector<Value>> out;
+    for (const auto& o : r.outcomes)
+        for (std::size_t k = o.size(); k-- > 0;) {
+            if (o[k] != -1 || k + 1 >= o.size() || o[k + 1] != kFinished) continue;
+            bool finished = true;
+            for (std::size_t i = k + 1; i < o.size() && finished;) {
+                if (o[i] == kNotStarted) i += 1;
+                else if (o[i] == kFinished && i + 1 < o.size()) i += 2;
+                else finished = false;
+            }
+            if (finished) {
+                out.insert(o);
+                break;
+            }
+        }
+    return out;
+}
+
+// The part of a listing that belongs to function `name`.
+std::string functionListing(const std::string& listing, const std::string& name) {
+    const auto b = listing.find("function " + name);
+    if (b == std::string::npos) return {};
+    const auto e = listing.find("function ", b + 1);
+    return listing.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+TEST(CLoops, RotationMakesCasLoop2SpinAssumable) {
+    const std::string spin = disassembleC(*loadSrc(kCasLoop2, "spin-assume"));
+    const std::string saver = disassembleC(*loadSrc(kCasLoop2, "saver"));
+    EXPECT_EQ(count(functionListing(spin, "inc"), "__VERIFIER_assume"), 0U);
+    EXPECT_GE(count(functionListing(saver, "inc"), "__VERIFIER_assume"), 1U);
+    for (const char* explorer : {"optimal", "graph"}) {
+        const ExploreResult none = explore(*loadSrc(kCasLoop2, "none"), explorer);
+        const ExploreResult sa = explore(*loadSrc(kCasLoop2, "spin-assume"), explorer);
+        const ExploreResult sv = explore(*loadSrc(kCasLoop2, "saver"), explorer);
+        EXPECT_EQ(sa.complete, none.complete) << explorer;
+        // Only the two orders of the successful CASes stay complete; a failing CAS blocks.
+        EXPECT_EQ(sv.complete, 2U) << explorer;
+        EXPECT_LT(sv.complete, none.complete) << explorer;
+        EXPECT_EQ(sv.blocked, 2U) << explorer;  // one per thread: its CAS failed once
+        EXPECT_EQ(completeStates(sv), completeStates(none)) << explorer;
+        EXPECT_FALSE(completeStates(sv).empty());
+    }
+}
+
+TEST(CLoops, BisimilarityMakesLoopPeelSpinAssumable) {
+    const std::string spin = disassembleC(*loadSrc(kLoopPeel, "spin-assume"));
+    const std::string saver = disassembleC(*loadSrc(kLoopPeel, "saver"));
+    EXPECT_EQ(count(functionListing(spin, "two"), "__VERIFIER_assume"), 0U);
+    EXPECT_GE(count(functionListing(saver, "two"), "__VERIFIER_assume"), 1U);
+    // One load of x left in thread II, as in thread I.
+    EXPECT_EQ(count(functionListing(saver, "two"), "load"), count(functionListing(saver, "one"), "load"));
+    for (const char* explorer : {"optimal", "graph"}) {
+        const ExploreResult none = explore(*loadSrc(kLoopPeel, "none"), explorer);
+        const ExploreResult sa = explore(*loadSrc(kLoopPeel, "spin-assume"), explorer);
+        const ExploreResult sv = explore(*loadSrc(kLoopPeel, "saver"), explorer);
+        EXPECT_LT(sv.complete + sv.blocked, sa.complete + sa.blocked) << explorer;
+        EXPECT_LT(sv.complete, sa.complete) << explorer;
+        EXPECT_FALSE(sv.outcomes.empty());
+    }
+}
+
+// SAVER §VII: merging the peeled `b = x` with the loop's leaves the counter's phi non-unified;
+// it moves to the merged header, so the result is valid SSA and counts the same iterations.
+const char* kMovedPhi = R"(
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, y;
+void *reader(void *v) {
+    (void)v;
+    int a = 0;
+    int b = atomic_load(&x);
+    while (b != 0) {
+        a = a + 1;
+        b = atomic_load(&x);
+    }
+    atomic_store(&y, a);
+    assert(a != 2);
+    return 0;
+}
+int main() {
+    pthread_t t;
+    atomic_store(&x, 2);
+    pthread_create(&t, 0, reader, 0);
+    atomic_store(&x, 1);
+    atomic_store(&x, 0);
+    pthread_join(t, 0);
+    return 0;
+}
+)";
+
+TEST(CLoops, BisimilarityMovesNonUnifiedPhis) {
+    const std::string saver = disassembleC(*loadSrc(kMovedPhi, "saver", 4));
+    EXPECT_EQ(count(functionListing(saver, "reader"), "load"), 1U);  // the peeled copy is gone
+    const ExploreResult none = explore(*loadSrc(kMovedPhi, "none", 4), "naive");
+    const ExploreResult sv = explore(*loadSrc(kMovedPhi, "saver", 4), "naive");
+    EXPECT_EQ(completeStates(sv), completeStates(none));
+    // y = a = the number of non-zero reads, at most 4 under the bound: 0, 1, 3 or 4 (2 fails).
+    EXPECT_EQ(completeStates(none).size(), 4U);
+    EXPECT_EQ(sv.errorSites, none.errorSites);
+    EXPECT_EQ(none.errorSites.size(), 1U);
 }
 
 TEST(CLoops, UnknownModeIsAnInputError) {

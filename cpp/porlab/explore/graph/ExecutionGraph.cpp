@@ -106,6 +106,12 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
             }
         }
     holder_.assign(maxLoc, -1);
+    holderAcq_.assign(maxLoc, -1);
+    pendingObs_.assign(refs_.size(), 0);
+    for (std::size_t t = 0; t < T; ++t)
+        for (const Node& n : g.threads[t])
+            if (!n.placeholder && observesHeld(n) && n.rf.t != kInitThread)
+                ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
     live_ = 0;
     for (auto l : liveLen_) live_ += static_cast<std::size_t>(l);
     trail_.clear();
@@ -119,6 +125,16 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     return ok;
 }
 
+bool CoChecker::endedOpen(ThreadId t) const {
+    const auto u = static_cast<std::size_t>(t);
+    return openEnded_[u] && pos_[u] == liveLen_[u];
+}
+
+void CoChecker::release(std::size_t l) {
+    released_.push_back({static_cast<std::int32_t>(l), holder_[l], holderAcq_[l]});
+    holder_[l] = -1;
+}
+
 void CoChecker::exec(std::int32_t v) {
     const Ref r = refs_[static_cast<std::size_t>(v)];
     const Node& n = g_->at(r);
@@ -128,19 +144,25 @@ void CoChecker::exec(std::int32_t v) {
     ++mutexStates;
     for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
         --indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
-    if (n.ev.kind == EventKind::Lock) holder_[static_cast<std::size_t>(n.ev.loc)] = r.t;
-    if (n.ev.kind == EventKind::Unlock && holder_[static_cast<std::size_t>(n.ev.loc)] == r.t) {
-        holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
-        released_.emplace_back(n.ev.loc, r.t);
+    const auto loc = static_cast<std::size_t>(n.ev.loc);
+    if (acquires(n)) {
+        holder_[loc] = r.t;
+        holderAcq_[loc] = v;
     }
-    // An open-ended thread's open critical sections end after its last event so far.
-    if (pos_[static_cast<std::size_t>(r.t)] == liveLen_[static_cast<std::size_t>(r.t)] &&
-        openEnded_[static_cast<std::size_t>(r.t)])
+    if (n.ev.kind == EventKind::Unlock && holder_[loc] == r.t) release(loc);
+    if (observesHeld(n)) {
+        // The last failed trylock of a section of an open-ended thread that has no more
+        // events: the section may end now.
+        const auto src = off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i;
+        if (--pendingObs_[static_cast<std::size_t>(src)] == 0 && holder_[loc] >= 0 && holderAcq_[loc] == src &&
+            endedOpen(holder_[loc]))
+            release(loc);
+    }
+    // An open-ended thread's open critical sections end after its last event so far (or after
+    // the failed trylocks that observe them).
+    if (endedOpen(r.t))
         for (std::size_t l = 0; l < holder_.size(); ++l)
-            if (holder_[l] == r.t) {
-                holder_[l] = -1;
-                released_.emplace_back(static_cast<std::int32_t>(l), r.t);
-            }
+            if (holder_[l] == r.t && pendingObs_[static_cast<std::size_t>(holderAcq_[l])] == 0) release(l);
 }
 
 void CoChecker::unexec() {
@@ -151,10 +173,13 @@ void CoChecker::unexec() {
     const std::size_t mark = releasedMark_.back();
     releasedMark_.pop_back();
     while (released_.size() > mark) {
-        holder_[static_cast<std::size_t>(released_.back().first)] = released_.back().second;
+        const auto& e = released_.back();
+        holder_[static_cast<std::size_t>(e.loc)] = e.thread;
+        holderAcq_[static_cast<std::size_t>(e.loc)] = e.acq;
         released_.pop_back();
     }
-    if (n.ev.kind == EventKind::Lock) holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
+    if (acquires(n)) holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
+    if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
     --pos_[static_cast<std::size_t>(r.t)];
     for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
         ++indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
@@ -167,11 +192,13 @@ bool CoChecker::search() {
     auto ready = [&](std::size_t t) {
         return pos_[t] < liveLen_[t] && indeg_[static_cast<std::size_t>(nodeOf(t))] == 0;
     };
-    // Greedy: everything but lock acquisitions.
+    auto next = [&](std::size_t t) -> const Node& { return g_->threads[t][static_cast<std::size_t>(pos_[t])]; };
+    // Greedy: everything but lock acquisitions. (A failed trylock is ready once its section
+    // has begun, and its section cannot end before it: edges and deferred ends.)
     for (bool progress = true; progress;) {
         progress = false;
         for (std::size_t t = 0; t < T; ++t)
-            while (ready(t) && g_->threads[t][static_cast<std::size_t>(pos_[t])].ev.kind != EventKind::Lock) {
+            while (ready(t) && !acquires(next(t))) {
                 exec(nodeOf(t));
                 progress = true;
             }
@@ -194,7 +221,7 @@ bool CoChecker::search() {
     }
     for (std::size_t t = 0; t < T; ++t) {
         if (!ready(t)) continue;
-        const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
+        const Node& n = next(t);
         if (holder_[static_cast<std::size_t>(n.ev.loc)] >= 0) continue;
         exec(nodeOf(t));
         if (search()) return true;
@@ -241,6 +268,19 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
                 std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
                 if (last >= 0 && ch.back().placeholder) --last;
                 if (last >= 0) edges_.emplace_back(flat(Ref{n.ev.aux, last}), flat(x));
+            }
+            if (n.trylock) {
+                // A failed trylock lies inside the critical section of its source (the acquire
+                // it observes): after it, before that section's unlock. A success is a lock.
+                if (!observesHeld(n) || n.rf.t == kInitThread) continue;
+                edges_.emplace_back(flat(n.rf), flat(x));
+                const auto& st = g.threads[static_cast<std::size_t>(n.rf.t)];
+                for (auto k = static_cast<std::size_t>(n.rf.i) + 1; k < st.size(); ++k)
+                    if (!st[k].placeholder && st[k].ev.kind == EventKind::Unlock && st[k].ev.loc == n.ev.loc) {
+                        edges_.emplace_back(flat(x), flat(Ref{n.rf.t, static_cast<std::int32_t>(k)}));
+                        break;
+                    }
+                continue;
             }
             if (memoryEdges_ && readsMemory(n.ev.kind)) {
                 if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
@@ -366,6 +406,7 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     }
     readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
     holder_.assign(g.initial.size(), -1);
+    pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
     initReaders_.assign(g.initial.size(), 0);
     cur_.assign(g.initial.size(), -1);
     spawnOf_.assign(T, {-1, kInitRef});
@@ -376,6 +417,7 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
                 if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
                 else ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
             }
+            if (isMutexEvent(n) && observesHeld(n) && n.rf.t != kInitThread) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
             if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T)
                 spawnOf_[static_cast<std::size_t>(n.ev.aux)] = {static_cast<ThreadId>(t), Ref{static_cast<std::int32_t>(t), i}};
         }
@@ -407,7 +449,13 @@ void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>&
 bool SCChecker::enabledNoWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
-    if (isMutexEvent(n) && n.ev.kind == EventKind::Lock) return false;  // branched on
+    if (isMutexEvent(n) && acquires(n)) return false;  // branched on
+    // A failed trylock goes inside the section of its source, which ends after it.
+    if (isMutexEvent(n) && observesHeld(n)) return holder_[static_cast<std::size_t>(n.ev.loc)] == flat(n.rf);
+    if (isMutexEvent(n) && n.ev.kind == EventKind::Unlock) {
+        const std::int32_t h = holder_[static_cast<std::size_t>(n.ev.loc)];
+        if (h >= 0 && pendingObs_[static_cast<std::size_t>(h)] > 0) return false;
+    }
     if (writesMemory(n.ev.kind) && !isMutexEvent(n)) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
@@ -417,7 +465,7 @@ bool SCChecker::enabledNoWrite(ThreadId t) const {
 }
 
 bool SCChecker::isMutexEvent(const Node& n) const {
-    return mutexLocks && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock);
+    return mutexLocks && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
 }
 
 bool SCChecker::enabledWrite(ThreadId t) const {
@@ -426,7 +474,7 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     if (!writesMemory(n.ev.kind)) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
-    if (isMutexEvent(n)) return n.ev.kind == EventKind::Lock && holder_[static_cast<std::size_t>(n.ev.loc)] < 0;
+    if (isMutexEvent(n)) return acquires(n) && holder_[static_cast<std::size_t>(n.ev.loc)] < 0;
     const auto loc = static_cast<std::size_t>(n.ev.loc);
     const std::int32_t c = cur_[loc];
     std::int32_t left = c < 0 ? initReaders_[loc] : readersLeft_[static_cast<std::size_t>(c)];
@@ -444,7 +492,8 @@ bool SCChecker::step(ThreadId t, bool) {
     if (isMutexEvent(n)) {
         auto& h = holder_[static_cast<std::size_t>(n.ev.loc)];
         prev = h;
-        h = n.ev.kind == EventKind::Lock ? t : -1;
+        if (observesHeld(n)) --pendingObs_[static_cast<std::size_t>(flat(n.rf))];
+        else h = acquires(n) ? flat(r) : -1;
         trail_.emplace_back(r, prev);
         ++pos_[t];
         ++states;
@@ -471,6 +520,7 @@ void SCChecker::undo() {
     const Node& n = g_->threads[r.t][static_cast<std::size_t>(r.i)];
     if (isMutexEvent(n)) {
         holder_[static_cast<std::size_t>(n.ev.loc)] = prev;
+        if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
         return;
     }
     if (writesMemory(n.ev.kind)) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;

@@ -39,6 +39,10 @@ struct Node {
     // SAVER: a zne marker (ev: an AssumeBlock with cause Zne, at the decrement's location) in
     // place of a canceling decrement; rf is the increment it cancels. It blocks its thread.
     bool zne = false;
+    // LAPOR (mutex mode): pthread_mutex_trylock, a CAS on a mutex, out of co like the locks.
+    // CasSuccess acquires the mutex (a lock, no source); CasFailure observes it held: its rf is
+    // the acquire (lock or successful trylock) whose critical section it lies in.
+    bool trylock = false;
 };
 
 [[nodiscard]] constexpr bool isRmwLike(EventKind k) { return readsMemory(k) && writesMemory(k); }
@@ -55,6 +59,15 @@ struct Node {
     case EventKind::XchgAwait: return evalAwaitCond(e.cond, v, e.operand);
     default: return true;
     }
+}
+
+// Mutex mode (LAPOR): does the node acquire its mutex (a lock, a successful trylock), or
+// observe it held (a failed trylock)?
+[[nodiscard]] constexpr bool acquires(const Node& n) {
+    return n.ev.kind == EventKind::Lock || (n.trylock && n.ev.kind == EventKind::CasSuccess);
+}
+[[nodiscard]] constexpr bool observesHeld(const Node& n) {
+    return n.trylock && n.ev.kind == EventKind::CasFailure;
 }
 
 // Event e (read-like) re-evaluated as if it read v: value read, CAS outcome, RMW written value.
@@ -118,6 +131,8 @@ public:
 // greedily, locks are branched on. `openEnded[t]` says thread t will get more events: its open
 // critical section ends after its last event so far; otherwise an open critical section lasts
 // to the end, and a lock placeholder (a lock blocked for good) needs its mutex held at the end.
+// A successful trylock is a lock; a failed one lies inside the critical section of its source
+// (edges; an open-ended section ends after the failed trylocks that observe it).
 class CoChecker {
 public:
     bool check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order);
@@ -132,16 +147,23 @@ private:
     bool search();
     void exec(std::int32_t v);
     void unexec();
+    [[nodiscard]] bool endedOpen(ThreadId t) const;  // open-ended and all its events executed
+    void release(std::size_t mutex);
     const ExecutionGraph* g_ = nullptr;
     std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_, coPos_;
     std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
     std::vector<Ref> refs_;
     // mutex mode
     std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
-    std::vector<std::pair<std::int32_t, std::int32_t>> released_;  // (mutex, thread) per trail entry
+    struct Released {
+        std::int32_t loc, thread, acq;
+    };
+    std::vector<Released> released_;  // sections ended, per trail entry
+    std::vector<std::int32_t> holderAcq_;   // by mutex: the acquire (node) of its holder
     std::vector<std::size_t> releasedMark_;
     std::vector<bool> openEnded_;
     std::vector<LocId> lockPlaceholders_;
+    std::vector<std::int32_t> pendingObs_;  // by acquire node: failed trylocks not executed yet
     std::unordered_set<std::string> failed_;
     std::string keyBuf_;
     std::size_t live_ = 0;
@@ -166,7 +188,8 @@ public:
     void finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
                 std::vector<std::vector<Value>>& out);
     std::uint64_t searches = 0, states = 0;
-    // LAPOR: locks and unlocks carry no reads-from; a lock needs its mutex free.
+    // LAPOR: locks, unlocks and successful trylocks carry no reads-from; a lock (a successful
+    // trylock) needs its mutex free, a failed trylock goes inside its source's section.
     bool mutexLocks = false;
 
 private:
@@ -184,7 +207,8 @@ private:
     std::vector<std::int32_t> readersLeft_;      // by flat node id
     std::vector<std::int32_t> initReaders_;      // by location
     std::vector<std::int32_t> cur_;              // by location: flat id of last write, -1 = init
-    std::vector<ThreadId> holder_;               // mutex mode: by location, -1 = free
+    std::vector<std::int32_t> holder_;           // mutex mode: by location, its acquire (flat), -1 = free
+    std::vector<std::int32_t> pendingObs_;       // mutex mode: by acquire, failed trylocks left
     std::vector<std::pair<Ref, std::int32_t>> trail_;  // executed node, previous cur of its loc
     std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
     std::vector<LocId> watched_;                 // locations of placeholders (final check)

@@ -16,7 +16,7 @@ void GraphExplorer::useMutexLocks() {
 }
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
-    : exec_(p.newExecution()), rep_(p, o, r), result_(r), collectOutcomes_(o.collectOutcomes) {
+    : exec_(p.newExecution()), rep_(p, o, r), result_(r), info_(p.info()), collectOutcomes_(o.collectOutcomes) {
     root_.init(exec_->maxThreads(), p.info()->initialValues);
     deadlockIsError_ = p.info()->deadlockIsError;
     if (auto it = o.params.find("zne"); it != o.params.end()) {
@@ -111,7 +111,7 @@ bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
     for (const Ref r : scOrder_) {
         const Node& n = g.at(r);
         if (!writesMemory(n.ev.kind)) continue;
-        if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)) continue;
+        if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock)) continue;
         const auto loc = static_cast<std::size_t>(n.ev.loc);
         const auto& c = g.co[loc];
         if (coPos_[loc] >= c.size() || !(c[coPos_[loc]] == r)) return false;
@@ -124,7 +124,7 @@ bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) {
     int held = 0;
     for (const Node& n : g.threads[static_cast<std::size_t>(t)]) {
         if (n.placeholder) continue;
-        if (n.ev.kind == EventKind::Lock) ++held;
+        if (acquires(n)) ++held;
         if (n.ev.kind == EventKind::Unlock) --held;
     }
     return held > 0;
@@ -146,7 +146,8 @@ void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& orde
             continue;
         }
         std::optional<Value> forced;
-        if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
+        if (n.trylock) forced = n.ev.rval;  // LAPOR: 0 (success) or held (failure), no source
+        else if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
         auto ev = exec_->step(r.t, forced);
         rep_.countEvent();
         assert(!ev.empty() && ev[0].kind == n.ev.kind && ev[0].wval == n.ev.wval);
@@ -187,10 +188,83 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
 }
 
+void GraphExplorer::closeFailurePrefix(const ExecutionGraph& g, std::vector<std::int32_t>& upto) {
+    // porf-closed (upto comes from porfPrefix) and closed under the co-predecessor of every
+    // write: what a write overwrites can decide whether it faults (a write to a dead frame or a
+    // freed block), and each write then overwrites the same write as in the whole graph.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t t = 0; t < g.threads.size(); ++t)
+            for (std::int32_t i = 0; i < upto[t]; ++i) {
+                const Node& n = g.threads[t][static_cast<std::size_t>(i)];
+                if (n.placeholder || !writesMemory(n.ev.kind) || n.ev.loc < 0) continue;
+                const int k = g.coIndex(Ref{static_cast<std::int32_t>(t), i}, n.ev.loc);
+                if (k <= 0) continue;
+                const Ref w = g.coAt(n.ev.loc, k - 1);
+                if (w.i < upto[static_cast<std::size_t>(w.t)]) continue;
+                includePorf(g, w, upto);
+                changed = true;
+            }
+    }
+}
+
+void GraphExplorer::includePorf(const ExecutionGraph& g, Ref w, std::vector<std::int32_t>& upto) {
+    g.porfPrefix(w, porfTmp_);
+    porfTmp_[static_cast<std::size_t>(w.t)] = w.i + 1;
+    for (std::size_t u = 0; u < upto.size(); ++u) upto[u] = std::max(upto[u], porfTmp_[u]);
+}
+
+bool GraphExplorer::mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto,
+                                     std::vector<Ref>& out) {
+    // LAPOR: the failing prefix has its own witness (the whole graph's may order its critical
+    // sections otherwise than the prefix needs). A thread cut short is open-ended: its open
+    // critical sections end after its last event of the prefix. The replay cannot release a
+    // mutex without its unlock, so a section that such a witness releases implicitly before
+    // another lock of its mutex gets its unlock (and what that needs) added, until none does.
+    const std::size_t T = g.threads.size();
+    for (;;) {
+        ExecutionGraph& sub = subGraph_;
+        sub = g;
+        for (std::size_t t = 0; t < T; ++t) sub.threads[t].resize(static_cast<std::size_t>(upto[t]));
+        auto outside = [&](Ref x) { return x.i >= upto[static_cast<std::size_t>(x.t)]; };
+        for (auto& c : sub.co) c.erase(std::remove_if(c.begin(), c.end(), outside), c.end());
+        openEnded_.assign(T, false);
+        for (std::size_t t = 0; t < T; ++t) openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
+        if (!co_.checkMutex(sub, false, openEnded_, out)) return false;
+        // Simulate the witness: a lock of a mutex held by a section without its unlock.
+        std::vector<std::pair<LocId, ThreadId>> held;  // (mutex, holder)
+        std::optional<Ref> need;
+        for (const Ref r : out) {
+            const Node& n = g.at(r);
+            const bool acquires = n.ev.kind == EventKind::Lock || (n.trylock && n.ev.kind == EventKind::CasSuccess);
+            if (n.ev.kind == EventKind::Unlock)
+                std::erase_if(held, [&](const auto& h) { return h.first == n.ev.loc && h.second == r.t; });
+            if (!acquires) continue;
+            for (const auto& [m, u] : held) {
+                if (m != n.ev.loc || u == r.t) continue;
+                // u's section is open in the prefix: its next unlock of m joins it.
+                const auto& th = g.threads[static_cast<std::size_t>(u)];
+                for (auto k = static_cast<std::size_t>(upto[static_cast<std::size_t>(u)]); k < th.size() && !need; ++k)
+                    if (!th[k].placeholder && th[k].ev.kind == EventKind::Unlock && th[k].ev.loc == m)
+                        need = Ref{u, static_cast<std::int32_t>(k)};
+                if (!need) return false;  // never released: not a witness the program can run
+                break;
+            }
+            if (need) break;
+            held.emplace_back(n.ev.loc, r.t);
+        }
+        if (!need) return true;
+        includePorf(g, *need, upto);
+        closeFailurePrefix(g, upto);
+    }
+}
+
 void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order) {
     // A thread failed right after its last event f (or, failing before its first event, after
-    // the spawn that started it). The failure is reachable iff no other failing event is in
-    // porf(f): then the witness restricted to porf(f) ∪ {f} ends with this failure alone.
+    // the spawn that started it). The failure is reachable iff no other failing event is in the
+    // prefix it needs: porf(f), closed under co-predecessors of writes (and, LAPOR, the unlocks
+    // its witness needs; see mutexPrefixOrder). A witness of that prefix ends with this failure
+    // alone; it is replayed (and stops at the failure) for the error trace.
     const auto T = static_cast<ThreadId>(g.threads.size());
     failing_.clear();
     for (ThreadId t = 0; t < T; ++t) {
@@ -210,10 +284,20 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>
     for (const Ref f : failing_) {
         g.porfPrefix(f, upto);
         upto[static_cast<std::size_t>(f.t)] = f.i + 1;
-        bool alone = true;
-        for (const Ref o : failing_)
-            if (!(o == f) && o.i < upto[static_cast<std::size_t>(o.t)]) alone = false;
-        if (!alone) continue;
+        closeFailurePrefix(g, upto);
+        auto alone = [&] {
+            for (const Ref o : failing_)
+                if (!(o == f) && o.i < upto[static_cast<std::size_t>(o.t)]) return false;
+            return true;
+        };
+        if (!alone()) continue;
+        tmpOrder2_.clear();
+        if (mutexLocks_) {
+            if (!mutexPrefixOrder(g, upto, tmpOrder2_) || !alone()) continue;
+        } else {
+            for (const Ref r : order)
+                if (r.i < upto[static_cast<std::size_t>(r.t)]) tmpOrder2_.push_back(r);
+        }
         // The same failing prefix (events and reads-from) is part of many maximal graphs:
         // report it once.
         std::uint64_t h1 = 0x243f6a8885a308d3ULL, h2 = 0x13198a2e03707344ULL;
@@ -232,10 +316,7 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>
             }
         }
         if (!errorsSeen_.insert({h1, h2}).second) continue;
-        tmpOrder2_.clear();
-        for (const Ref r : order)
-            if (r.i < upto[static_cast<std::size_t>(r.t)]) tmpOrder2_.push_back(r);
-        replay(g, tmpOrder2_);
+        replay(g, tmpOrder2_, /*stopAtFailure=*/true);
         rep_.maximal(TraceStatus::Error, *exec_, events_);
         if (rep_.stopped()) return;
     }
@@ -368,6 +449,7 @@ bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::s
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stop()) return;
     ensureDepth(depth);
+    witness_ = &lin_[depth];
     const ThreadId t = nextThread(g);
     if (t < 0) {
         report(g, depth);
@@ -377,6 +459,10 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (p.kind == EventKind::FetchAdd && p.zne && addZne(g, t, p, depth)) return;
     if (mutexLocks_ && (p.kind == EventKind::Lock || p.kind == EventKind::Unlock)) {
         addLockEvent(g, t, p, depth);
+        return;
+    }
+    if (mutexLocks_ && isTrylock(p)) {
+        addTrylock(g, t, depth);
         return;
     }
     if (readsMemory(p.kind)) {
@@ -421,6 +507,7 @@ void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, 
         g.threads[t].push_back(n);
         proceed(g, a, false, depth);
     }
+    if (p.kind == EventKind::Lock && !rep_.stopped()) trylockRevisits(g, a, depth);
     g.threads[t].pop_back();
     if (p.kind == EventKind::Lock && !rep_.stopped()) {
         // ... or stay blocked for good (its mutex held at the end by a section that never ends).
@@ -433,6 +520,108 @@ void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, 
         g.threads[t].pop_back();
     }
     --g.nextStamp;
+}
+
+bool GraphExplorer::isTrylock(const Event& p) const {
+    // pthread_mutex_trylock is the only CAS a C program makes on a mutex.
+    return (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) && p.loc >= 0 &&
+           static_cast<std::size_t>(p.loc) < info_->isMutex.size() && info_->isMutex[static_cast<std::size_t>(p.loc)];
+}
+
+void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+    // LAPOR: a trylock succeeds (a lock: consistent wherever a lock is) or fails inside the
+    // critical section of an acquire of its mutex already in the graph (its source; sections
+    // whose acquire comes later revisit the success, see trylockRevisits).
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    const LocId m = exec_->pending(t).loc;
+    g.ensureLoc(m);
+    exec_->save(snap_[depth]);
+    auto& srcs = cands_[depth];
+    srcs.clear();
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (!q.placeholder && acquires(q) && q.ev.loc == m)
+                srcs.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+        }
+    for (std::size_t k = 0; k <= srcs.size() && !rep_.stopped(); ++k) {
+        const bool success = k == 0;
+        if (!success) exec_->restore(snap_[depth]);
+        auto ev = exec_->step(t, success ? 0 : 1);
+        rep_.countEvent();
+        Node n;
+        n.ev = ev[0];
+        n.trylock = true;
+        if (!success) n.rf = srcs[k - 1];
+        n.stamp = n.wstamp = g.nextStamp++;
+        g.threads[t].push_back(n);
+        proceed(g, a, false, depth);
+        if (success && !rep_.stopped()) trylockRevisits(g, a, depth);
+        g.threads[t].pop_back();
+        --g.nextStamp;
+    }
+}
+
+void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+    // The new acquire a (a lock or a successful trylock) of mutex m revisits every successful
+    // trylock r of m that is not porf-before it: r then fails inside a's critical section. As
+    // a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a}, provided r and every deleted
+    // event were added maximally (a trylock maximally succeeds).
+    const LocId m = g.at(a).ev.loc;
+    auto& porf = porf_[depth];
+    g.porfPrefix(a, porf);
+    const std::size_t T = g.threads.size();
+    std::vector<std::int32_t> keep(T);
+    for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
+        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size(); ++i) {
+            const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            const Node& rn = g.at(r);
+            if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
+            ++revisitsTried_;
+            for (std::size_t w = 0; w < T; ++w) {
+                const auto& th = g.threads[w];
+                const auto it = std::upper_bound(th.begin(), th.end(), rn.stamp,
+                                                 [](std::uint64_t x, const Node& n) { return x < n.stamp; });
+                keep[w] = std::max(static_cast<std::int32_t>(it - th.begin()), porf[w]);
+            }
+            keep[static_cast<std::size_t>(a.t)] = a.i + 1;
+            auto kept = [&](Ref x) { return x.t == kInitThread || x.i < keep[static_cast<std::size_t>(x.t)]; };
+            // Kept events read only kept events, and nothing observes r's section any more.
+            bool ok = true;
+            for (std::size_t w = 0; w < T && ok; ++w)
+                for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
+                    const Node& q = g.threads[w][static_cast<std::size_t>(k)];
+                    if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
+                }
+            ok = ok && maximallyAdded(g, r, porf);
+            for (std::size_t w = 0; w < T && ok; ++w)
+                for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
+                    ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+            if (!ok) continue;
+            ExecutionGraph& h = gpool_[depth];
+            h = g;
+            for (std::size_t w = 0; w < T; ++w) {
+                h.threads[w].resize(static_cast<std::size_t>(keep[w]));
+                auto& zd = h.zneDone[w];
+                zd.erase(std::remove_if(zd.begin(), zd.end(), [&](std::int32_t x) { return x >= keep[w]; }), zd.end());
+            }
+            for (auto& cl : h.co)
+                cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return !kept(x); }), cl.end());
+            Node& hr = h.at(r);
+            hr.ev.kind = EventKind::CasFailure;
+            hr.ev.rval = 1;
+            hr.ev.wval = 0;
+            hr.rf = a;
+            if (consistent(h, false, lin_[depth + 1])) {
+                ++revisitsDone_;
+                replay(h, lin_[depth + 1]);
+                visitChecked(h, r, depth);
+            } else {
+                ++inconsistent_;
+            }
+            if (rep_.stopped()) return;
+        }
+    }
 }
 
 void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
@@ -549,8 +738,10 @@ int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
 
 bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
-    // LAPOR: a lock is added rather than left blocked (it never blocks the exploration).
+    // LAPOR: a lock is added rather than left blocked (it never blocks the exploration); a
+    // trylock succeeds rather than fails (a success is consistent wherever a lock is).
     if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)) return !n.placeholder;
+    if (n.trylock) return n.ev.kind == EventKind::CasSuccess;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
@@ -591,6 +782,9 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             if (r == a) continue;
             const Node& rn = g.at(r);
             if (rn.ev.loc != loc || !readsMemory(rn.ev.kind)) continue;
+            // LAPOR: locks and trylocks have no source (a write to the mutex's memory, e.g. the
+            // end of its frame, revisits nothing).
+            if (rn.trylock || (mutexLocks_ && rn.ev.kind == EventKind::Lock)) continue;
             if (hasCondition(rn.ev.kind) && !admits(rn.ev, v)) continue;
             ++revisitsTried_;
             const std::uint64_t s = rn.stamp;

@@ -46,6 +46,9 @@ protected:
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
     // move (ready, not stuck on a placeholder, not on a join of an unfinished thread).
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
+    // The witness of the graph being extended (its events in an order consistent with it), as
+    // nextThread is called.
+    const std::vector<Ref>* witness_ = nullptr;
     // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
     [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
     // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
@@ -74,6 +77,7 @@ protected:
     std::unique_ptr<Execution> exec_;
     Reporter rep_;
     ExploreResult& result_;
+    std::shared_ptr<const ProgramInfo> info_;
     bool collectOutcomes_ = true;
     std::uint64_t skipped_ = 0;  // maximal graphs not accepted
 
@@ -82,6 +86,10 @@ private:
     void addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     void addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
     void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // LAPOR: pthread_mutex_trylock (a CAS on a mutex location).
+    [[nodiscard]] bool isTrylock(const Event& p) const;
+    void addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    void trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
     // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
     // replay the witness and continue the exploration (or report an error).
     void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
@@ -107,6 +115,14 @@ private:
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
     void reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order);
+    // The prefix a failure needs (per-thread counts, porf-closed): closed under the
+    // co-predecessor of every write in it.
+    void closeFailurePrefix(const ExecutionGraph& g, std::vector<std::int32_t>& upto);
+    // Add porf(w) ∪ {w} to the prefix.
+    void includePorf(const ExecutionGraph& g, Ref w, std::vector<std::int32_t>& upto);
+    // LAPOR: a witness of the prefix that the program can replay with real locks (the prefix
+    // grows by the unlocks it needs); false if there is none.
+    bool mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto, std::vector<Ref>& out);
     void ensureDepth(std::size_t depth);
 
     std::vector<Event> events_;  // events of the last replay
@@ -120,7 +136,8 @@ private:
     std::deque<std::vector<std::int32_t>> porf_;
     std::deque<std::vector<Ref>> cands_;
     std::vector<Ref> tmpOrder_, tmpOrder2_, failing_, scOrder_;
-    std::vector<std::int32_t> scLim_;
+    std::vector<std::int32_t> scLim_, porfTmp_;
+    ExecutionGraph subGraph_;
     std::vector<std::size_t> coPos_;
     struct PairHash {
         std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
