@@ -739,9 +739,10 @@ int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
 bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
     // LAPOR: a lock is added rather than left blocked (it never blocks the exploration); a
-    // trylock succeeds rather than fails (a success is consistent wherever a lock is).
+    // trylock succeeds rather than fails (a success is consistent wherever a lock is), unless
+    // its own thread holds the mutex: then failing inside that section is its only choice.
     if (mutexLocks_ && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock)) return !n.placeholder;
-    if (n.trylock) return n.ev.kind == EventKind::CasSuccess;
+    if (n.trylock) return n.ev.kind == EventKind::CasSuccess || n.rf.t == e.t;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
