@@ -462,6 +462,8 @@ GODOT_TABLE1: list[tuple[str, dict[str, int], int, str, Cell, Cell, Cell, Cell]]
     ("seqlock", {"N": 3}, 3, "spin-assume", None, (9, 83), (9, 36), (9, 36)),
     ("seqlock", {"N": 4}, 4, "spin-assume", None, (88, 2769), (88, 729), (88, 729)),
     ("treiber_stack", {"N": 3}, 3, "none", (426, 0), (274, 80), (274, 60), (274, 60)),
+    ("mpmc_queue_cds", {"N": 3}, 3, "spin-assume", None, (166, 840), (166, 517), (76, 421)),
+    ("mpmc_queue_cds", {"N": 3, "CDS_CAS": 1}, 3, "spin-assume", (11206, 8188), None, None, None),
 ]
 
 
@@ -499,6 +501,7 @@ SAVER_TABLE1: list[tuple[str, dict[str, int], int, str, tuple[int, int] | int]] 
     ("treiber_stack", {"N": 3}, 3, "strict", 18),
     ("treiber_stack", {"N": 4}, 4, "strict", 484),
     ("ms_queue", {"N": 4, "SPIN_ASSUME_HEAD_CAS": 1}, 4, "strict", 10662),
+    ("mpmc_queue_cds", {"N": 3}, 3, "strict", 166),
 ]
 
 

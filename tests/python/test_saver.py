@@ -214,9 +214,11 @@ def test_saver_reduces_the_zne_and_cas_benchmarks() -> None:
     """linuxrwlocks (Z: zne) and treiber-stack (D: dynamic purity) as the paper's Table I marks
     them. Every failed attempt of linuxrwlocks is observed by the next thread's fetch-and-add,
     so the sound rule (zne=strict) invalidates each marker and removes nothing; Algorithm 2 as
-    published (zne=paper) keeps them and removes the retries, with the same verdict here."""
+    published (zne=paper) keeps them and removes the retries, with the same verdict here (as
+    spin-assume: the program as written has 5.3 million executions at this bound, and
+    spin-assume's soundness is tested on its own)."""
     def run(name: str, mode: str, explorer: str = "graph", **opts: str) -> Any:
-        r = porlab.explore(load_c(LOOPS / name, defines={"N": 3}, unroll=4, loops=mode),
+        r = porlab.explore(load_c(LOOPS / name, defines={"N": 3}, unroll=3, loops=mode),
                            explorer, **opts)
         assert r.errors == 0 and not r.budget_exceeded
         return r
@@ -229,9 +231,10 @@ def test_saver_reduces_the_zne_and_cas_benchmarks() -> None:
     assert _stats(strict)["zne_invalidated"] >= _stats(strict)["zne_blocked"] > 0
     assert paper.complete < plain.complete / 10
     assert _stats(paper)["zne_blocked"] > 0
-    base = verdict(load_c(LOOPS / "linuxrwlocks.c", defines={"N": 3}, unroll=4), "optimal", False)
-    assert verdict(load_c(LOOPS / "linuxrwlocks.c", defines={"N": 3}, unroll=4, loops="saver"),
-                   "graph", False)[:2] == base[:2]
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 3}
+    base = verdict(load_c(LOOPS / "linuxrwlocks.c", loops="spin-assume", **kw), "optimal", False)
+    assert verdict(load_c(LOOPS / "linuxrwlocks.c", loops="saver", **kw), "graph", False)[:2] \
+        == base[:2]
     assert run("treiber_stack.c", "saver", "optimal").complete < \
         run("treiber_stack.c", "spin-assume", "optimal").complete
 
