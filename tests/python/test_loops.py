@@ -444,6 +444,13 @@ def test_sortnet_one_execution_with_plp_await(n: int) -> None:
 # pass does more than Nidhugg's (treiber-stack: a failed CAS; ms-queue: everything but a failed
 # head CAS, which -DSPIN_ASSUME_HEAD_CAS=1 blocks by hand), where the baseline is `none`.
 Cell = tuple[int, int] | None
+
+
+def _row_id(row: tuple[Any, ...]) -> str:
+    """A table row's test id: the harness and its define values, e.g. mcslock-3."""
+    return f"{row[0]}-{'-'.join(map(str, row[1].values()))}"
+
+
 GODOT_TABLE1: list[tuple[str, dict[str, int], int, str, Cell, Cell, Cell, Cell]] = [
     ("qspinlock", {"N": 2}, 2, "spin-assume", (6, 2), (6, 2), (6, 2), (6, 2)),
     ("qspinlock", {"N": 3}, 3, "spin-assume", (564, 462), (564, 462), (564, 456), (564, 456)),
@@ -469,7 +476,7 @@ GODOT_TABLE1: list[tuple[str, dict[str, int], int, str, Cell, Cell, Cell, Cell]]
 
 @pytest.mark.parametrize(("name", "defines", "unroll", "base_mode", "baseline", "plp", "await_",
                           "ifaa"), GODOT_TABLE1,
-                         ids=[f"{r[0]}-{'-'.join(map(str, r[1].values()))}" for r in GODOT_TABLE1])
+                         ids=[_row_id(r) for r in GODOT_TABLE1])
 def test_godot_table1(name: str, defines: dict[str, int], unroll: int, base_mode: str,
                       baseline: Cell, plp: Cell, await_: Cell, ifaa: Cell) -> None:
     path = LOOPS / f"{name}.c"
@@ -506,7 +513,7 @@ SAVER_TABLE1: list[tuple[str, dict[str, int], int, str, tuple[int, int] | int]] 
 
 
 @pytest.mark.parametrize(("name", "defines", "unroll", "zne", "want"), SAVER_TABLE1,
-                         ids=[f"{r[0]}-{'-'.join(map(str, r[1].values()))}" for r in SAVER_TABLE1])
+                         ids=[_row_id(r) for r in SAVER_TABLE1])
 def test_saver_table1(name: str, defines: dict[str, int], unroll: int, zne: str,
                       want: tuple[int, int] | int) -> None:
     p = load_c(LOOPS / f"{name}.c", defines=defines, unroll=unroll, loops="saver")

@@ -10,18 +10,15 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
+#include "llvm/CTestSupport.hpp"
 
 namespace porlab {
 namespace {
 
-CLoadOptions withHeader() {
-    CLoadOptions o;
-    o.includeDirs.push_back(std::string(PORLAB_SOURCE_DIR) + "/python/porlab/include");
-    return o;
-}
+using testing::withPorlabHeader;
 
 ExploreResult run(const std::string& src, const std::string& explorer = "naive",
-                  CLoadOptions o = withHeader()) {
+                  CLoadOptions o = withPorlabHeader()) {
     auto p = loadCSource(src, "test.c", o);
     return explore(*p, explorer);
 }
@@ -77,7 +74,7 @@ int main() {
 )";
 
 TEST(CFront, DeadlockIsAnErrorTraceUnderEveryExplorer) {
-    auto p = loadCSource(kAbba, "abba.c", withHeader());
+    auto p = loadCSource(kAbba, "abba.c", withPorlabHeader());
     ASSERT_TRUE(p->info()->deadlockIsError);
     const auto naive = explore(*p, "naive");
     EXPECT_EQ(naive.complete, 4U);  // 2 complete classes: lock/unlock pairs of one thread first
@@ -110,7 +107,7 @@ TEST(CFront, DeadlockIsAnErrorTraceUnderEveryExplorer) {
         }
     }
     // With the option, the deadlock is a blocked trace (as builder programs count it).
-    CLoadOptions o = withHeader();
+    CLoadOptions o = withPorlabHeader();
     o.deadlockIsError = false;
     auto q = loadCSource(kAbba, "abba.c", o);
     for (const char* name : {"naive", "optimal", "optimal-await", "source"}) {
@@ -184,7 +181,7 @@ int main() {
 )";
 
 TEST(CFront, LongExecutionsRunOnTheExplorerStack) {
-    CLoadOptions o = withHeader();
+    CLoadOptions o = withPorlabHeader();
     o.defines.emplace_back("N", "20000");
     auto p = loadCSource(kLong, "long.c", o);
     for (const char* name : {"naive", "optimal-await", "optimal", "source"}) {
@@ -195,7 +192,7 @@ TEST(CFront, LongExecutionsRunOnTheExplorerStack) {
         EXPECT_GE(r.events, 20003U);  // spawn, 20000 writes, join, read x, write done
     }
     // Beyond the default cut (100000 events) the execution is blocked, with a warning.
-    CLoadOptions big = withHeader();
+    CLoadOptions big = withPorlabHeader();
     big.defines.emplace_back("N", "150000");
     auto q = loadCSource(kLong, "long.c", big);
     const auto r = explore(*q, "optimal-await");
@@ -229,7 +226,7 @@ int main() {
 )";
 
 TEST(CFront, NondetDomainExploresEveryInputOnce) {
-    CLoadOptions o = withHeader();
+    CLoadOptions o = withPorlabHeader();
     o.nondetDomain = std::make_pair(0LL, 2LL);
     auto p = loadCSource(kNondet, "nondet.c", o);
     for (const char* name : {"naive", "optimal", "optimal-await", "source"}) {
@@ -259,11 +256,11 @@ TEST(CFront, NondetDomainExploresEveryInputOnce) {
     EXPECT_TRUE(b.budgetExceeded);
     EXPECT_EQ(b.traceCount(), 4U);
     // Without a domain every nondet call returns 0: one execution.
-    auto q = loadCSource(kNondet, "nondet.c", withHeader());
+    auto q = loadCSource(kNondet, "nondet.c", withPorlabHeader());
     const auto r0 = explore(*q, "optimal");
     EXPECT_EQ(r0.complete, 1U);
     EXPECT_EQ(r0.errors, 0U);
-    CLoadOptions bad = withHeader();
+    CLoadOptions bad = withPorlabHeader();
     bad.nondetDomain = std::make_pair(3LL, 1LL);
     EXPECT_THROW((void)loadCSource(kNondet, "nondet.c", bad), InputError);
 }
@@ -286,7 +283,7 @@ int main() {
     return 0;
 }
 )";
-    CLoadOptions o = withHeader();
+    CLoadOptions o = withPorlabHeader();
     o.nondetDomain = std::make_pair(2LL, 3LL);
     auto p = loadCSource(src, "race.c", o);
     const auto naive = explore(*p, "naive");
@@ -336,7 +333,7 @@ int main() {
     return 0;
 }
 )";
-    CLoadOptions o = withHeader();
+    CLoadOptions o = withPorlabHeader();
     o.clangArgs = {"-m32", "-fgnu89-inline"};
     auto p = loadCSource(src, "m32.c", o);
     const auto naive = explore(*p, "naive");
@@ -380,7 +377,7 @@ std::vector<CorpusProgram> corpus() {
             std::stringstream ss;
             ss << in.rdbuf();
             const std::string text = ss.str();
-            CorpusProgram p{f.path().string(), withHeader()};
+            CorpusProgram p{f.path().string(), withPorlabHeader()};
             std::smatch m;
             if (std::regex_search(text, m, std::regex(R"(args:([^\n]*))"))) {
                 std::istringstream args(m[1].str());
@@ -468,10 +465,10 @@ TEST(CFront, NaiveAndOptimalAgreeOnCorpusOutcomes) {
 }
 
 TEST(CFront, CompileErrorsAndUnsupportedCallsAreTypedErrors) {
-    EXPECT_THROW((void)loadCSource("int main(void) { return nope; }", "bad.c", withHeader()), InputError);
+    EXPECT_THROW((void)loadCSource("int main(void) { return nope; }", "bad.c", withPorlabHeader()), InputError);
     try {
         (void)loadCSource("#include <stdio.h>\nint main(void) {\n  return fopen(\"a\", \"r\") != 0;\n}\n",
-                          "lib.c", withHeader());
+                          "lib.c", withPorlabHeader());
         ADD_FAILURE() << "fopen accepted";
     } catch (const UnsupportedError& e) {
         EXPECT_NE(std::string(e.what()).find("lib.c:3"), std::string::npos) << e.what();
@@ -480,7 +477,7 @@ TEST(CFront, CompileErrorsAndUnsupportedCallsAreTypedErrors) {
 }
 
 TEST(CFront, SaveRestoreReproducesTheSameEvents) {
-    auto p = loadCSource(kStoreBuffering, "sb.c", withHeader());
+    auto p = loadCSource(kStoreBuffering, "sb.c", withPorlabHeader());
     auto e = p->newExecution();
     (void)e->reset();
     Snapshot s;

@@ -14,15 +14,12 @@
 #include "porlab/equiv/Partition.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
+#include "llvm/CTestSupport.hpp"
 
 namespace porlab {
 namespace {
 
-CLoadOptions options() {
-    CLoadOptions o;
-    o.includeDirs.push_back(std::string(PORLAB_SOURCE_DIR) + "/python/porlab/include");
-    return o;
-}
+CLoadOptions options() { return testing::withPorlabHeader(); }
 
 std::shared_ptr<Program> corpus(const std::string& name) {
     return loadC(std::string(PORLAB_SOURCE_DIR) + "/tests/c/" + name, options());
@@ -245,8 +242,9 @@ int main(void) {
 }
 
 TEST(LaporOnC, GeneratedTrylockPrograms) {
-    // main (one fragment) and two threads (two fragments each), running fragments drawn (seeded) from a set of lock,
-    // trylock (own mutex or another's, successful or not) and plain accesses.
+    // main (one fragment) and two threads (two fragments each), running fragments drawn
+    // (seeded) from a set of lock, trylock (own mutex or another's, successful or not) and
+    // plain accesses.
     const char* frags[] = {
         "pthread_mutex_lock(&m); x = K; pthread_mutex_unlock(&m);",
         "if (pthread_mutex_trylock(&m) == 0) { x = K; pthread_mutex_unlock(&m); } else { y = K; }",
