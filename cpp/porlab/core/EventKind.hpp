@@ -111,13 +111,21 @@ enum class AwaitCond : std::uint8_t {
     }
 }
 
-// Why a thread is blocked for good (aux of an AssumeBlock marker).
+// Why a thread is blocked for good (aux of an AssumeBlock marker). The reductions of spin loops
+// (SpinAssume, PureIteration, Zne) put in the marker's `operand` the Event::index of the
+// thread's first event of the blocked loop iteration (-1 if unknown), so that a liveness check
+// can tell whether the iteration read the final values (and would spin forever).
 #define PORLAB_BLOCK_CAUSES(X)                                                                     \
-    X(Assume, "assume")                                                                            \
-    X(LoopBound, "loop-bound")                                                                     \
+    X(Assume, "assume")            /* the program's own assume (__VERIFIER_assume, builder) */   \
+    X(LoopBound, "loop-bound")     /* --unroll N: a loop header reached an (N+1)-th time */      \
     X(ThreadLimit, "thread-limit") /* C programs: a pthread_create beyond --max-threads */       \
     X(PureIteration, "pure-iteration") /* SAVER: a loop iteration that wrote nothing visible */  \
-    X(Zne, "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */
+    X(Zne, "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */ \
+    X(SpinAssume, "spin-loop")     /* an assume a loop reduction inserted (spin-assume, PLP) */  \
+    X(ExecutionCut, "execution-cut") /* the execution exceeded max_execution_events */           \
+    X(Livelock, "livelock")        /* a loop nothing can end: no other thread can change what   \
+                                      it reads and its iteration changed nothing */             \
+    X(LocationLimit, "location-limit") /* C programs: more shared locations than max_locations */
 
 enum class BlockCause : std::uint8_t {
 #define PORLAB_X(e, s) e,

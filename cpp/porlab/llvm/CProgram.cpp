@@ -1765,7 +1765,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
                     " events and was cut there (counted as blocked): an unbounded loop? bound "
                     "loops with --unroll N (or raise max_execution_events)");
         mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-             static_cast<int>(BlockCause::LoopBound), ev.pos);
+             static_cast<int>(BlockCause::ExecutionCut), ev.pos);
         return emitted_;
     }
     if (freeFault) {
