@@ -8,6 +8,7 @@
 #include <llvm/ADT/MapVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DataLayout.h>
@@ -172,6 +173,34 @@ bool builtinLetsEscape(Builtin b, unsigned argNo) {
         return false;
     default: return true;
     }
+}
+
+// ---- C++ -------------------------------------------------------------------------------------
+
+// A C++ symbol as the program spells it (`std::ostream::operator<<(int)`), a C name as it is.
+std::string readable(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    return llvm::demangle(name);
+}
+
+// Why a C++ library symbol porlab does not have is missing, when there is a common reason.
+std::string cxxLibraryHint(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0 && name.rfind("__cxa_", 0) != 0 && name != "__dynamic_cast")
+        return "";
+    const std::string r = readable(name);
+    if (name == "__cxa_throw" || name == "__cxa_rethrow" || name == "__cxa_allocate_exception")
+        return " (throwing a C++ exception: porlab runs C++ without exceptions)";
+    if (name == "__dynamic_cast" || r.find("type_info") != std::string::npos)
+        return " (RTTI: dynamic_cast, typeid)";
+    for (const char* io : {"basic_ostream", "basic_istream", "ios_base", "basic_ios", "std::cout",
+                           "std::cerr", "std::cin", "std::clog", "std::endl"})
+        if (r.find(io) != std::string::npos)
+            return " (iostreams: use printf, which porlab runs as a no-op)";
+    return " (not in porlab's C++ runtime; docs/supported-c.md lists what is)";
+}
+
+std::string libraryFunction(const std::string& name) {
+    return "the library function '" + readable(name) + "'" + cxxLibraryHint(name);
 }
 
 class Lowerer {
@@ -346,6 +375,30 @@ private:
         return t;
     }
 
+    // The name of the field at `offsetBits` of a struct: ".member"; C++: nothing for a base
+    // class subobject (its members are named as the class's own) and for the one member of a
+    // libstdc++ wrapper (`_M_i` of std::atomic, `_M_mutex` of std::mutex), so that a global
+    // `std::atomic<int> x` is the location `x`.
+    static void fieldName(const llvm::DICompositeType* comp, std::uint64_t offsetBits, bool only,
+                          std::string& fname, const llvm::DIType*& fdi) {
+        const llvm::DIDerivedType* base = nullptr;
+        for (const llvm::DINode* e : comp->getElements()) {
+            auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
+            if (!mem || mem->getOffsetInBits() != offsetBits) continue;
+            if (mem->getTag() == llvm::dwarf::DW_TAG_member && !mem->isStaticMember()) {
+                const std::string n = mem->getName().str();
+                fname = only && n.rfind("_M_", 0) == 0 ? "" : "." + n;
+                fdi = mem->getBaseType();
+                return;
+            }
+            if (mem->getTag() == llvm::dwarf::DW_TAG_inheritance && !base) base = mem;
+        }
+        if (base) {
+            fname = "";
+            fdi = base->getBaseType();
+        }
+    }
+
     void cellsOf(CGlobal& g, llvm::Type* t, std::uint64_t off, const std::string& name,
                  const llvm::DIType* di) {
         di = stripTypedefs(di);
@@ -367,17 +420,7 @@ private:
                 const auto foff = sl->getElementOffset(i).getFixedValue();
                 std::string fname = "." + std::to_string(i);
                 const llvm::DIType* fdi = nullptr;
-                if (comp) {
-                    for (const llvm::DINode* e : comp->getElements()) {
-                        auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
-                        if (mem && mem->getTag() == llvm::dwarf::DW_TAG_member &&
-                            mem->getOffsetInBits() == foff * 8) {
-                            fname = "." + mem->getName().str();
-                            fdi = mem->getBaseType();
-                            break;
-                        }
-                    }
-                }
+                if (comp) fieldName(comp, foff * 8, st->getNumElements() == 1, fname, fdi);
                 cellsOf(g, st->getElementType(i), off + foff, name + fname, fdi);
             }
             return;
@@ -418,8 +461,9 @@ private:
         if (gv.hasInitializer()) writeConst(gv.getInitializer(), g.bytes.data());
         else if (!gv.isDeclaration()) {
         } else {
-            throw UnsupportedError("external global variable '" + g.name +
-                                   "' (declared but not defined in the program)");
+            throw UnsupportedError("external global variable '" + readable(g.name) +
+                                   "' (declared but not defined in the program)" +
+                                   cxxLibraryHint(g.name));
         }
         g.constant = gv.isConstant();
         if (g.constant) return;
@@ -728,7 +772,7 @@ private:
             }
             return;
         }
-        if (callee->isDeclaration()) unsupported(call, "the library function '" + name + "'");
+        if (callee->isDeclaration()) unsupported(call, libraryFunction(name));
         if (callee->isVarArg()) unsupported(call, "the variadic function '" + name + "'");
         if (funcIndex_.at(callee) >= 0 && out_.functions[static_cast<std::size_t>(funcIndex_.at(callee))].atomic)
             needAtomicLock();
