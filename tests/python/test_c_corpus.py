@@ -1,4 +1,5 @@
-"""The C test corpus: every program in tests/c/*.c and benchmarks/programs/*.c, run through
+"""The C test corpus: every program in tests/c/*.c (and the C++ programs tests/c/*.cpp) and
+benchmarks/programs/*.c, run through
 porlab.load_c and checked against the expectations in its header (tests/c/README.md gives the
 format): the verdict and error lines, naive's counts, every registered explorer against the naive
 oracle (outcomes, error sites, one trace per class for optimal explorers), the counts the header
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS_DIR = ROOT / "tests" / "c"
 BENCH_DIR = ROOT / "benchmarks" / "programs"
 _HEADER_START = "/* porlab-test"
-CORPUS = sorted(CORPUS_DIR.glob("*.c"))
+CORPUS = sorted([*CORPUS_DIR.glob("*.c"), *CORPUS_DIR.glob("*.cpp")])
 # benchmarks/programs is shared with the benchmark suites: its C programs with a header
 BENCH = sorted(p for p in BENCH_DIR.glob("*.c") if p.read_text().startswith(_HEADER_START))
 PROGRAMS = CORPUS + BENCH
@@ -207,8 +208,8 @@ def parse_header(path: Path) -> Header:
                               f"twin-blocked, twin-classes or an explorer: {', '.join(EXPLORERS)})")
     if not h.verdict:
         raise HeaderError(f"{path}: the header has no verdict")
-    if "naive" not in h.counts and h.twin is None:
-        raise HeaderError(f"{path}: the header needs naive counts or a twin")
+    if "naive" not in h.counts and h.twin is None and h.twin_classes is None and not h.partition:
+        raise HeaderError(f"{path}: the header needs naive counts, a twin or partition sizes")
     h.error_lines = _marked_lines(path)
     if h.error_lines and h.verdict == "safe":
         raise HeaderError(f"{path}: error lines marked in a safe program")
@@ -314,7 +315,17 @@ def _id(p: Path) -> str:
 # every test or every explorer.
 
 _GRAPH = ("graph", "rf", "rf-graph", "lapor")
-KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {
+    # A thread reads a pointer to a heap block (a std::thread's capture here; a global in C, e.g.
+    # `n = g; n->value = 1;`) and writes through it while main frees the block: rf and rvf
+    # report only a trace in which the write faults as a use after free with no free before it,
+    # and miss the complete class (write before the free). Without the read first, they reject
+    # the program with an UnsupportedError instead (dead_frame.c).
+    ("explorer", "cxx_write_after_delete.cpp", "rf"):
+        "rf misses the complete class of a write racing with a free after a read",
+    ("explorer", "cxx_write_after_delete.cpp", "rvf"):
+        "rvf misses the complete class of a write racing with a free after a read",
+}
 
 # Programs an explorer rejects with an UnsupportedError naming the program and this reason: a
 # plain write faults when the frame (or block) it writes to has ended, so whether it does depends
@@ -477,7 +488,7 @@ def test_twin_classes_partition(path: Path) -> None:
         ("/* porlab-test\n   verdict: safe\n   naive: complete=1\n   optimall: complete=1\n*/",
          "unknown key 'optimall'"),
         ("/* porlab-test\n   naive: complete=1\n*/", "no verdict"),
-        ("/* porlab-test\n   verdict: safe\n*/", "naive counts or a twin"),
+        ("/* porlab-test\n   verdict: safe\n*/", "naive counts, a twin or partition sizes"),
         ("/* porlab-test\n   verdict: safe assert\n   naive: complete=1\n*/", "bad verdict kinds"),
         ("/* porlab-test\n   verdict: maybe\n   naive: complete=1\n*/", "'safe' or 'violation"),
         ("/* porlab-test\n   verdict: safe\n   naive: complete=x\n*/", "expected complete"),

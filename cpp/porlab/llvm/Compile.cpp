@@ -184,6 +184,7 @@ std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string
     std::unique_ptr<llvm::Module> m = runClang(ctx, args, path, &libraryDirs);
     if (cxx) prepareCxxModule(*m, cxxRuntime(ctx, runtimePath, opts), libraryDirs, runtimePath);
     runPasses(*m);
+    if (cxx) cleanUpCxxModule(*m);
     (void)transformLoops(*m, opts.loops);  // issue 6: --loops
     return m;
 }

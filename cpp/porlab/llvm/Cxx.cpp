@@ -2,6 +2,8 @@
 #include "porlab/llvm/Cxx.hpp"
 
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
@@ -46,7 +48,37 @@ std::string findCxxRuntime(const std::vector<std::string>& includeDirs) {
     return "";
 }
 
+std::string readableSymbol(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    return llvm::demangle(name);
+}
+
+std::string cxxSymbolHint(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0 && name.rfind("__cxa_", 0) != 0 && name != "__dynamic_cast")
+        return "";
+    if (name == "__cxa_throw" || name == "__cxa_rethrow" || name == "__cxa_allocate_exception")
+        return " (throwing a C++ exception: porlab runs C++ without exceptions)";
+    const std::string r = readableSymbol(name);
+    if (name == "__dynamic_cast" || r.rfind("typeinfo", 0) == 0 ||
+        r.find("type_info") != std::string::npos)
+        return " (RTTI: dynamic_cast, typeid)";
+    for (const char* io : {"basic_ostream", "basic_istream", "ios_base", "basic_ios", "std::cout",
+                           "std::cerr", "std::cin", "std::clog", "std::wcout", "std::endl"})
+        if (r.find(io) != std::string::npos)
+            return " (iostreams: use printf, which porlab runs as a no-op)";
+    return " (not in porlab's C++ runtime; docs/supported-c.md lists what it provides)";
+}
+
 namespace {
+
+// An instruction that computes a value from registers only (no memory access, no call): the
+// C++ clean-up may fold or delete it.
+bool pure(const llvm::Instruction& i) {
+    return llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::CastInst>(i) ||
+           llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CmpInst>(i) ||
+           llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ExtractValueInst>(i) ||
+           llvm::isa<llvm::FreezeInst>(i);
+}
 
 // Definitions the program makes itself win over the runtime's (e.g. its own operator new).
 void yieldToProgram(const llvm::Module& m, llvm::Module& runtime) {
@@ -138,6 +170,57 @@ void retypeGuards(llvm::Module& m) {
     }
 }
 
+// libstdc++ initialises the pthread object inside std::mutex and std::condition_variable by
+// writing PTHREAD_*_INITIALIZER over it (a memset and field stores). porlab keeps a mutex or a
+// condition variable as one location that only lock/unlock/wait/notify touch: plain writes to
+// it would be accesses of another kind to the same bytes. Their constructors become
+// pthread_mutex_init / pthread_cond_init, which porlab runs without an event (the memory of a
+// new object is zero, which is the initialiser's value).
+void initSyncObjectsByInit(llvm::Module& m) {
+    llvm::LLVMContext& ctx = m.getContext();
+    auto* ptr = llvm::PointerType::getUnqual(ctx);
+    auto* i32 = llvm::Type::getInt32Ty(ctx);
+    const std::pair<const char*, const char*> ctors[] = {
+        {"_ZNSt12__mutex_baseC2Ev", "pthread_mutex_init"},  // std::mutex
+        {"_ZNSt9__condvarC2Ev", "pthread_cond_init"},       // std::condition_variable
+    };
+    for (const auto& [ctor, init] : ctors) {
+        llvm::Function* f = m.getFunction(ctor);
+        if (!f || f->isDeclaration() || f->arg_size() != 1) continue;
+        llvm::FunctionCallee initFn =
+            m.getOrInsertFunction(init, llvm::FunctionType::get(i32, {ptr, ptr}, false));
+        llvm::DISubprogram* sp = f->getSubprogram();
+        f->deleteBody();
+        f->setSubprogram(sp);  // deleteBody drops it; the debug info of the library stays
+        auto* bb = llvm::BasicBlock::Create(ctx, "entry", f);
+        llvm::IRBuilder<> b(bb);
+        llvm::CallInst* call = b.CreateCall(initFn, {f->getArg(0), llvm::ConstantPointerNull::get(ptr)});
+        llvm::ReturnInst* ret = b.CreateRetVoid();
+        if (sp) {
+            call->setDebugLoc(llvm::DILocation::get(ctx, sp->getLine(), 0, sp));
+            ret->setDebugLoc(llvm::DILocation::get(ctx, sp->getLine(), 0, sp));
+        }
+    }
+}
+
+// porlab's mutexes are not recursive (a thread that locks a mutex it holds faults): a
+// std::recursive_mutex would report errors the program does not have.
+void rejectRecursiveMutexes(llvm::Module& m) {
+    for (llvm::Function& f : m) {
+        const llvm::StringRef n = f.getName();
+        if (!n.starts_with("_ZNSt15recursive_mutex") && !n.starts_with("_ZNSt21recursive_timed_mutex"))
+            continue;
+        for (llvm::User* u : f.users())
+            if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {
+                std::string where = m.getSourceFileName() + ": ";
+                if (const llvm::DILocation* l = call->getDebugLoc().get())
+                    where = l->getFilename().str() + ":" + std::to_string(l->getLine()) + ": ";
+                throw UnsupportedError(where + "std::recursive_mutex is not supported (porlab's "
+                                       "mutexes are not recursive)");
+            }
+    }
+}
+
 // Clang emits the complete-object constructor or destructor of a class as an alias of the
 // base-object one (C1 = C2): calls go to the function itself, so that they can be inlined.
 void resolveAliases(llvm::Module& m) {
@@ -211,6 +294,11 @@ void inlineLibrary(llvm::Module& m, LibraryFiles& lib) {
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     mpm.addPass(llvm::GlobalDCEPass());
     mpm.run(m, mam);
+    // The inliner declares the scopes of noalias parameters: hints for optimisations porlab
+    // does not run.
+    if (llvm::Function* decl = m.getFunction("llvm.experimental.noalias.scope.decl"))
+        for (llvm::User* u : llvm::make_early_inc_range(decl->users()))
+            llvm::cast<llvm::Instruction>(u)->eraseFromParent();
 }
 
 // An instruction that came from library code inlined into the program gets the source line of
@@ -226,6 +314,41 @@ void attributeLibraryLines(llvm::Module& m, LibraryFiles& lib) {
             }
 }
 
+std::string lineOf(const llvm::Instruction& i) {
+    if (const llvm::DILocation* l = i.getDebugLoc().get())
+        return l->getFilename().str() + ":" + std::to_string(l->getLine()) + ": ";
+    return i.getModule()->getSourceFileName() + ": in function '" +
+           readableSymbol(i.getFunction()->getName().str()) + "': ";
+}
+
+// What the lowering would reject with a less helpful message (an external global has no line
+// there), said at the first line of the program that needs it: a throw, dynamic_cast, and the
+// library's globals (std::cout, the type_info of library classes).
+void rejectUnsupported(llvm::Module& m) {
+    for (llvm::Function& f : m)
+        for (llvm::BasicBlock& bb : f)
+            for (llvm::Instruction& i : bb) {
+                if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+                    const llvm::Function* callee = call->getCalledFunction();
+                    const std::string n = callee ? callee->getName().str() : "";
+                    if (n == "__cxa_throw" || n == "__cxa_rethrow")
+                        throw UnsupportedError(lineOf(i) + "throwing a C++ exception is not "
+                                               "supported (porlab runs C++ without exceptions)");
+                    if (n == "__dynamic_cast")
+                        throw UnsupportedError(lineOf(i) + "dynamic_cast is not supported (RTTI)");
+                }
+                for (const llvm::Use& u : i.operands()) {
+                    const auto* g = llvm::dyn_cast<llvm::GlobalVariable>(u.get()->stripPointerCasts());
+                    if (!g) continue;
+                    if (!g->isDeclaration() || g->getName().starts_with("llvm.")) continue;
+                    const std::string n = g->getName().str();
+                    throw UnsupportedError(lineOf(i) + "the external global '" + readableSymbol(n) +
+                                           "' (declared but not defined in the program) is not "
+                                           "supported" + cxxSymbolHint(n));
+                }
+            }
+}
+
 }  // namespace
 
 void prepareCxxModule(llvm::Module& m, std::unique_ptr<llvm::Module> runtime,
@@ -238,14 +361,48 @@ void prepareCxxModule(llvm::Module& m, std::unique_ptr<llvm::Module> runtime,
     removeExceptionEdges(m);
     retypeGuards(m);
     resolveAliases(m);
+    rejectRecursiveMutexes(m);
+    initSyncObjectsByInit(m);
     LibraryFiles lib(libraryDirs, runtimePath);
     inlineLibrary(m, lib);
     attributeLibraryLines(m, lib);
+    rejectUnsupported(m);
     std::string verify;
     llvm::raw_string_ostream vout(verify);
     if (llvm::verifyModule(m, &vout))
         throw InputError(m.getSourceFileName() + ": invalid LLVM IR after linking the C++ runtime: " +
                          verify);
+}
+
+void cleanUpCxxModule(llvm::Module& m) {
+    for (llvm::Function& f : m) {
+        if (f.isDeclaration()) continue;
+        const llvm::DataLayout& dl = m.getDataLayout();
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (llvm::BasicBlock& bb : f)
+                for (llvm::Instruction& i : llvm::make_early_inc_range(bb)) {
+                    if (!pure(i)) continue;
+                    if (llvm::Constant* c = llvm::ConstantFoldInstruction(&i, dl)) {
+                        i.replaceAllUsesWith(c);
+                        i.eraseFromParent();
+                        changed = true;
+                    }
+                }
+            for (llvm::BasicBlock& bb : f) changed |= llvm::ConstantFoldTerminator(&bb, /*DeleteDeadConditions=*/false);
+            changed |= llvm::removeUnreachableBlocks(f);
+            // Dead pure values (the phi of the results of a fetch_add's memory-order switch
+            // whose caller ignores the result): their operands become unused, so that a
+            // fetch-and-add's result is seen as unused (IFAA).
+            for (llvm::BasicBlock& bb : f)
+                for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
+                    if (pure(i) && i.use_empty()) {
+                        i.eraseFromParent();
+                        changed = true;
+                    }
+        }
+    }
 }
 
 }  // namespace porlab::cfront

@@ -34,4 +34,17 @@ inline constexpr const char* kCxxRuntimeFile = "porlab_cxxrt.cpp";
 void prepareCxxModule(llvm::Module& m, std::unique_ptr<llvm::Module> runtime,
                       const std::vector<std::string>& libraryDirs, const std::string& runtimePath);
 
+// After SROA: folds the constants the inlined library code computes (the memory order of a
+// std::atomic operation, then the switch over it), removes the code no path reaches and the pure
+// values nothing uses. Memory accesses and calls are never removed or merged.
+void cleanUpCxxModule(llvm::Module& m);
+
+// A C++ symbol as the program spells it (`std::cout`, `typeinfo for std::exception`); any other
+// name as it is.
+[[nodiscard]] std::string readableSymbol(const std::string& name);
+
+// Why a C++ library symbol porlab does not have is missing, as " (...)" ("" for a C name): a
+// throw, RTTI, iostreams, or a function porlab's C++ runtime does not provide.
+[[nodiscard]] std::string cxxSymbolHint(const std::string& name);
+
 }  // namespace porlab::cfront

@@ -8,7 +8,6 @@
 #include <llvm/ADT/MapVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/BinaryFormat/Dwarf.h>
-#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DataLayout.h>
@@ -29,6 +28,7 @@
 #include <unordered_map>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/llvm/Cxx.hpp"
 
 namespace porlab::cfront {
 
@@ -175,32 +175,8 @@ bool builtinLetsEscape(Builtin b, unsigned argNo) {
     }
 }
 
-// ---- C++ -------------------------------------------------------------------------------------
-
-// A C++ symbol as the program spells it (`std::ostream::operator<<(int)`), a C name as it is.
-std::string readable(const std::string& name) {
-    if (name.rfind("_Z", 0) != 0) return name;
-    return llvm::demangle(name);
-}
-
-// Why a C++ library symbol porlab does not have is missing, when there is a common reason.
-std::string cxxLibraryHint(const std::string& name) {
-    if (name.rfind("_Z", 0) != 0 && name.rfind("__cxa_", 0) != 0 && name != "__dynamic_cast")
-        return "";
-    const std::string r = readable(name);
-    if (name == "__cxa_throw" || name == "__cxa_rethrow" || name == "__cxa_allocate_exception")
-        return " (throwing a C++ exception: porlab runs C++ without exceptions)";
-    if (name == "__dynamic_cast" || r.find("type_info") != std::string::npos)
-        return " (RTTI: dynamic_cast, typeid)";
-    for (const char* io : {"basic_ostream", "basic_istream", "ios_base", "basic_ios", "std::cout",
-                           "std::cerr", "std::cin", "std::clog", "std::endl"})
-        if (r.find(io) != std::string::npos)
-            return " (iostreams: use printf, which porlab runs as a no-op)";
-    return " (not in porlab's C++ runtime; docs/supported-c.md lists what is)";
-}
-
 std::string libraryFunction(const std::string& name) {
-    return "the library function '" + readable(name) + "'" + cxxLibraryHint(name);
+    return "the library function '" + readableSymbol(name) + "'" + cxxSymbolHint(name);
 }
 
 class Lowerer {
@@ -209,6 +185,9 @@ public:
         : m_(m), dl_(m.getDataLayout()), opts_(o), out_(out) {}
 
     void run() {
+        // Constant k is operand ~k, and operand -1 means "none" (a void return, no array size):
+        // constant 0 is a placeholder no operand refers to (else `return 5` could return nothing).
+        out_.constants.push_back(0);
         if (dl_.getPointerSize() == 4)
             out_.useThirtyTwoBitPointers();  // -m32 (SV-COMP's .i files)
         else if (dl_.getPointerSize() != 8)
@@ -461,9 +440,9 @@ private:
         if (gv.hasInitializer()) writeConst(gv.getInitializer(), g.bytes.data());
         else if (!gv.isDeclaration()) {
         } else {
-            throw UnsupportedError("external global variable '" + readable(g.name) +
+            throw UnsupportedError("external global variable '" + readableSymbol(g.name) +
                                    "' (declared but not defined in the program)" +
-                                   cxxLibraryHint(g.name));
+                                   cxxSymbolHint(g.name));
         }
         g.constant = gv.isConstant();
         if (g.constant) return;
