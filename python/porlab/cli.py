@@ -305,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="verify a C program (clang 19 → LLVM IR → porlab)",
                        description="Compile a C file with clang 19 and explore it. Arguments "
                        "after -- go to clang (e.g. -- -m32 -fgnu89-inline).")
-    p.add_argument("file", help="C source file (.c or preprocessed .i)")
+    p.add_argument("file", help="C source file (.c or preprocessed .i); .cc/.cpp/.cxx: C++")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
                    help="at most N back-jumps per loop entry; beyond: the execution is blocked")

@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --loops none
    verdict: safe
    naive: complete=1 blocked=0 errors=0
 */

@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --loops none
    verdict: safe
    optimal: complete=2 blocked=0
    partition: mazurkiewicz=2 reads-from=2 rvf=2

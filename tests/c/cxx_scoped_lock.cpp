@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --loops none
    verdict: safe
    optimal: complete=4 blocked=0
    partition: mazurkiewicz=4 reads-from=4 rvf=4

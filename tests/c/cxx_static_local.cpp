@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --loops none
    verdict: safe
    optimal: complete=6 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6

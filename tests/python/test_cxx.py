@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 import porlab
-from porlab.cfront import C_INCLUDE_DIR, disassemble_c, has_c_frontend
+from porlab.cfront import C_INCLUDE_DIR, CXX_RUNTIME, disassemble_c, has_c_frontend
 from porlab.iterate import traces
 
 pytestmark = pytest.mark.skipif(not has_c_frontend(), reason="built without PORLAB_WITH_LLVM")
@@ -116,8 +116,8 @@ def test_threads_are_named_std_thread_and_locations_after_the_program() -> None:
 
 
 def test_runtime_sits_next_to_porlab_h_and_is_packaged() -> None:
-    rt = Path(C_INCLUDE_DIR) / "porlab_cxxrt.cpp"
-    assert rt.is_file() and (Path(C_INCLUDE_DIR) / "porlab.h").is_file()
+    rt = Path(CXX_RUNTIME)
+    assert rt.parent == Path(C_INCLUDE_DIR) and rt.is_file()
     assert "_M_start_thread" in rt.read_text()
     # the wheel takes the whole package directory, include/ with it
     text = (ROOT / "pyproject.toml").read_text()
@@ -208,6 +208,26 @@ int main() {
 """
     # the detached thread runs on: it still adds 1 in every complete execution
     assert counts(load(src), "naive")[2] == 0
+
+
+def test_typeid_and_sleep_for() -> None:
+    src = """\
+#include <cassert>
+#include <chrono>
+#include <thread>
+#include <typeinfo>
+struct A { virtual ~A() {} };
+struct B : A {};
+int main() {
+    A* a = new B;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    assert(typeid(*a) == typeid(B));
+    assert(typeid(*a) == typeid(A));
+    return 0;
+}
+"""
+    r = porlab.explore(load(src), "naive")
+    assert r.errors == 1 and {line for *_, line in r.error_sites} == {11}
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,8 @@
 // attributes library lines to the caller's line).
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <condition_variable>
 #include <cstdint>
@@ -167,6 +169,25 @@ void* __dso_handle = nullptr;
 int __cxa_atexit(void (*)(void*), void*, void*) { return 0; }
 int atexit(void (*)()) noexcept { return 0; }
 
+// libstdc++ reads glibc's flag to choose atomic reference counts (std::shared_ptr): a porlab
+// program has threads. (Constant: reading it is no event.)
+extern const char porlabSingleThreaded __asm__("__libc_single_threaded");
+const char porlabSingleThreaded = 0;
+
+// type_info::operator== compares the names (std::make_shared asks for its deleter that way).
+int strcmp(const char* a, const char* b) {
+    while (*a != 0 && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return static_cast<unsigned char>(*a) - static_cast<unsigned char>(*b);
+}
+
+// std::this_thread::sleep_for: time does not pass in porlab, as with usleep and sleep.
+int nanosleep(const struct timespec*, struct timespec*) { return 0; }
+
+void __cxa_bad_typeid() { fail("std::bad_typeid thrown (typeid of *nullptr)"); }
+void __cxa_bad_cast() { fail("std::bad_cast thrown"); }
 void __cxa_pure_virtual() { fail("pure virtual function called"); }
 void __cxa_deleted_virtual() { fail("deleted virtual function called"); }
 
