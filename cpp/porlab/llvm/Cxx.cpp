@@ -31,7 +31,8 @@ bool isCxxInput(const std::string& path, const std::vector<std::string>& clangAr
     std::string lang;
     for (std::size_t i = 0; i < clangArgs.size(); ++i) {
         if (clangArgs[i] == "-x" && i + 1 < clangArgs.size()) lang = clangArgs[i + 1];
-        else if (clangArgs[i].rfind("-x", 0) == 0 && clangArgs[i].size() > 2) lang = clangArgs[i].substr(2);
+        else if (clangArgs[i].rfind("-x", 0) == 0 && clangArgs[i].size() > 2)
+            lang = clangArgs[i].substr(2);
     }
     if (!lang.empty()) return lang == "c++" || lang == "c++-cpp-output";
     const std::string ext = std::filesystem::path(path).extension().string();
@@ -74,8 +75,9 @@ namespace {
 // An instruction that computes a value from registers only (no memory access, no call): the
 // C++ clean-up may fold or delete it.
 bool pure(const llvm::Instruction& i) {
-    return llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::CastInst>(i) ||
-           llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CmpInst>(i) ||
+    return llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) ||
+           llvm::isa<llvm::CastInst>(i) || llvm::isa<llvm::BinaryOperator>(i) ||
+           llvm::isa<llvm::CmpInst>(i) ||
            llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ExtractValueInst>(i) ||
            llvm::isa<llvm::FreezeInst>(i);
 }
@@ -104,7 +106,8 @@ void yieldToProgram(const llvm::Module& m, llvm::Module& runtime) {
 void runConstructorsInMain(llvm::Module& m) {
     llvm::Function* mainFn = m.getFunction("main");
     llvm::GlobalVariable* ctors = m.getGlobalVariable("llvm.global_ctors");
-    if (llvm::GlobalVariable* dtors = m.getGlobalVariable("llvm.global_dtors")) dtors->eraseFromParent();
+    if (llvm::GlobalVariable* dtors = m.getGlobalVariable("llvm.global_dtors"))
+        dtors->eraseFromParent();
     if (!ctors) return;
     std::vector<std::pair<std::uint64_t, llvm::Function*>> order;
     if (auto* arr = llvm::dyn_cast<llvm::ConstantArray>(ctors->getInitializer())) {
@@ -156,7 +159,8 @@ void removeExceptionEdges(llvm::Module& m) {
 void retypeGuards(llvm::Module& m) {
     const llvm::DataLayout& dl = m.getDataLayout();
     for (llvm::GlobalVariable& g : llvm::make_early_inc_range(m.globals())) {
-        if (!g.getName().starts_with("_ZGV") || g.isDeclaration() || !g.getValueType()->isIntegerTy())
+        if (!g.getName().starts_with("_ZGV") || g.isDeclaration() ||
+            !g.getValueType()->isIntegerTy())
             continue;
         auto* bytes = llvm::ArrayType::get(llvm::Type::getInt8Ty(m.getContext()),
                                            dl.getTypeAllocSize(g.getValueType()).getFixedValue());
@@ -194,7 +198,8 @@ void initSyncObjectsByInit(llvm::Module& m) {
         f->setSubprogram(sp);  // deleteBody drops it; the debug info of the library stays
         auto* bb = llvm::BasicBlock::Create(ctx, "entry", f);
         llvm::IRBuilder<> b(bb);
-        llvm::CallInst* call = b.CreateCall(initFn, {f->getArg(0), llvm::ConstantPointerNull::get(ptr)});
+        llvm::CallInst* call =
+            b.CreateCall(initFn, {f->getArg(0), llvm::ConstantPointerNull::get(ptr)});
         llvm::ReturnInst* ret = b.CreateRetVoid();
         if (sp) {
             call->setDebugLoc(llvm::DILocation::get(ctx, sp->getLine(), 0, sp));
@@ -208,7 +213,8 @@ void initSyncObjectsByInit(llvm::Module& m) {
 void rejectRecursiveMutexes(llvm::Module& m) {
     for (llvm::Function& f : m) {
         const llvm::StringRef n = f.getName();
-        if (!n.starts_with("_ZNSt15recursive_mutex") && !n.starts_with("_ZNSt21recursive_timed_mutex"))
+        if (!n.starts_with("_ZNSt15recursive_mutex") &&
+            !n.starts_with("_ZNSt21recursive_timed_mutex"))
             continue;
         for (llvm::User* u : f.users())
             if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {
@@ -338,7 +344,8 @@ void rejectUnsupported(llvm::Module& m) {
                         throw UnsupportedError(lineOf(i) + "dynamic_cast is not supported (RTTI)");
                 }
                 for (const llvm::Use& u : i.operands()) {
-                    const auto* g = llvm::dyn_cast<llvm::GlobalVariable>(u.get()->stripPointerCasts());
+                    const auto* g =
+                        llvm::dyn_cast<llvm::GlobalVariable>(u.get()->stripPointerCasts());
                     if (!g) continue;
                     if (!g->isDeclaration() || g->getName().starts_with("llvm.")) continue;
                     const std::string n = g->getName().str();
@@ -370,8 +377,8 @@ void prepareCxxModule(llvm::Module& m, std::unique_ptr<llvm::Module> runtime,
     std::string verify;
     llvm::raw_string_ostream vout(verify);
     if (llvm::verifyModule(m, &vout))
-        throw InputError(m.getSourceFileName() + ": invalid LLVM IR after linking the C++ runtime: " +
-                         verify);
+        throw InputError(m.getSourceFileName() +
+                         ": invalid LLVM IR after linking the C++ runtime: " + verify);
 }
 
 void cleanUpCxxModule(llvm::Module& m) {
@@ -390,7 +397,8 @@ void cleanUpCxxModule(llvm::Module& m) {
                         changed = true;
                     }
                 }
-            for (llvm::BasicBlock& bb : f) changed |= llvm::ConstantFoldTerminator(&bb, /*DeleteDeadConditions=*/false);
+            for (llvm::BasicBlock& bb : f)
+                changed |= llvm::ConstantFoldTerminator(&bb, /*DeleteDeadConditions=*/false);
             changed |= llvm::removeUnreachableBlocks(f);
             // Dead pure values (the phi of the results of a fetch_add's memory-order switch
             // whose caller ignores the result): their operands become unused, so that a
