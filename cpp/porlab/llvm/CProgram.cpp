@@ -900,6 +900,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             setPend(th, t, EventKind::Await, loc, in.pos);
             th.pend.cond = AwaitCond::NE;
             th.pend.operand = th.aux;
+            th.pend.aux = kCondWaitAux;
             return true;
         default: setPend(th, t, EventKind::Lock, m, in.pos); return true;
         }
@@ -1983,22 +1984,6 @@ std::string disassemble(const CModule& m) {
 
 namespace {
 
-void mergeInto(ExploreResult& total, ExploreResult&& r) {
-    total.complete += r.complete;
-    total.blocked += r.blocked;
-    total.errors += r.errors;
-    total.events += r.events;
-    total.peakMemoryBytes = std::max(total.peakMemoryBytes, r.peakMemoryBytes);
-    if (!total.firstError && r.firstError) total.firstError = std::move(r.firstError);
-    for (auto& t : r.traces) total.traces.push_back(std::move(t));
-    total.outcomes.merge(r.outcomes);
-    for (const auto& site : r.errorSites) {
-        auto it = std::lower_bound(total.errorSites.begin(), total.errorSites.end(), site);
-        if (it == total.errorSites.end() || !(*it == site)) total.errorSites.insert(it, site);
-    }
-    for (const auto& [k, v] : r.stats) total.stats[k] += v;
-}
-
 std::optional<ExploreResult> exploreNondet(const Program& program, const ExploreOptions& opts,
                                            const ExploreRun& run) {
     const auto* cp = dynamic_cast<const cfront::CProgram*>(&program);
@@ -2035,11 +2020,7 @@ std::optional<ExploreResult> exploreNondet(const Program& program, const Explore
         for (auto& t : r.traces) t.setInputs(inputs);
         if (r.firstError) r.firstError->setInputs(inputs);
         const bool budget = r.budgetExceeded;
-        if (budget) {
-            total.budgetExceeded = true;
-            total.budgetReason = r.budgetReason;
-        }
-        mergeInto(total, std::move(r));
+        mergeResult(total, std::move(r));
         if (budget || (opts.stopOnError && total.errors > 0)) break;
         // The next assignment (odometer over the points found so far).
         digits.resize(cp->numChoicePoints(), lo);

@@ -90,6 +90,8 @@ std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string
     clang::CompilerInstance ci;
     ci.setInvocation(std::move(inv));
     ci.createDiagnostics(printer, /*ShouldOwnClient=*/false);
+    // "N errors generated." goes with the diagnostics, not straight to the process's stderr.
+    ci.setVerboseOutputStream(diagOut);
     clang::EmitLLVMOnlyAction action(&ctx);
     if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred())
         throw fail("does not compile");
