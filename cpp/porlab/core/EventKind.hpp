@@ -153,7 +153,8 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(InvalidFree, "free of a pointer not returned by malloc")                                     \
     X(InvalidThread, "join of a thread that does not exist")                                       \
     X(Unreachable, "unreachable code reached")                                                     \
-    X(Deadlock, "deadlock: every live thread waits for a mutex or a join")
+    X(Deadlock, "deadlock: every live thread waits for a mutex or a join")                         \
+    X(NegativeShift, "negative shift count") /* builder programs: Python's ValueError */
 
 enum class FaultKind : std::uint8_t {
 #define PORLAB_X(e, s) e,
