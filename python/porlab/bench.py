@@ -638,7 +638,7 @@ class Progress:
             self.stream.write("\r" + self.line() + "\x1b[K")
         elif finished is not None:
             t = finished.get("seconds")
-            what = f"{t:.3f}s" if isinstance(t, float) else finished.get("message", "")[:60]
+            what = f"{t:#.3g}s" if isinstance(t, float) else finished.get("message", "")[:60]
             self.stream.write(f"{self.line()}  {finished['status']:<7} {finished['instance']}"
                               f" {finished['config']} {what}\n")
         self.stream.flush()

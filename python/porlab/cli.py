@@ -303,13 +303,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_INCOMPLETE
 
 
+_TABLE_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "markdown",
+                   ".tex": "latex", ".latex": "latex"}
+
+
 def _table_format(args: argparse.Namespace) -> str:
-    """--format, or else LaTeX when every -o file ends in .tex, Markdown otherwise."""
+    """--format, or else LaTeX when every -o file ends in .tex, Markdown otherwise. A table
+    file's name ends in .md, .txt or .tex (a .png is a plot: --plot was forgotten)."""
     import os
 
+    suffixes = {os.path.splitext(o)[1].lower() for o in args.output or []}
+    wrong = sorted(o for o in args.output or []
+                   if os.path.splitext(o)[1].lower() not in _TABLE_SUFFIXES)
+    if wrong:
+        raise InputError(f"{wrong[0]}: a table file ends in "
+                         f"{', '.join(_TABLE_SUFFIXES)} (a plot needs --plot)")
     if args.format:
         return str(args.format)
-    suffixes = {os.path.splitext(o)[1].lower() for o in args.output or []}
     return "latex" if suffixes and suffixes <= {".tex", ".latex"} else "markdown"
 
 
@@ -335,8 +345,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             from porlab import plots
 
             if not outputs:
-                raise InputError(f"--plot needs -o FILE (.{', .'.join(('png', 'pdf', 'svg'))}"
-                                 "...; -o again for more files)")
+                raise InputError("--plot needs -o FILE (.png, .pdf, .svg, ...; -o again for "
+                                 "more files)")
             if args.format:
                 raise InputError("--format is for tables; a plot's format is its file's suffix")
             plots.output_paths(outputs)  # every name checked before anything is drawn

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -427,6 +428,7 @@ def test_report_names_missing_columns(tmp_path, capsys):
     (["report", "RESULTS", "--plot", "growth", "--program", "x"], "-o FILE"),
     (["report", "RESULTS", "--plot", "growth", "-o", "x"], "x: a figure file name ends in"),
     (["bench", "SUITE", "--force", "--retry-failed"], "--retry-failed"),
+    (["report", "RESULTS", "--table", "rvf", "-o", "x.png"], "x.png: a table file ends in"),
 ])  # fmt: skip
 def test_cli_bad_input_is_one_line(tmp_path, args, words):
     suite = write_suite(tmp_path, TINY)
@@ -440,3 +442,41 @@ def test_cli_bad_input_is_one_line(tmp_path, args, words):
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("porlab: error: ") and words in lines[0]
+
+
+def readme_block(marker: str) -> str:
+    """The fenced block that follows ``<!-- marker -->`` in the README."""
+    text = (ROOT / "README.md").read_text()
+    after = text[text.index(f"<!-- {marker}"):]
+    start = after.index("```")
+    start = after.index("\n", start) + 1
+    return after[start:after.index("```", start)]
+
+
+def test_readme_worked_example_runs(tmp_path, monkeypatch, capsys):
+    # The README shows benchmarks/suites/example.toml as it is, and its commands run (in small
+    # mode here, for speed) and write what they say.
+    example = ROOT / "benchmarks" / "suites" / "example.toml"
+    assert readme_block("example-suite") == example.read_text()
+    commands = [shlex.split(line, comments=True) for line in
+                readme_block("example-commands").splitlines() if line.strip()]
+    assert [c[:2] for c in commands] == [["porlab", "bench"]] * 2 + [["porlab", "report"]] * 3
+    monkeypatch.chdir(tmp_path)
+    runs = len(bench.load_suite(example, small=True).runs)
+    outputs = []
+    for cmd in commands:
+        args = [str(ROOT / a) if a.startswith("benchmarks/") else a for a in cmd[1:]]
+        if args[0] == "bench":
+            args.append("--small")
+        code, out, err = main(capsys, *args)
+        assert code == 0, (cmd, err)
+        outputs.append((out, err))
+    assert f"{runs} runs done (0 failed), 0 already there" in outputs[0][1]
+    assert f"0 runs done (0 failed), {runs} already there" in outputs[1][1]
+    # N-READS-LOCK(3): 3! executions without LAPOR, 1 with it (LAPOR Table 1).
+    assert "| nreads-lock(3) | 6 | **1** | **1** |" in outputs[2][0]
+    assert (tmp_path / "fig13c.tex").read_text().startswith("\\begin{tabular}")
+    assert (tmp_path / "fig13c.svg").read_bytes()[:5] == b"<?xml"
+    assert (tmp_path / "fig13c.pdf").read_bytes()[:5] == b"%PDF-"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "example.parquet", "example.parquet.log.jsonl", "fig13c.pdf", "fig13c.svg", "fig13c.tex"]
