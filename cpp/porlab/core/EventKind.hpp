@@ -146,6 +146,7 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(SpawnTwice, "thread spawned twice")                                                          \
     X(DivisionByZero, "division by zero")                                                          \
     X(RelockHeld, "lock of a mutex already held by this thread")                                  \
+    X(NegativeShift, "negative shift count") /* a builder's `<<`/`>>`: Python's ValueError */     \
     X(NullDereference, "null pointer dereference")  /* C programs from here on */                 \
     X(InvalidPointer, "invalid pointer dereference")                                               \
     X(UseAfterFree, "use after free")                                                              \
@@ -153,8 +154,7 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(InvalidFree, "free of a pointer not returned by malloc")                                     \
     X(InvalidThread, "join of a thread that does not exist")                                       \
     X(Unreachable, "unreachable code reached")                                                     \
-    X(Deadlock, "deadlock: every live thread waits for a mutex or a join")                         \
-    X(NegativeShift, "negative shift count") /* builder programs: Python's ValueError */
+    X(Deadlock, "deadlock: every live thread waits for a mutex or a join")
 
 enum class FaultKind : std::uint8_t {
 #define PORLAB_X(e, s) e,
