@@ -259,26 +259,28 @@ def test_progress_line():
     assert s.getvalue().count("\n") == 2 and "timeout" in s.getvalue()
 
 
-def test_cli_bench_then_report(tmp_path):
+def test_cli_bench_then_report(tmp_path, capsys):
+    # The first command through the real entry point (python -m porlab), the others in this
+    # process (the same main(), without an interpreter start-up each).
     suite = write_suite(tmp_path, TINY)
     out = tmp_path / "r.csv"
     proc = run_cli("bench", str(suite), "-o", str(out), "-j", "2")
     assert proc.returncode == 0, proc.stderr
     assert "6 runs done (0 failed), 0 already there" in proc.stderr
-    proc = run_cli("bench", str(suite), "-o", str(out), "--quiet")
-    assert "0 runs done (0 failed), 6 already there" in proc.stderr
+    code, _, err = main(capsys, "bench", suite, "-o", out, "--quiet")
+    assert code == 0 and "0 runs done (0 failed), 6 already there" in err
 
-    proc = run_cli("report", str(out), "--table", "rvf", "--format", "latex")
-    assert proc.returncode == 0, proc.stderr
-    assert r"\multicolumn{2}{c}{optimal-await+ifaa}" in proc.stdout
-    assert r"rvf\_fig13c(3) & 36 & " in proc.stdout
-    proc = run_cli("report", str(out), "--table", "lapor", "--explorers",
-                   "source,optimal-await+ifaa")
-    assert proc.returncode == 0 and "| nreads-lock(2) | 2 | 2 |" in proc.stdout
+    code, text, err = main(capsys, "report", out, "--table", "rvf", "--format", "latex")
+    assert code == 0, err
+    assert r"\multicolumn{2}{c}{optimal-await+ifaa}" in text
+    assert r"rvf\_fig13c(3) & 36 & " in text
+    code, text, _ = main(capsys, "report", out, "--table", "lapor", "--explorers",
+                         "source,optimal-await+ifaa")
+    assert code == 0 and "| nreads-lock(2) | 2 | 2 |" in text
     png = tmp_path / "g.png"
-    proc = run_cli("report", str(out), "--plot", "growth", "--program", "rvf_fig13c",
-                   "-o", str(png), "-o", str(png.with_suffix(".pdf")))
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = main(capsys, "report", out, "--plot", "growth", "--program", "rvf_fig13c",
+                        "-o", png, "-o", png.with_suffix(".pdf"))
+    assert code == 0, err
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert png.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
 
