@@ -332,13 +332,73 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _report(r, args, args.file, {"file": args.file}, c_warnings(prog), unroll=args.unroll)
 
 
+def _terminal_width() -> int:
+    """The width to wrap to: the terminal's (``COLUMNS``), at most 100, at least 60."""
+    import shutil
+
+    return max(60, min(100, shutil.get_terminal_size((100, 24)).columns))
+
+
+def _option_fields(opt: Any) -> dict[str, Any]:
+    """An explorer option as ``{"name", "doc", "default", "values"}``: the registry gives
+    dicts of that shape, or (older registries) bare names."""
+    if isinstance(opt, dict):
+        return {"name": str(opt.get("name", "")), "doc": str(opt.get("doc") or "").strip(),
+                "default": opt.get("default"), "values": opt.get("values")}
+    return {"name": str(opt), "doc": "", "default": None, "values": None}
+
+
+def render_explorers(ex: Sequence[dict[str, Any]], width: int = 100,
+                     options: bool = False) -> str:
+    """The ``porlab explorers`` text: one block per explorer, its name and equivalence, the
+    description wrapped to ``width`` columns; with ``options``, every option of the explorer
+    (``-o NAME=VALUE``, Python keyword) with its values, default and documentation."""
+    import textwrap
+
+    name_w = max([len(e["name"]) for e in ex] + [8]) + 2
+    eq_w = max([len(str(e["equivalence"])) for e in ex] + [11]) + 2
+    indent = " " * (name_w + eq_w)
+    out = ["name".ljust(name_w) + "equivalence".ljust(eq_w) + "description",
+           "-" * min(width, 100)]
+    for e in ex:
+        first = e["name"].ljust(name_w) + str(e["equivalence"]).ljust(eq_w)
+        desc = str(e.get("description", ""))
+        if e.get("optimal"):
+            desc += " [optimal]"
+        out += textwrap.wrap(desc, width, initial_indent=first, subsequent_indent=indent,
+                             break_on_hyphens=False) or [first.rstrip()]
+        if not options:
+            continue
+        opts = [_option_fields(o) for o in e.get("options") or []]
+        if not opts and not e.get("ifaa"):
+            out.append(indent + "options: none")
+        if e.get("ifaa") and not any(o["name"] == "ifaa" for o in opts):
+            out += textwrap.wrap("--ifaa (Python: ifaa=True): fetch-and-adds whose results are "
+                                 "unused commute (IFAA)", width, initial_indent=indent,
+                                 subsequent_indent=indent + "    ")
+        for o in opts:
+            head = f"-o {o['name']}=" + ("|".join(map(str, o["values"])) if o["values"]
+                                         else "VALUE")
+            facts = [o["doc"] or "(not documented by the registry)"]
+            if o["default"] not in (None, ""):
+                facts.append(f"default {o['default']}")
+            out += textwrap.wrap(f"{head}: " + "; ".join(facts), width,
+                                 initial_indent=indent, subsequent_indent=indent + "    ",
+                                 break_on_hyphens=False)
+    if options:
+        out += ["", *textwrap.wrap("-o NAME=VALUE on the command line is the keyword "
+                                   "NAME=VALUE of porlab.explore() in Python.", width)]
+    return "\n".join(out)
+
+
 def cmd_explorers(args: argparse.Namespace) -> int:
     ex = explorers()
     if args.json:
         print(json.dumps(ex, indent=2))
     else:
-        print(_fmt_table([[e["name"], e["equivalence"], e["description"]] for e in ex],
-                         ["name", "equivalence", "description"]))
+        print(render_explorers(ex, _terminal_width(), options=args.options))
+        if not args.options:
+            print("\nporlab explorers --options: every explorer's options")
     return EXIT_OK
 
 
@@ -348,7 +408,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``porlab bench SUITE.toml``: run a benchmark suite, one row per run in the results."""
+    """``porlab bench SUITE.toml``: run a benchmark suite, one row per run in the results; exit
+    3 when some runs of the suite have failed rows (timeout, memory, crash, error)."""
     from pathlib import Path
 
     from porlab import bench
@@ -362,50 +423,106 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise InputError(f"{out}: results are .parquet, .csv or .jsonl files")
     if args.jobs < 1:
         raise InputError(f"-j {args.jobs}: at least one job")
+    if args.force and args.retry_failed:
+        raise InputError("--force reruns every run already; --retry-failed only the failed ones")
     try:
         sweep = bench.run_suite(suite, out, jobs=args.jobs, scheduler=args.scheduler,
-                                force=args.force, filter=args.filter, progress=not args.quiet)
+                                force=args.force, retry_failed=args.retry_failed,
+                                filter=args.filter, progress=not args.quiet)
     except OSError as e:  # e.g. no Dask scheduler at --scheduler ADDR
         raise InputError(f"{args.scheduler or out}: {e}") from None
     print(f"{out}: {sweep.executed} runs done ({sweep.failed} failed), "
           f"{sweep.skipped} already there", file=sys.stderr)
-    return EXIT_OK
+    failed = sweep.failed_rows
+    if not failed:
+        return EXIT_OK
+    earlier = len(failed) - sweep.failed
+    print(f"porlab: {len(failed)} run{'s' if len(failed) > 1 else ''} failed"
+          + (f" ({earlier} in an earlier sweep)" if earlier else "") + ":", file=sys.stderr)
+    for r in failed:
+        msg = " ".join(str(r.get("message") or "").split())
+        msg = msg if len(msg) <= 100 else msg[:97] + "..."
+        print(f"  {r['suite']}:{r['instance']}:{r['config']}  {r['status']}"
+              + (f"  {msg}" if msg else ""), file=sys.stderr)
+    print(f"rerun them with: porlab bench {args.suite} -o {out} --retry-failed",
+          file=sys.stderr)
+    return EXIT_INCOMPLETE
+
+
+_TABLE_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "markdown",
+                   ".tex": "latex", ".latex": "latex"}
+
+
+def _table_format(args: argparse.Namespace) -> str:
+    """--format, or else LaTeX when every -o file ends in .tex, Markdown otherwise. A table
+    file's name ends in .md, .txt or .tex (a .png is a plot: --plot was forgotten)."""
+    import os
+
+    suffixes = {os.path.splitext(o)[1].lower() for o in args.output or []}
+    wrong = sorted(o for o in args.output or []
+                   if os.path.splitext(o)[1].lower() not in _TABLE_SUFFIXES)
+    if wrong:
+        raise InputError(f"{wrong[0]}: a table file ends in "
+                         f"{', '.join(_TABLE_SUFFIXES)} (a plot needs --plot)")
+    if args.format:
+        return str(args.format)
+    return "latex" if suffixes and suffixes <= {".tex", ".latex"} else "markdown"
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """``porlab report RESULTS``: a paper table (stdout) or a plot (PNG and PDF) from rows."""
+    """``porlab report RESULTS``: a paper table (stdout, or the files of ``-o``) or a plot (the
+    files of ``-o``, each in the format of its suffix) from the rows of a results file."""
+    from pathlib import Path
+
     from porlab import bench, report
 
     try:
         df = bench.read_results(args.results)
     except (FileNotFoundError, ValueError, OSError) as e:
-        raise InputError(f"{args.results}: {e}") from None
+        msg = str(e)
+        raise InputError(msg if msg.startswith(args.results) else f"{args.results}: {msg}") \
+            from None
+    if df.empty:
+        raise InputError(f"{args.results}: no rows (no run has finished yet)")
     explorers = [e for e in (args.explorers or "").split(",") if e] or None
+    outputs = [Path(o) for o in args.output or []]
     try:
         if args.plot:
             from porlab import plots
 
-            if not args.output:
-                raise InputError("--plot needs -o OUT.png (a PDF is written next to it)")
+            if not outputs:
+                raise InputError("--plot needs -o FILE (.png, .pdf, .svg, ...; -o again for "
+                                 "more files)")
+            if args.format:
+                raise InputError("--format is for tables; a plot's format is its file's suffix")
+            plots.output_paths(outputs)  # every name checked before anything is drawn
             if args.plot == "scatter":
                 if not explorers or len(explorers) != 2:
                     raise InputError("--plot scatter needs --explorers X,Y")
                 plots.scatter(df, explorers[0], explorers[1], args.metric or "traces",
-                              path=args.output)
+                              path=outputs)
             else:
                 if not args.program:
                     raise InputError(f"--plot {args.plot} needs --program NAME")
                 if args.plot == "growth":
                     plots.growth(df, args.program, args.param, args.metric or "complete",
-                                 explorers=explorers, path=args.output)
+                                 explorers=explorers, path=outputs)
                 else:
                     plots.time_vs_n(df, args.program, args.param, explorers=explorers,
-                                    path=args.output)
-            print(f"wrote {args.output} and its PDF", file=sys.stderr)
+                                    path=outputs)
         else:
-            print(report.table(df, args.table, explorers=explorers, format=args.format))
+            text = report.table(df, args.table, explorers=explorers, format=_table_format(args))
+            if not outputs:
+                print(text)
+            for o in outputs:
+                o.parent.mkdir(parents=True, exist_ok=True)
+                o.write_text(text + "\n")
     except ValueError as e:
         raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"{e.filename or ''}: {e.strerror or e}") from None
+    for o in outputs:
+        print(f"wrote {o}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -577,7 +694,9 @@ def build_parser() -> argparse.ArgumentParser:
     output(p)
     p.set_defaults(func=cmd_run, clang_args=[])
 
-    p = sub.add_parser("explorers", help="list the registered explorers")
+    p = sub.add_parser("explorers", help="list the registered explorers (--options: theirs)")
+    p.add_argument("--options", action="store_true",
+                   help="each explorer's options (-o NAME=VALUE), values, defaults and meaning")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explorers)
 
@@ -586,13 +705,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE")
     p.set_defaults(func=cmd_disasm)
 
-    p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run")
+    p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run",
+                       description="Run a benchmark suite: every program x parameters x explorer "
+                       "configuration, each run in its own process with the suite's timeout "
+                       "and memory limit, one row per run in the results file. Runs already "
+                       "there are skipped (an interrupted sweep resumes).",
+                       epilog="Exit codes: 0 every run of the suite has a result, 3 some runs "
+                       "failed (timeout, memory, crash, error: listed on stderr), 2 bad input.")
     p.add_argument("suite", help="suite file, e.g. benchmarks/suites/smoke.toml")
     p.add_argument("-o", "--output", help="results .parquet, .csv or .jsonl (default: "
                    "SUITE.parquet); runs already there are skipped")
     p.add_argument("-j", "--jobs", type=int, default=1, help="parallel worker processes")
     p.add_argument("--scheduler", metavar="ADDR", help="run on this Dask scheduler instead")
     p.add_argument("--force", action="store_true", help="rerun runs already in the results")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="rerun the runs whose row failed (timeout, memory, crash, error)")
     p.add_argument("--filter", metavar="SUBSTRING",
                    help="only runs whose suite:instance:config or path contains it")
     p.add_argument("--small", action="store_true",
@@ -600,14 +727,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("report", help="paper tables and plots from benchmark results")
+    p = sub.add_parser("report", help="paper tables and plots from benchmark results",
+                       description="Render a paper table (stdout, or -o FILE) or a plot (-o "
+                       "FILE: .png, .pdf, .svg, ...; -o again for more files) from the rows of "
+                       "a results file written by `porlab bench`.")
     p.add_argument("results", help="results file written by `porlab bench`")
     p.add_argument("--table", choices=["rvf", "godot", "lapor", "plain"], default="plain")
-    p.add_argument("--format", choices=["markdown", "latex"], default="markdown")
+    p.add_argument("--format", choices=["markdown", "latex"],
+                   help="table format (default: latex for -o FILE.tex, else markdown)")
     p.add_argument("--explorers", metavar="A,B", help="explorer configurations (columns)")
     p.add_argument("--plot", choices=["scatter", "growth", "time"],
-                   help="a plot instead of a table (-o OUT.png; a PDF is written too)")
-    p.add_argument("-o", "--output", help="plot file")
+                   help="a plot instead of a table (-o FILE)")
+    p.add_argument("-o", "--output", action="append", metavar="FILE",
+                   help="write the table or plot to FILE, in the format of its suffix; repeat "
+                   "for several files (e.g. -o fig.png -o fig.pdf)")
     p.add_argument("--program", help="program of a growth/time plot")
     p.add_argument("--param", default="n", help="scaling parameter of a growth/time plot")
     p.add_argument("--metric", choices=["traces", "complete", "blocked", "errors", "events",

@@ -146,6 +146,7 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(SpawnTwice, "thread spawned twice")                                                          \
     X(DivisionByZero, "division by zero")                                                          \
     X(RelockHeld, "lock of a mutex already held by this thread")                                  \
+    X(NegativeShift, "negative shift count") /* a builder's `<<`/`>>`: Python's ValueError */     \
     X(NullDereference, "null pointer dereference")  /* C programs from here on */                 \
     X(InvalidPointer, "invalid pointer dereference")                                               \
     X(UseAfterFree, "use after free")                                                              \

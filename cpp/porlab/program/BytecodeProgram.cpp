@@ -392,8 +392,22 @@ private:
                 case BinOp::And: r = x & y; break;
                 case BinOp::Or: r = x | y; break;
                 case BinOp::Xor: r = x ^ y; break;
-                case BinOp::Shl: r = static_cast<Value>(ux << (uy & 63)); break;
-                case BinOp::Shr: r = x >> (uy & 63); break;
+                case BinOp::Shl:
+                case BinOp::Shr:
+                    // Python's shifts on 64-bit ints (the builder writes `<<` and `>>` in
+                    // Python): a count past 63 shifts every bit out, a negative count is an
+                    // error (ValueError in Python), a fault here.
+                    if (y < 0) {
+                        state_[base + kPc] = static_cast<std::int64_t>(pc);
+                        mark(t, EventKind::Fault, ThreadStatus::Failed,
+                             static_cast<int>(FaultKind::NegativeShift), in.pos);
+                        return;
+                    }
+                    if (static_cast<BinOp>(in.sub) == BinOp::Shl)
+                        r = y > 63 ? 0 : static_cast<Value>(ux << uy);
+                    else
+                        r = x >> (y > 63 ? 63 : y);
+                    break;
                 case BinOp::Eq: r = x == y; break;
                 case BinOp::Ne: r = x != y; break;
                 case BinOp::Lt: r = x < y; break;
