@@ -128,7 +128,8 @@ def load_c(
     execution that would jump back in a loop more than N times in a row (counted as blocked);
     ``max_threads`` bounds the threads (main included; a ``pthread_create`` beyond it blocks the
     execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
-    ``max_locations`` bounds the shared heap/stack locations over all executions;
+    ``max_locations`` bounds the shared heap/stack locations over all executions (an execution
+    that needs one more is blocked, cause ``location-limit``, with a warning in :func:`c_warnings`);
     ``max_execution_events`` cuts an execution that long (blocked, with a warning in
     :func:`c_warnings`): programs that never terminate end there. ``nondet_domain=(lo, hi)`` (or
     ``"LO:HI"``) explores every value of every ``__VERIFIER_nondet_*`` call: the explorer runs once
