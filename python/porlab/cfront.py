@@ -97,6 +97,8 @@ def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs:
         raise InputError(f"unroll must be a non-negative int, not {unroll!r}")
     if not 1 <= max_threads <= 64:
         raise InputError(f"max_threads must be between 1 and 64, not {max_threads}")
+    if isinstance(max_locations, bool) or not isinstance(max_locations, int) or max_locations < 0:
+        raise InputError(f"max_locations must be an int >= 0, not {max_locations!r}")
     return {
         "defines": _defines(defines),
         "include_dirs": [*map(str, include_dirs), C_INCLUDE_DIR],
@@ -106,6 +108,12 @@ def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs:
         "max_locations": max_locations,
         "loops": loops,
     }
+
+
+def _check_execution_events(n: object) -> None:
+    # A cut of 0 or less would end every execution at once: a buggy program would look safe.
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"max_execution_events must be an int >= 1, not {n!r}")
 
 
 def load_c(
@@ -130,7 +138,8 @@ def load_c(
     execution that would jump back in a loop more than N times in a row (counted as blocked);
     ``max_threads`` bounds the threads (main included; a ``pthread_create`` beyond it blocks the
     execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
-    ``max_locations`` bounds the shared heap/stack locations over all executions;
+    ``max_locations`` bounds the shared heap/stack locations over all executions (an execution
+    that needs one more is blocked, cause ``location-limit``, with a warning in :func:`c_warnings`);
     ``max_execution_events`` cuts an execution that long (blocked, with a warning in
     :func:`c_warnings`): programs that never terminate end there. ``nondet_domain=(lo, hi)`` (or
     ``"LO:HI"``) explores every value of every ``__VERIFIER_nondet_*`` call: the explorer runs once
@@ -143,6 +152,7 @@ def load_c(
     :class:`porlab.UnsupportedError` naming an unsupported construct and its source line."""
     _need_frontend()
     opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
+    _check_execution_events(max_execution_events)
     return _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
                         deadlock_is_error=deadlock_is_error, name=name,
                         max_execution_events=max_execution_events, **opts)
@@ -166,6 +176,7 @@ def load_c_source(
     """As :func:`load_c`, from C source text (``file_name`` names it in messages and traces)."""
     _need_frontend()
     opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
+    _check_execution_events(max_execution_events)
     return _core.load_c_source(source, file_name=file_name, deadlock_is_error=deadlock_is_error,
                                name=name, max_execution_events=max_execution_events, **opts)
 

@@ -1346,3 +1346,132 @@ def cxx_static_local() -> Program:
         t.assert_((t.load(a) == 7) & (b == 7))
         t.assert_(t.load(constructed) == 1)
     return p
+
+
+def _barrier_wait(t, b, n: int, rnd: int) -> None:
+    """pthread_barrier_wait as porlab models it (CProgram.cpp): the barrier word is
+    (n << 32) + arrivals; fetch-add 1, and unless this completes round ``rnd`` (the old value
+    then ends in n * rnd - 1 arrivals), await the word reaching the round's end."""
+    base = n << 32
+    old = t.fetch_add(b, 1)
+    with t.if_(old != base + n * rnd - 1):
+        t.await_(b, ">=", base + n * rnd)
+
+
+@twin
+def barrier() -> Program:
+    p = Program("barrier")
+    main = p.thread("main")  # thread 0, as in C
+    b = p.var("b")
+    x = p.array("x", 2)
+
+    def w(t, i: int) -> None:
+        for rnd in (1, 2):
+            t.store(x[i], rnd)
+            _barrier_wait(t, b, 2, rnd)
+            t.assert_(t.load(x[1 - i]) >= rnd)
+
+    t1 = p.thread("t1", start=False)
+    w(t1, 1)
+    with main as t:
+        t.store(b, 2 << 32)  # pthread_barrier_init(&b, 0, 2)
+        t.spawn(t1)
+        w(t, 0)
+        t.join(t1)
+    return p
+
+
+@twin
+def barrier_missing() -> Program:
+    p = Program("barrier_missing")
+    main = p.thread("main")  # thread 0, as in C
+    x = p.array("x", 2)
+
+    def w(t, i: int) -> None:
+        t.store(x[i], 1)
+        t.assert_(t.load(x[1 - i]) == 1)
+
+    t1 = p.thread("t1", start=False)
+    w(t1, 1)
+    with main as t:
+        t.spawn(t1)
+        w(t, 0)
+        t.join(t1)
+    return p
+
+
+class _RwLock:
+    """pthread_rwlock_* as porlab models it (CProgram.cpp): a mutex taken by writers for the
+    whole critical section and by readers only to register in the reader count, which a writer
+    awaits to be 0 and a reader's unlock decrements (its old value is checked: used)."""
+
+    def __init__(self, p: Program, name: str) -> None:
+        self.m = p.mutex(name)
+        self.readers = p.var(f"{name}.readers")
+
+    def rdlock(self, t) -> None:
+        t.lock(self.m)
+        t.fetch_add(self.readers, 1)
+        t.unlock(self.m)
+
+    def wrlock(self, t) -> None:
+        t.lock(self.m)
+        t.await_(self.readers, "==", 0)
+
+    def rdunlock(self, t) -> None:
+        t.assert_(t.fetch_sub(self.readers, 1) >= 1)
+
+    def wrunlock(self, t) -> None:
+        t.unlock(self.m)
+
+
+def _rwlock_pair(name: str, writer_reads: bool) -> Program:
+    p = Program(name)
+    main = p.thread("main")  # thread 0, as in C
+    rw = _RwLock(p, "rw")
+    x, y = p.vars("x", "y")
+    r = p.thread("reader", start=False)
+    rw.rdlock(r)
+    a, b = r.load(x), r.load(y)
+    rw.rdunlock(r)
+    r.assert_(a == b)
+    with main as t:
+        t.spawn(r)
+        rw.rdlock(t) if writer_reads else rw.wrlock(t)
+        t.store(x, 1)
+        t.store(y, 1)
+        rw.rdunlock(t) if writer_reads else rw.wrunlock(t)
+        t.join(r)
+    return p
+
+
+@twin
+def rwlock() -> Program:
+    return _rwlock_pair("rwlock", writer_reads=False)
+
+
+@twin
+def rwlock_misuse() -> Program:
+    return _rwlock_pair("rwlock_misuse", writer_reads=True)
+
+
+@twin
+def rwlock_readers() -> Program:
+    p = Program("rwlock_readers")
+    main = p.thread("main")  # thread 0, as in C
+    rw = _RwLock(p, "rw")
+    inside = p.var("inside")
+
+    def reader(t) -> None:
+        rw.rdlock(t)
+        t.assert_(t.fetch_add(inside, 1) + 1 == 1)
+        t.fetch_sub(inside, 1)
+        rw.rdunlock(t)
+
+    r = p.thread("reader", start=False)
+    reader(r)
+    with main as t:
+        t.spawn(r)
+        reader(t)
+        t.join(r)
+    return p

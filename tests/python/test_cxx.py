@@ -246,8 +246,8 @@ int main() {
          r"bad\.cpp:4: std::recursive_mutex is not supported"),
         ("#include <string>\nint main() {\n  std::string s(\"a\");\n"
          "  return std::stoi(s);\n}\n", [],
-         r"bad\.cpp:3: the library function 'std::allocator<char>::allocator\(\)' \(not in "
-         r"porlab's C\+\+ runtime"),
+         r"bad\.cpp:3: call of the undefined function 'std::allocator<char>::allocator\(\)' "
+         r"\(not in porlab's C\+\+ runtime"),
     ],
     ids=["throw", "dynamic_cast", "iostream", "recursive_mutex", "library"],
 )

@@ -389,5 +389,5 @@ def test_one_observer_of_the_increment(explorer: str) -> None:
     paper = porlab.explore(prog, explorer, zne="paper")
     assert _final_x(paper) == base - {1}
     assert _final_x(porlab.explore(prog, explorer, zne="off")) == base
-    with pytest.raises(porlab.InputError, match="zne must be"):
+    with pytest.raises(porlab.InputError, match="option 'zne' must be one of"):
         porlab.explore(prog, explorer, zne="sometimes")

@@ -98,6 +98,8 @@ std::unique_ptr<llvm::Module> runClang(llvm::LLVMContext& ctx, const std::vector
     clang::CompilerInstance ci;
     ci.setInvocation(std::move(inv));
     ci.createDiagnostics(printer, /*ShouldOwnClient=*/false);
+    // "N errors generated." goes with the diagnostics, not straight to the process's stderr.
+    ci.setVerboseOutputStream(diagOut);
     clang::EmitLLVMOnlyAction action(&ctx);
     if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred())
         throw fail("does not compile");
@@ -165,6 +167,8 @@ std::unique_ptr<llvm::Module> cxxRuntime(llvm::LLVMContext& ctx, const std::stri
 std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string& path,
                                        const CLoadOptions& opts) {
     if (!std::filesystem::exists(path)) throw InputError(path + ": no such file");
+    if (std::filesystem::is_directory(path))
+        throw InputError(path + ": is a directory, not a C file");
     const bool cxx = isCxxInput(path, opts.clangArgs);
     std::string runtimePath;
     if (cxx) {

@@ -12,7 +12,6 @@
 // attributes library lines to the caller's line).
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include <condition_variable>
@@ -173,15 +172,6 @@ int atexit(void (*)()) noexcept { return 0; }
 // program has threads. (Constant: reading it is no event.)
 extern const char porlabSingleThreaded __asm__("__libc_single_threaded");
 const char porlabSingleThreaded = 0;
-
-// type_info::operator== compares the names (std::make_shared asks for its deleter that way).
-int strcmp(const char* a, const char* b) {
-    while (*a != 0 && *a == *b) {
-        ++a;
-        ++b;
-    }
-    return static_cast<unsigned char>(*a) - static_cast<unsigned char>(*b);
-}
 
 // std::this_thread::sleep_for: time does not pass in porlab, as with usleep and sleep.
 int nanosleep(const struct timespec*, struct timespec*) { return 0; }
