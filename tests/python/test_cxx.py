@@ -210,6 +210,21 @@ int main() {
     assert counts(load(src), "naive")[2] == 0
 
 
+def test_thread_local_is_per_thread() -> None:
+    src = """\
+#include <cassert>
+#include <thread>
+thread_local int tl = 1;
+int main() {
+    std::thread t([] { tl = 5; assert(tl == 5); });
+    t.join();
+    assert(tl == 1);
+    return 0;
+}
+"""
+    assert counts(load(src), "naive") == (1, 0, 0)
+
+
 def test_typeid_and_sleep_for() -> None:
     src = """\
 #include <cassert>
