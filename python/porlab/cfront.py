@@ -84,8 +84,10 @@ def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs:
              max_locations: int, loops: str = "none") -> dict[str, object]:
     if loops not in LOOP_MODES:
         raise InputError(f"loops must be one of {', '.join(LOOP_MODES)}, not {loops!r}")
-    if unroll is not None and (not isinstance(unroll, int) or unroll < 0):
-        raise InputError(f"unroll must be a non-negative int, not {unroll!r}")
+    if unroll is not None and (not isinstance(unroll, int) or isinstance(unroll, bool)
+                               or unroll < 1):
+        raise InputError(f"unroll must be an int >= 1 (the visits of a loop header allowed), "
+                         f"not {unroll!r}")
     if not 1 <= max_threads <= 64:
         raise InputError(f"max_threads must be between 1 and 64, not {max_threads}")
     return {
@@ -116,8 +118,10 @@ def load_c(
 ) -> _core.ProgramBase:
     """Compile the C file ``path`` and load it as a program.
 
-    ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` blocks an
-    execution that would jump back in a loop more than N times in a row (counted as blocked);
+    ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` allows N
+    visits of a loop's header per entry of the loop, as Nidhugg's and GenMC's ``-unroll=N``
+    (N - 1 jumps back; the N-th jump back blocks the execution, counted as blocked with cause
+    ``loop-bound``; a ``for`` loop of k iterations needs ``unroll=k + 1``);
     ``max_threads`` bounds the threads (main included; a ``pthread_create`` beyond it blocks the
     execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
     ``max_locations`` bounds the shared heap/stack locations over all executions;

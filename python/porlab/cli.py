@@ -308,7 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="C source file (.c or preprocessed .i)")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
-                   help="at most N back-jumps per loop entry; beyond: the execution is blocked")
+                   help="at most N visits of a loop header per entry of the loop, as Nidhugg's and "
+                   "GenMC's -unroll=N (N-1 jumps back; the N-th blocks the execution: "
+                   "loop-bound); N >= 1")
     p.add_argument("--loops", default="none",
                    choices=["none", "spin-assume", "plp", "plp-await", "saver"],
                    help="transform loops before exploring (default none: the program as "

@@ -194,9 +194,9 @@ def random_program(seed: int) -> str:
 def test_random_polling_programs(seed: int) -> None:
     src = random_program(seed)
     for explorer in ("naive", "optimal-await"):
-        base = verdict(load_c_source(src, unroll=2), explorer, False)
+        base = verdict(load_c_source(src, unroll=3), explorer, False)
         for mode in MODES:
-            got = verdict(load_c_source(src, unroll=2, loops=mode), explorer, False)
+            got = verdict(load_c_source(src, unroll=3, loops=mode), explorer, False)
             assert got[0] == base[0], f"seed {seed}, {mode}, {explorer}: final states\n{src}"
             assert got[1] == base[1], f"seed {seed}, {mode}, {explorer}: assertions\n{src}"
 
@@ -289,11 +289,11 @@ def test_random_reshaped_programs(seed: int) -> None:
     checks (the bound u + 1 with the DPOR explorer, which the other tests compare with the
     exhaustive one)."""
     src = reshape_program(seed)
-    more = verdict(load_c_source(src, unroll=3), "optimal-await", False)
+    more = verdict(load_c_source(src, unroll=4), "optimal-await", False)
     for explorer in ("naive", "optimal-await", "graph"):
-        base = verdict(load_c_source(src, unroll=2), explorer, False)
+        base = verdict(load_c_source(src, unroll=3), explorer, False)
         for mode in MODES:
-            got = verdict(load_c_source(src, unroll=2, loops=mode), explorer, False)
+            got = verdict(load_c_source(src, unroll=3, loops=mode), explorer, False)
             where = f"seed {seed}, {mode}, {explorer}"
             if mode != "saver":
                 assert got[0] == base[0], f"{where}: final states\n{src}"
@@ -309,8 +309,8 @@ def test_random_reshaped_programs_are_reshaped() -> None:
     more = 0
     for seed in RESHAPE_SEEDS:
         src = reshape_program(seed)
-        spin = disassemble_c(load_c_source(src, unroll=2, loops="spin-assume"))
-        saver = disassemble_c(load_c_source(src, unroll=2, loops="saver"))
+        spin = disassemble_c(load_c_source(src, unroll=3, loops="spin-assume"))
+        saver = disassemble_c(load_c_source(src, unroll=3, loops="saver"))
         more += saver.count("__VERIFIER_assume") > spin.count("__VERIFIER_assume")
     assert more >= len(RESHAPE_SEEDS) // 3, more
 
@@ -344,9 +344,9 @@ def test_polling_loop_becomes_an_await() -> None:
     assert "__VERIFIER_assume" in spin
     assert "__VERIFIER_assume" not in disassemble_c(load_c_source(POLL))
     # Godot Fig. 2: the assume version has a blocked execution, the await version none.
-    assert counts(POLL, loops="plp", unroll=3) == (1, 1)
-    assert counts(POLL, loops="plp-await", unroll=3) == (1, 0)
-    assert counts(POLL, loops="saver", unroll=3) == (1, 1)
+    assert counts(POLL, loops="plp", unroll=4) == (1, 1)
+    assert counts(POLL, loops="plp-await", unroll=4) == (1, 0)
+    assert counts(POLL, loops="saver", unroll=4) == (1, 1)
 
 
 FIG6 = """#include <pthread.h>
@@ -406,7 +406,7 @@ def test_bisimilarity_keeps_error_sites() -> None:
     cell is freed in between; `saver` does not merge them (one read would report both)."""
     sites = []
     for mode in ("none", "saver"):
-        r = porlab.explore(load_c_source(UAF_PEEL, unroll=3, loops=mode), "naive")
+        r = porlab.explore(load_c_source(UAF_PEEL, unroll=4, loops=mode), "naive")
         sites.append({(kind, line) for (_t, kind, _c, _f, line) in r.error_sites})
     assert sites[0] == {("fault", 8), ("fault", 10)}
     assert sites[1] == sites[0]
@@ -421,25 +421,27 @@ BENCH = sorted(LOOPS.glob("*.c"))
 def test_benchmarks_same_verdicts(path: Path) -> None:
     heap = "malloc" in path.read_text()
     defines = {"N": 2}
-    base = verdict(load_c(path, defines=defines, unroll=4), "optimal-await", heap)
+    base = verdict(load_c(path, defines=defines, unroll=5), "optimal-await", heap)
     assert base[0], "no complete execution"
     for mode in MODES:
-        got = verdict(load_c(path, defines=defines, unroll=4, loops=mode), "optimal-await", heap)
+        got = verdict(load_c(path, defines=defines, unroll=5, loops=mode), "optimal-await", heap)
         assert got[0] == base[0] and got[1] == base[1], mode
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_sortnet_one_execution_with_plp_await(n: int) -> None:
-    assert counts(LOOPS / "sortnet_spin.c", defines={"N": n}, unroll=2 * n,
+    assert counts(LOOPS / "sortnet_spin.c", defines={"N": n}, unroll=2 * n + 1,
                   loops="plp-await") == (1, 0)
-    t, b = counts(LOOPS / "sortnet_spin.c", "optimal", defines={"N": n}, unroll=2 * n, loops="plp")
+    t, b = counts(LOOPS / "sortnet_spin.c", "optimal", defines={"N": n}, unroll=2 * n + 1,
+                  loops="plp")
     assert t == 1 and b > 0
 
 
 # Godot Table I (ALGORITHMS.md §1.4), the rows our harnesses reproduce exactly, complete+blocked
 # executions per Nidhugg column: baseline, PLP, PLP+Await, +IFAA (None: not reproduced, see
-# benchmarks/programs/loops/README.md). The papers' loop bound #threads + 1 is porlab's
-# `unroll = N` (porlab counts back-jumps); mutex-musl's is the SAVER paper's 2, `unroll = 1`.
+# benchmarks/programs/loops/README.md), at the papers' loop bound #threads + 1, which is porlab's
+# `unroll` (visits of a loop header, as Nidhugg's and GenMC's -unroll); mutex-musl's is the SAVER
+# paper's 2.
 # Nidhugg's baseline runs its own spin-assume pass: porlab's `spin-assume`, except where that
 # pass does more than Nidhugg's (treiber-stack: a failed CAS; ms-queue: everything but a failed
 # head CAS, which -DSPIN_ASSUME_HEAD_CAS=1 blocks by hand), where the baseline is `none`.
@@ -452,25 +454,25 @@ def _row_id(row: tuple[Any, ...]) -> str:
 
 
 GODOT_TABLE1: list[tuple[str, dict[str, int], int, str, Cell, Cell, Cell, Cell]] = [
-    ("qspinlock", {"N": 2}, 2, "spin-assume", (6, 2), (6, 2), (6, 2), (6, 2)),
-    ("qspinlock", {"N": 3}, 3, "spin-assume", (564, 462), (564, 462), (564, 456), (564, 456)),
-    ("mcslock", {"N": 3}, 3, "spin-assume", (336, 426), (336, 426), (336, 72), (336, 72)),
-    ("mcslock", {"N": 4}, 4, "spin-assume", (26232, 33432), (26232, 33432), (26232, 4824),
+    ("qspinlock", {"N": 2}, 3, "spin-assume", (6, 2), (6, 2), (6, 2), (6, 2)),
+    ("qspinlock", {"N": 3}, 4, "spin-assume", (564, 462), (564, 462), (564, 456), (564, 456)),
+    ("mcslock", {"N": 3}, 4, "spin-assume", (336, 426), (336, 426), (336, 72), (336, 72)),
+    ("mcslock", {"N": 4}, 5, "spin-assume", (26232, 33432), (26232, 33432), (26232, 4824),
      (26232, 4824)),
-    ("twalock", {"N": 3}, 3, "spin-assume", (96, 90), (96, 90), (96, 0), (96, 0)),
-    ("twalock", {"N": 4}, 4, "spin-assume", (6144, 7224), (6144, 7224), (6144, 0), (6144, 0)),
-    ("mutex_musl", {"N": 2}, 1, "spin-assume", (20, 2), (20, 2), (20, 0), (20, 0)),
-    ("mutex", {"N": 2}, 2, "spin-assume", (12, 2), (12, 2), (12, 0), (10, 0)),
-    ("ms_queue", {"N": 3, "SPIN_ASSUME_HEAD_CAS": 1}, 3, "none", (901, 374), None, None, None),
-    ("linuxrwlocks", {"N": 3}, 3, "spin-assume", (38033, 31993), (38033, 31993), (38033, 0),
+    ("twalock", {"N": 3}, 4, "spin-assume", (96, 90), (96, 90), (96, 0), (96, 0)),
+    ("twalock", {"N": 4}, 5, "spin-assume", (6144, 7224), (6144, 7224), (6144, 0), (6144, 0)),
+    ("mutex_musl", {"N": 2}, 2, "spin-assume", (20, 2), (20, 2), (20, 0), (20, 0)),
+    ("mutex", {"N": 2}, 3, "spin-assume", (12, 2), (12, 2), (12, 0), (10, 0)),
+    ("ms_queue", {"N": 3, "SPIN_ASSUME_HEAD_CAS": 1}, 4, "none", (901, 374), None, None, None),
+    ("linuxrwlocks", {"N": 3}, 4, "spin-assume", (38033, 31993), (38033, 31993), (38033, 0),
      (3840, 0)),
-    ("ttaslock", {"N": 3}, 3, "spin-assume", (162, 183), (36, 81), (36, 0), (36, 0)),
-    ("ttaslock", {"N": 4}, 4, "spin-assume", (20760, 29440), (576, 2308), (576, 0), (576, 0)),
-    ("seqlock", {"N": 3}, 3, "spin-assume", None, (9, 83), (9, 36), (9, 36)),
-    ("seqlock", {"N": 4}, 4, "spin-assume", None, (88, 2769), (88, 729), (88, 729)),
-    ("treiber_stack", {"N": 3}, 3, "none", (426, 0), (274, 80), (274, 60), (274, 60)),
-    ("mpmc_queue_cds", {"N": 3}, 3, "spin-assume", None, (166, 840), (166, 517), (76, 421)),
-    ("mpmc_queue_cds", {"N": 3, "CDS_CAS": 1}, 3, "spin-assume", (11206, 8188), None, None, None),
+    ("ttaslock", {"N": 3}, 4, "spin-assume", (162, 183), (36, 81), (36, 0), (36, 0)),
+    ("ttaslock", {"N": 4}, 5, "spin-assume", (20760, 29440), (576, 2308), (576, 0), (576, 0)),
+    ("seqlock", {"N": 3}, 4, "spin-assume", None, (9, 83), (9, 36), (9, 36)),
+    ("seqlock", {"N": 4}, 5, "spin-assume", None, (88, 2769), (88, 729), (88, 729)),
+    ("treiber_stack", {"N": 3}, 4, "none", (426, 0), (274, 80), (274, 60), (274, 60)),
+    ("mpmc_queue_cds", {"N": 3}, 4, "spin-assume", None, (166, 840), (166, 517), (76, 421)),
+    ("mpmc_queue_cds", {"N": 3, "CDS_CAS": 1}, 4, "spin-assume", (11206, 8188), None, None, None),
 ]
 
 
@@ -496,19 +498,19 @@ def test_godot_table1(name: str, defines: dict[str, int], unroll: int, base_mode
 # only; its GenMC\S column is the program as written, `none`, complete+blocked here).
 # linuxrwlocks needs Algorithm 2 as published (zne=paper); the sound default removes nothing.
 SAVER_TABLE1: list[tuple[str, dict[str, int], int, str, tuple[int, int] | int]] = [
-    ("qspinlock", {"N": 3}, 3, "strict", (564, 462)),
-    ("ttaslock", {"N": 3}, 3, "strict", (162, 183)),
-    ("seqlock", {"N": 3}, 3, "strict", (9, 83)),
-    ("seqlock", {"N": 4}, 4, "strict", 88),
-    ("mutex", {"N": 2}, 2, "strict", (12, 2)),
-    ("mutex_musl", {"N": 2}, 1, "strict", (20, 2)),
-    ("ms_queue", {"N": 3, "SPIN_ASSUME_HEAD_CAS": 1}, 3, "strict", (75, 284)),
-    ("linuxrwlocks", {"N": 3}, 3, "paper", (24, 59)),
-    ("linuxrwlocks", {"N": 4}, 4, "paper", (1060, 5518)),
-    ("treiber_stack", {"N": 3}, 3, "strict", 18),
-    ("treiber_stack", {"N": 4}, 4, "strict", 484),
-    ("ms_queue", {"N": 4, "SPIN_ASSUME_HEAD_CAS": 1}, 4, "strict", 10662),
-    ("mpmc_queue_cds", {"N": 3}, 3, "strict", 166),
+    ("qspinlock", {"N": 3}, 4, "strict", (564, 462)),
+    ("ttaslock", {"N": 3}, 4, "strict", (162, 183)),
+    ("seqlock", {"N": 3}, 4, "strict", (9, 83)),
+    ("seqlock", {"N": 4}, 5, "strict", 88),
+    ("mutex", {"N": 2}, 3, "strict", (12, 2)),
+    ("mutex_musl", {"N": 2}, 2, "strict", (20, 2)),
+    ("ms_queue", {"N": 3, "SPIN_ASSUME_HEAD_CAS": 1}, 4, "strict", (75, 284)),
+    ("linuxrwlocks", {"N": 3}, 4, "paper", (24, 59)),
+    ("linuxrwlocks", {"N": 4}, 5, "paper", (1060, 5518)),
+    ("treiber_stack", {"N": 3}, 4, "strict", 18),
+    ("treiber_stack", {"N": 4}, 5, "strict", 484),
+    ("ms_queue", {"N": 4, "SPIN_ASSUME_HEAD_CAS": 1}, 5, "strict", 10662),
+    ("mpmc_queue_cds", {"N": 3}, 4, "strict", 166),
 ]
 
 
@@ -528,11 +530,11 @@ def test_saver_table1(name: str, defines: dict[str, int], unroll: int, zne: str,
 def test_saver_paper_genmc_without_heuristic(name: str, n: int, genmc_s: int) -> None:
     """The SAVER paper's GenMC\\S column: every execution of the program as written, within the
     loop bound (the ones that exceed it are our blocked ones)."""
-    assert sum(counts(LOOPS / f"{name}.c", "optimal", defines={"N": n}, unroll=n)) == genmc_s
+    assert sum(counts(LOOPS / f"{name}.c", "optimal", defines={"N": n}, unroll=n + 1)) == genmc_s
 
 
 def test_ifaa_halves_mpmc_queue() -> None:
-    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4, "loops": "plp-await"}
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 5, "loops": "plp-await"}
     t, b = counts(LOOPS / "mpmc_queue.c", **kw)
     ti, bi = counts(LOOPS / "mpmc_queue.c", ifaa=True, **kw)
     assert (ti * 2, bi * 2) == (t, b)
@@ -557,7 +559,7 @@ def test_safestack_godot_table2(ops: str, baseline: tuple[int, int] | None,
                                 plp: tuple[int, int], await_: tuple[int, int],
                                 ifaa: tuple[int, int]) -> None:
     defines = {f"OPS{i}": int(c) for i, c in enumerate(ops)}
-    kw: dict[str, Any] = {"defines": defines, "unroll": len(ops) + 1}
+    kw: dict[str, Any] = {"defines": defines, "unroll": len(ops) + 2}
     if baseline is not None:
         assert counts(SAFESTACK, "optimal", loops="spin-assume", **kw) == baseline
     assert counts(SAFESTACK, "optimal", loops="plp", **kw) == plp
@@ -570,7 +572,7 @@ def test_safestack_godot_table2(ops: str, baseline: tuple[int, int] | None,
 def test_safestack_saver_column(ops: str, genmc: tuple[int, int]) -> None:
     """Table II's GenMC SAVER column equals its baseline on the two-thread harnesses ("SAVER is
     completely or mostly ineffective"); so does ours, on the graph engine."""
-    kw: dict[str, Any] = {"defines": {f"OPS{i}": int(c) for i, c in enumerate(ops)}, "unroll": 3}
+    kw: dict[str, Any] = {"defines": {f"OPS{i}": int(c) for i, c in enumerate(ops)}, "unroll": 4}
     assert counts(SAFESTACK, "graph", loops="saver", **kw) == genmc
     assert counts(SAFESTACK, "graph", loops="none", **kw) == genmc
 
@@ -579,7 +581,7 @@ def test_safestack_saver_column(ops: str, genmc: tuple[int, int]) -> None:
 def test_peeled_readers_one_execution_with_saver(name: str) -> None:
     """SAVER Table II: with bisimilar-node merging every reader keeps one read, pinned to the
     last write by spin-assume: 1 complete execution (spin-assume alone keeps the peeled read)."""
-    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4}
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 5}
     saver = counts(LOOPS / f"{name}.c", "graph", loops="saver", **kw)
     spin = counts(LOOPS / f"{name}.c", "graph", loops="spin-assume", **kw)
     assert saver[0] == 1
@@ -589,7 +591,7 @@ def test_peeled_readers_one_execution_with_saver(name: str) -> None:
 def test_cas_loop2_rotated() -> None:
     """CAS-LOOP2 with N threads: once rotated, a failing CAS blocks, so the complete executions
     are the N! orders of the successful CASes (the program as written retries)."""
-    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4}
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 5}
     assert counts(LOOPS / "cas_loop2.c", "graph", loops="saver", **kw)[0] == 6
     assert counts(LOOPS / "cas_loop2.c", "graph", loops="spin-assume", **kw)[0] > 6
 
@@ -599,7 +601,7 @@ def test_ms_queue_paths_keep_their_backedges() -> None:
     jump threading give the dequeue's inconsistent-snapshot path its own backedge, which
     spin-assume blocks, and the tail-helping path one with a purity check; without them nothing
     applies (spin-assume alone explores what the program as written does)."""
-    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 3}
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4}
     path = LOOPS / "ms_queue.c"
     none = counts(path, "graph", **kw)
     spin = counts(path, "graph", loops="spin-assume", **kw)

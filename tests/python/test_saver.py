@@ -84,9 +84,9 @@ def test_zne_obs_keeps_the_flicker(explorer: str) -> None:
     """ZNE-OBS: the decrement is a canceling decrement, but the observer can see x flicker
     (1, then 0). The zne marker is invalidated when the second read reads the increment, and
     the assertion failure is found."""
-    base = porlab.explore(load_c_source(ZNE_OBS, unroll=2), "naive")
+    base = porlab.explore(load_c_source(ZNE_OBS, unroll=3), "naive")
     assert base.errors > 0
-    r = porlab.explore(load_c_source(ZNE_OBS, unroll=2, loops="saver"), explorer)
+    r = porlab.explore(load_c_source(ZNE_OBS, unroll=3, loops="saver"), explorer)
     assert r.errors > 0
     assert {s[4] for s in r.error_sites} == {s[4] for s in base.error_sites}
     st = _stats(r)
@@ -98,8 +98,8 @@ def test_zne_blocks_the_retry() -> None:
     the retry loop of ZNE-OBS's first thread alone explores no iteration beyond the first."""
     src = ZNE_OBS.replace("pthread_create(&h[1], 0, obs, 0);", "").replace(
         "pthread_join(h[1], 0);", "")
-    plain = porlab.explore(load_c_source(src, unroll=3, loops="spin-assume"), "graph")
-    saver = porlab.explore(load_c_source(src, unroll=3, loops="saver"), "graph")
+    plain = porlab.explore(load_c_source(src, unroll=4, loops="spin-assume"), "graph")
+    saver = porlab.explore(load_c_source(src, unroll=4, loops="saver"), "graph")
     # The loop never exits (x never reaches 42): spin-assume runs every iteration up to the
     # bound, SAVER stops at the first decrement.
     assert (plain.complete, saver.complete) == (0, 0)
@@ -140,7 +140,7 @@ int main(void) {
 def test_dynamic_purity_ignores_private_writes() -> None:
     """Treiber push (the paper's Fig. 4): a failed iteration writes only the unpublished node,
     so the dynamic purity check blocks it; spin-assume cannot (the loop stores)."""
-    kw: dict[str, Any] = {"unroll": 4}
+    kw: dict[str, Any] = {"unroll": 5}
     base = verdict(load_c_source(TREIBER_PUSH, **kw), "optimal", True)
     plain = porlab.explore(load_c_source(TREIBER_PUSH, loops="spin-assume", **kw), "optimal")
     for explorer in ("optimal", "graph"):
@@ -188,10 +188,10 @@ int main(void) {
     return 0;
 }
 """
-    base = porlab.explore(load_c_source(src, unroll=3), "naive")
+    base = porlab.explore(load_c_source(src, unroll=4), "naive")
     assert base.errors > 0
     for explorer in ("optimal", "graph"):
-        r = porlab.explore(load_c_source(src, unroll=3, loops="saver"), explorer)
+        r = porlab.explore(load_c_source(src, unroll=4, loops="saver"), explorer)
         assert {s[4] for s in r.error_sites} == {s[4] for s in base.error_sites}
 
 
@@ -203,7 +203,7 @@ BENCH = sorted(LOOPS.glob("*.c"))
 @pytest.mark.parametrize("path", BENCH, ids=[p.stem for p in BENCH])
 def test_benchmarks_same_verdicts_with_saver(path: Path) -> None:
     heap = "malloc" in path.read_text()
-    kw: dict[str, Any] = {"defines": {"N": 2}, "unroll": 4}
+    kw: dict[str, Any] = {"defines": {"N": 2}, "unroll": 5}
     base = verdict(load_c(path, **kw), "optimal-await", heap)
     for explorer in ("optimal", "graph", "lapor"):
         got = verdict(load_c(path, loops="saver", **kw), explorer, heap)
@@ -218,7 +218,7 @@ def test_saver_reduces_the_zne_and_cas_benchmarks() -> None:
     spin-assume: the program as written has 5.3 million executions at this bound, and
     spin-assume's soundness is tested on its own)."""
     def run(name: str, mode: str, explorer: str = "graph", **opts: str) -> Any:
-        r = porlab.explore(load_c(LOOPS / name, defines={"N": 3}, unroll=3, loops=mode),
+        r = porlab.explore(load_c(LOOPS / name, defines={"N": 3}, unroll=4, loops=mode),
                            explorer, **opts)
         assert r.errors == 0 and not r.budget_exceeded
         return r
@@ -231,7 +231,7 @@ def test_saver_reduces_the_zne_and_cas_benchmarks() -> None:
     assert _stats(strict)["zne_invalidated"] >= _stats(strict)["zne_blocked"] > 0
     assert paper.complete < plain.complete / 10
     assert _stats(paper)["zne_blocked"] > 0
-    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 3}
+    kw: dict[str, Any] = {"defines": {"N": 3}, "unroll": 4}
     base = verdict(load_c(LOOPS / "linuxrwlocks.c", loops="spin-assume", **kw), "optimal", False)
     assert verdict(load_c(LOOPS / "linuxrwlocks.c", loops="saver", **kw), "graph", False)[:2] \
         == base[:2]
@@ -295,9 +295,9 @@ def random_program(seed: int) -> str:
 @pytest.mark.parametrize("seed", range(60))
 def test_random_spinloop_programs(seed: int) -> None:
     src = random_program(seed)
-    base = named_verdict(load_c_source(src, unroll=2), "naive")
+    base = named_verdict(load_c_source(src, unroll=3), "naive")
     for explorer in ("optimal", *GRAPH_EXPLORERS):
-        got = named_verdict(load_c_source(src, unroll=2, loops="saver"), explorer)
+        got = named_verdict(load_c_source(src, unroll=3, loops="saver"), explorer)
         assert got[0] == base[0], f"seed {seed}, {explorer}: final states\n{src}"
         assert got[1] == base[1], f"seed {seed}, {explorer}: assertions\n{src}"
 
@@ -335,9 +335,9 @@ def test_live_private_writes_are_effects(explorer: str) -> None:
     """The paper's relaxation ignores every write to an unpublished block; a write that the
     next iteration reads (here a counter of attempts) must count, or the failing assertion is
     lost. The dead `next` store is still ignored."""
-    base = porlab.explore(load_c_source(ATTEMPTS, unroll=3), "naive")
+    base = porlab.explore(load_c_source(ATTEMPTS, unroll=4), "naive")
     assert base.errors > 0
-    r = porlab.explore(load_c_source(ATTEMPTS, unroll=3, loops="saver"), explorer)
+    r = porlab.explore(load_c_source(ATTEMPTS, unroll=4, loops="saver"), explorer)
     assert {s[4] for s in r.error_sites} == {s[4] for s in base.error_sites}
 
 
@@ -381,9 +381,9 @@ def test_one_observer_of_the_increment(explorer: str) -> None:
     intermediate value; the blocked thread would then have decremented and succeeded, reaching
     x = 1 at the end. The default (zne=strict) invalidates at the first read by another thread
     and keeps x = 1; the published rule loses it."""
-    base = _final_x(porlab.explore(load_c_source(ONE_OBSERVER, unroll=2), "naive"))
+    base = _final_x(porlab.explore(load_c_source(ONE_OBSERVER, unroll=3), "naive"))
     assert 1 in base
-    prog = load_c_source(ONE_OBSERVER, unroll=2, loops="saver")
+    prog = load_c_source(ONE_OBSERVER, unroll=3, loops="saver")
     assert _final_x(porlab.explore(prog, explorer)) == base
     assert _final_x(porlab.explore(prog, explorer, zne="strict")) == base
     paper = porlab.explore(prog, explorer, zne="paper")

@@ -4,8 +4,8 @@
    successor, waiting for it to link itself in. That last wait calls cpu_relax() in the kernel;
    here a fence stands for the call, which keeps the loop impure for every pass (Nidhugg's PLP
    and spin-assume give a call g = False and leave the loop alone, and so does porlab).
-   Reproduces Godot Table I exactly in every Nidhugg column with `--unroll N` (porlab's bound
-   counts back-jumps, so this is Nidhugg's bound N + 1): mcslock(3) baseline and PLP 336+426,
+   Reproduces Godot Table I exactly in every Nidhugg column with `--unroll N+1`
+   (Nidhugg's bound: N + 1 visits of a loop header): mcslock(3) baseline and PLP 336+426,
    PLP+Await and +IFAA 336+72; mcslock(4) baseline and PLP 26232+33432, PLP+Await and +IFAA
    26232+4824. With `--loops none` mcslock(3) has 4566+1398 = 5964 executions, the SAVER
    paper's GenMC\S count. */

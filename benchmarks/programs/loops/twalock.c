@@ -4,7 +4,7 @@
    long-term phase (re-reading its waiting-array slot and the grant, and polling the slot until
    it changes), then every waiter polls the grant. Release bumps the grant and then the slot of
    the ticket that now enters the short-term phase.
-   With `--unroll N` (porlab's bound counts back-jumps, so this is Nidhugg's bound N + 1) this
+   With `--unroll N+1` (Nidhugg's bound: N + 1 visits of a loop header) this
    reproduces Godot Table I exactly: twalock(3) baseline and PLP 96+90, PLP+Await and +IFAA 96;
    twalock(4) baseline and PLP 6144+7224, PLP+Await and +IFAA 6144. `--loops none` gives
    1050+288 = 1338 and 829440+189432 = 1018872 executions, the SAVER paper's GenMC\S counts.

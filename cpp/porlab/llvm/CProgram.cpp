@@ -2070,7 +2070,9 @@ std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& op
     if (opts.nondetDomain && opts.nondetDomain->first > opts.nondetDomain->second)
         throw InputError("nondet domain " + std::to_string(opts.nondetDomain->first) + ":" +
                          std::to_string(opts.nondetDomain->second) + " is empty (LO > HI)");
-    if (opts.unroll && *opts.unroll < 0) throw InputError("unroll must be >= 0");
+    if (opts.unroll && *opts.unroll < 1)
+        throw InputError("unroll must be >= 1 (the visits of a loop header allowed), not " +
+                         std::to_string(*opts.unroll));
     auto rename = [&](std::string text) {
         if (shownPath == path) return text;
         for (std::size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))

@@ -608,7 +608,7 @@ private:
                     if (loop->contains(from)) {
                         CInstr& in = emit(COp::LoopBack, at);
                         in.a = loopSlot_.at(loop);
-                        in.imm = *opts_.unroll;
+                        in.imm = *opts_.unroll - 1;  // N visits of the header
                     } else {
                         CInstr& in = emit(COp::LoopEnter, at);
                         in.a = loopSlot_.at(loop);

@@ -29,7 +29,7 @@ int main() {
 }
 )";
 
-std::shared_ptr<Program> load(const std::string& loops, int unroll = 3) {
+std::shared_ptr<Program> load(const std::string& loops, int unroll = 4) {
     CLoadOptions o;
     o.unroll = unroll;
     o.loops = loops;
@@ -104,7 +104,7 @@ int main() {
 }
 )";
 
-std::shared_ptr<Program> loadSrc(const char* src, const std::string& loops, int unroll = 3) {
+std::shared_ptr<Program> loadSrc(const char* src, const std::string& loops, int unroll = 4) {
     CLoadOptions o;
     o.unroll = unroll;
     o.loops = loops;
@@ -214,15 +214,38 @@ int main() {
 )";
 
 TEST(CLoops, BisimilarityMovesNonUnifiedPhis) {
-    const std::string saver = disassembleC(*loadSrc(kMovedPhi, "saver", 4));
+    const std::string saver = disassembleC(*loadSrc(kMovedPhi, "saver", 5));
     EXPECT_EQ(count(functionListing(saver, "reader"), "load"), 1U);  // the peeled copy is gone
-    const ExploreResult none = explore(*loadSrc(kMovedPhi, "none", 4), "naive");
-    const ExploreResult sv = explore(*loadSrc(kMovedPhi, "saver", 4), "naive");
+    const ExploreResult none = explore(*loadSrc(kMovedPhi, "none", 5), "naive");
+    const ExploreResult sv = explore(*loadSrc(kMovedPhi, "saver", 5), "naive");
     EXPECT_EQ(completeStates(sv), completeStates(none));
-    // y = a = the number of non-zero reads, at most 4 under the bound: 0, 1, 3 or 4 (2 fails).
+    // y = a = the number of non-zero reads, at most 4 under the bound (5 visits of the header):
+    // 0, 1, 3 or 4 (2 fails).
     EXPECT_EQ(completeStates(none).size(), 4U);
     EXPECT_EQ(sv.errorSites, none.errorSites);
     EXPECT_EQ(none.errorSites.size(), 1U);
+}
+
+// --unroll N counts visits of a loop header, as Nidhugg's and GenMC's -unroll=N: a loop of three
+// iterations visits its header four times (the fourth visit exits), so it needs unroll 4.
+TEST(CLoops, UnrollCountsHeaderVisits) {
+    const char* src = R"(
+int x;
+int main() { for (int i = 0; i < 3; i++) x = x + 1; return 0; }
+)";
+    for (int unroll : {3, 4}) {
+        CLoadOptions o;
+        o.unroll = unroll;
+        o.loops = "none";
+        const ExploreResult r = explore(*loadCSource(src, "for.c", o), "naive");
+        EXPECT_EQ(r.complete, unroll == 4 ? 1U : 0U) << unroll;
+        EXPECT_EQ(r.blocked, unroll == 4 ? 0U : 1U) << unroll;
+    }
+    for (int bad : {0, -2}) {
+        CLoadOptions o;
+        o.unroll = bad;
+        EXPECT_THROW((void)loadCSource(src, "for.c", o), InputError) << bad;
+    }
 }
 
 TEST(CLoops, UnknownModeIsAnInputError) {
