@@ -68,19 +68,19 @@ const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
-         exploreNaive},
+         exploreNaive, {"zne"}},
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {"can_stop"}, true, false, /*ifaa=*/true},
+         false, exploreSource, {"can_stop", "zne"}, true, false, /*ifaa=*/true},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {"can_stop"}, true, true, /*ifaa=*/true},
+         true, exploreOptimal, {"can_stop", "zne"}, true, true, /*ifaa=*/true},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {"can_stop"}, true, true, /*ifaa=*/true},
+         true, exploreOptimalAwait, {"can_stop", "zne"}, true, true, /*ifaa=*/true},
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
