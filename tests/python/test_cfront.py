@@ -55,6 +55,8 @@ int main(void) {
 
 
 def load(src: str, name: str = "test.c", **kw: Any) -> Any:
+    """The program as written (``loops="none"``) unless a test asks for a loop reduction."""
+    kw.setdefault("loops", "none")
     return porlab.load_c_source(src, name, **kw)
 
 
