@@ -154,8 +154,12 @@ def test_unroll_blocks_long_loops_and_budget_message(tmp_path: Path) -> None:
         return 0;
     }
     """
-    r = porlab.explore(load(src, unroll=3, loops="none"), "optimal")
+    prog = load(src, unroll=3, loops="none")
+    r = porlab.explore(prog, "optimal")
     assert r.blocked > 0 and r.complete > 0 and r.errors == 0
+    # The bound's warning names the loop (its header's line) and what would help.
+    assert any("the loop at test.c:8 reached the bound (--unroll 3" in w and "drop --loops none" in w
+               for w in c_warnings(prog))
     path = write(tmp_path, src, "spin.c")
     res = run_cli("run", str(path), "--loops", "none", "--max-events", "2000")
     assert res.returncode == 0
@@ -163,7 +167,9 @@ def test_unroll_blocks_long_loops_and_budget_message(tmp_path: Path) -> None:
     # executions are cut (default 100000 events; 50 here), with the loop advice
     res = run_cli("run", str(path), "--loops", "none", "--max-execution-events", "50")
     assert res.returncode == 0
-    assert "--unroll" in res.stderr and "blocked" in res.stdout
+    assert "blocked" in res.stdout
+    assert "looping at " in res.stderr and "spin.c:8: bound it with --unroll N" in res.stderr
+    assert "drop --loops none" in res.stderr
     cut = porlab.explore(load(src, loops="none", max_execution_events=50), "optimal")
     assert cut.blocked > 0 and cut.complete > 0
 

@@ -1986,9 +1986,11 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         // names the loop the thread last jumped back in (and keep the explorers' recursion
         // within the stack).
         std::string advice = "bound loops with --unroll N";
-        if (th.lastLoop != 0)
-            advice = "the thread was looping at " + loopName(th.lastLoop) + ": bound it with "
-                     "--unroll N";
+        std::int64_t loop = th.lastLoop;  // the cut thread's loop, else another's
+        for (const auto& other : threads_)
+            if (loop == 0) loop = other.lastLoop;
+        if (loop != 0)
+            advice = "a thread was looping at " + loopName(loop) + ": bound it with --unroll N";
         if (p_.opts().loops == "none") advice += ", or reduce spin loops (drop --loops none)";
         p_.warnOnce("an execution exceeded " + std::to_string(p_.opts().maxExecutionEvents) +
                     " events and was cut there (counted as blocked, execution-cut): " + advice +

@@ -329,7 +329,7 @@ int main() {
     const auto prog = loadCSource(src, "nolive.c", o);
     (void)explore(*prog, "optimal");
     for (const std::string& w : cProgramWarnings(*prog))
-        named = named || (w.find("nolive.c:9") != std::string::npos &&
+        named = named || (w.find("looping at nolive.c:9") != std::string::npos &&
                           w.find("--unroll") != std::string::npos &&
                           w.find("drop --loops none") != std::string::npos);
     EXPECT_TRUE(named);
