@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_loops import LOOPS, LOOPY, complete_states, corpus_args, verdict
+from test_loops import LOOPS, LOOPY, block_causes, complete_states, corpus_args, verdict
 
 import porlab
 from porlab.cfront import load_c, load_c_source
@@ -150,6 +150,22 @@ def test_dynamic_purity_ignores_private_writes() -> None:
         # One execution per order of the three pushes, every failed CAS blocked at once.
         assert got[2].complete == 6
         assert got[2].complete < plain.complete
+    # Each blocked execution ends with a pure-iteration marker whose operand is the index of
+    # the thread's first event of the failed iteration: its load of top, then the store to the
+    # private node and the failed CAS.
+    r = porlab.explore(load_c_source(TREIBER_PUSH, loops="saver", **kw), "optimal",
+                       keep_traces=True)
+    causes, markers = block_causes(), 0
+    for t in r.traces:
+        for e in t.events:
+            if e.kind != "assume-block":
+                continue
+            assert causes[e.aux] == "pure-iteration"
+            mine = [f for f in t.events if f.thread == e.thread]
+            iteration = [f.kind for f in mine if e.operand <= f.index < e.index]
+            assert iteration == ["read", "write", "cas-failure"]
+            markers += 1
+    assert markers >= r.blocked > 0  # a blocked execution may block several threads
 
 
 def test_published_writes_are_effects() -> None:
