@@ -54,6 +54,8 @@ inline std::uint64_t mask(std::int64_t v, unsigned w) {
 }
 
 constexpr std::int64_t kLocalInstrLimit = 50'000'000;
+// A loop without a bound is checked for a livelock every this many jumps back (a power of 2).
+constexpr std::int64_t kLivelockPeriod = 8;
 constexpr std::uint32_t kFreeOffset = 0xffffffffU;
 constexpr int kEBusy = 16;
 // What a free or the end of a stack frame leaves in each location of the block: an access that
@@ -366,6 +368,7 @@ public:
             th.lastWriteStep = th.lastWriteAmount = 0;
             th.lastWriteIndex = th.lastWriteLoc = -1;
             th.cand.valid = false;
+            th.cand.runnableAt = -1;
         }
         if (zneAwaits_) {
             std::fill(obsThread_.begin(), obsThread_.begin() + nl, -1);
@@ -549,6 +552,10 @@ private:
         // restore drops it: it only has to survive straight-line execution).
         struct Candidate {
             bool valid = false;
+            // When the last check found another thread that can run: nothing changes that
+            // before this thread writes or some thread makes a step (totalEvents_), so a tight
+            // loop checks once per step, not once per iteration.
+            std::int64_t runnableAt = -1, runnableChanges = -1;
             std::int32_t depth = 0, slot = 0, nAllocs = 0, nNondet = 0, atomicDepth = 0;
             std::int64_t effects = 0, others = 0;
             std::size_t localSize = 0;
@@ -1360,31 +1367,43 @@ void CExecution::runLocal(ThreadId t) {
         }
         case COp::LoopBack: {
             Value* L = R + in.a;
-            const std::int64_t others = totalEvents_ - th.evCount;
-            // An iteration that changed nothing while no other thread moved: maybe a livelock.
-            // Only loops without a bound: under --unroll the bound ends the loop anyway, and
-            // whether others can run depends on the interleaving, so the check would tell
-            // equivalent executions apart by their block cause (see livelock()).
-            if (in.imm < 0 && th.effects + th.hidden == L[2] && others == L[3] &&
-                livelock(t, in, L, others))
-                return;
-            if (in.imm >= 0 && L[0] >= in.imm) {
-                warnLoop(in.imm2, BlockCause::LoopBound,
-                         "the loop at " + loopName(in.imm2) + " reached the bound (--unroll " +
-                             std::to_string(in.imm + 1) + ": " + std::to_string(in.imm + 1) +
-                             " visits of its header) and blocked executions there (loop-bound): "
-                             "raise --unroll to explore further" +
-                             (p_.opts().loops == "none" ? ", or reduce spin loops (drop --loops none)"
-                                                        : ""));
-                mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                     static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
-                return;
+            if (in.imm >= 0) {  // --unroll: N visits of the header, N - 1 jumps back
+                if (L[0] >= in.imm) {
+                    warnLoop(in.imm2, BlockCause::LoopBound,
+                             "the loop at " + loopName(in.imm2) + " reached the bound (--unroll " +
+                                 std::to_string(in.imm + 1) + ": " + std::to_string(in.imm + 1) +
+                                 " visits of its header) and blocked executions there "
+                                 "(loop-bound): raise --unroll to explore further" +
+                                 (p_.opts().loops == "none"
+                                      ? ", or reduce spin loops (drop --loops none)"
+                                      : ""));
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
+                    return;
+                }
+                L[0] += 1;
+                L[1] = th.evCount;
+                th.lastLoop = in.imm2;
+            } else if ((++L[0] & (kLivelockPeriod - 1)) == 0) {
+                // Without a bound, every kLivelockPeriod-th jump back: did the iterations since
+                // the last check change nothing while no other thread moved? Then maybe a
+                // livelock (see livelock()). Under --unroll the bound ends the loop anyway, and
+                // whether others can run depends on the interleaving, so the check would tell
+                // equivalent executions apart by their block cause. It is skipped while
+                // another thread was found runnable and nothing changed since; sampling keeps
+                // tight local loops cheap and loses nothing (the check compares the state with
+                // the one at the previous check, nothing changed in between).
+                const std::int64_t others = totalEvents_ - th.evCount;
+                const std::int64_t changes = th.effects + th.hidden;
+                if (changes == L[2] && others == L[3] &&
+                    (th.cand.runnableAt != totalEvents_ || th.cand.runnableChanges != changes) &&
+                    livelock(t, in, L, others))
+                    return;
+                L[1] = th.evCount;
+                L[2] = changes;
+                L[3] = others;
+                th.lastLoop = in.imm2;
             }
-            L[0] += 1;
-            L[1] = th.evCount;
-            L[2] = th.effects + th.hidden;
-            L[3] = others;
-            th.lastLoop = in.imm2;
             fr->pc = pc = in.next;
             continue;
         }
@@ -1698,10 +1717,14 @@ void CExecution::runLocal(ThreadId t) {
 bool CExecution::livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     auto& c = th.cand;
+    const std::int64_t changes = th.effects + th.hidden;
+    if (c.runnableAt == totalEvents_ && c.runnableChanges == changes) return false;
     for (ThreadId u = 0; u < T_; ++u)
         if (u != t && threads_[static_cast<std::size_t>(u)].status == ThreadStatus::Ready &&
             pending(u).enabled) {
             c.valid = false;
+            c.runnableAt = totalEvents_;
+            c.runnableChanges = changes;
             return false;
         }
     const Frame& fr = th.frames.back();
@@ -1709,7 +1732,6 @@ bool CExecution::livelock(ThreadId t, const CInstr& in, const Value* L, std::int
     const Value* regs = th.regs.data() + fr.regBase;
     const auto n = static_cast<std::size_t>(f.stateSlots);
     const auto depth = static_cast<std::int32_t>(th.frames.size());
-    const std::int64_t changes = th.effects + th.hidden;
     if (c.valid && c.depth == depth && c.slot == in.a && c.effects == changes &&
         c.others == others && c.localSize == th.local.size() && c.nAllocs == th.nAllocs &&
         c.nNondet == th.nNondet && c.atomicDepth == th.atomicDepth && c.regs.size() == n &&
@@ -2145,6 +2167,7 @@ void CExecution::restore(const Snapshot& s) {
             th.lastLoop = th.lastWriteStep = th.lastWriteAmount = 0;
             th.lastWriteIndex = th.lastWriteLoc = -1;
             th.cand.valid = false;
+            th.cand.runnableAt = -1;
             continue;
         }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
@@ -2167,6 +2190,7 @@ void CExecution::restore(const Snapshot& s) {
         th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
         th.lastWriteLoc = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
         th.cand.valid = false;  // the livelock check starts over after a restore
+        th.cand.runnableAt = -1;
         copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
         i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);

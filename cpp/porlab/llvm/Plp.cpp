@@ -92,6 +92,23 @@ llvm::AtomicCmpXchgInst* refreshingCas(llvm::Loop& loop, llvm::PHINode& phi, llv
 bool refreshedByCas(llvm::Loop& loop, llvm::PHINode& phi, llvm::Value* fromLatch) {
     llvm::AtomicCmpXchgInst* cas = refreshingCas(loop, phi, fromLatch);
     if (!cas) return false;
+    // The loop leaves on the CAS's success flag, as C11's compare_exchange loops do (the shape
+    // whose reduction Nidhugg's PLP shows on CDSChecker's mpmc-queue). The Linux idiom
+    // `old = cmpxchg(x, w, n); if (old == w) break; w = old;` is as pure, but Godot's
+    // qspinlock(3) PLP column (564+462, porlab's harness's xchg_tail is such a loop) shows
+    // Nidhugg leaving it alone: porlab does too, to explore what Nidhugg's PLP explores.
+    bool exitsOnSuccess = false;
+    for (llvm::BasicBlock* b : loop.blocks()) {
+        auto* br = llvm::dyn_cast<llvm::BranchInst>(b->getTerminator());
+        if (!br || !br->isConditional() ||
+            (loop.contains(br->getSuccessor(0)) && loop.contains(br->getSuccessor(1))))
+            continue;
+        const Atom a = boolAtom(br->getCondition(), true);
+        const auto* ok = llvm::dyn_cast<llvm::ExtractValueInst>(a.lhs);
+        exitsOnSuccess = exitsOnSuccess || (ok && ok->getAggregateOperand() == cas &&
+                                            ok->getNumIndices() == 1 && ok->getIndices()[0] == 1);
+    }
+    if (!exitsOnSuccess) return false;
     const llvm::DataLayout& dl = phi.getModule()->getDataLayout();
     for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k) {
         llvm::BasicBlock* from = phi.getIncomingBlock(k);

@@ -293,10 +293,11 @@ TEST(CLoops, BlockCausesAndIterationStarts) {
     // The program as written, three visits of the header: the third jump back blocks, in the
     // iteration that began with the read at index 2.
     EXPECT_EQ(run("none", 3), (std::set<M>{{0, "assume", 2, -1}, {1, "loop-bound", 3, 2}}));
-    // No bound: main moved (read y) while p ran its first iteration; after that nothing else
-    // can run: the check records p's state at the second visit of the header and finds it again
-    // at the third, a livelock, in the iteration that began with the read at index 2.
-    EXPECT_EQ(run("none", std::nullopt), (std::set<M>{{0, "assume", 2, -1}, {1, "livelock", 3, 2}}));
+    // No bound: the check runs every 8th jump back (CProgram.cpp, kLivelockPeriod). main moved
+    // (read y) while p ran its first iterations; at the 16th jump back nothing else can run and
+    // nothing changed since the 8th: p's state is recorded, and found again at the 24th, a
+    // livelock, named by the iteration that began with the read at index 16.
+    EXPECT_EQ(run("none", std::nullopt), (std::set<M>{{0, "assume", 2, -1}, {1, "livelock", 24, 16}}));
 }
 
 // The livelock check is exact: while another thread can still run, the loop goes on. Here the
