@@ -6,8 +6,8 @@
 /* delete is free: main deletes a node that a std::thread (a lambda capturing the pointer by
    value) still writes. The write and the free (an exchange of every location of the block)
    conflict: write first (complete, 1 class) or free first (the write is a use after free: 1
-   error class). rf and rvf reject the program (UnsupportedError): the write's fault depends on
-   its order with the free, which reads-from does not fix (test_c_corpus.py, UNSUPPORTED). */
+   error class). rf and rvf used to miss the complete class: they explore the write as a read of
+   the block's liveness now (RvfSmc.cpp). */
 #include <thread>
 
 struct Node {

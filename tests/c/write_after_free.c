@@ -2,6 +2,8 @@
    verdict: violation use-after-free
    naive: complete=1 blocked=0 errors=2
    optimal: complete=1 blocked=0
+   rf: complete=1 blocked=0
+   rvf: complete=1 blocked=0
    partition: mazurkiewicz=2 reads-from=2 rvf=2
 */
 /* The C twin of cxx_write_after_delete.cpp: t1 reads the pointer to a heap cell from a global and

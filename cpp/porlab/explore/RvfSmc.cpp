@@ -22,6 +22,9 @@
 //    write is hidden from the other threads (in the real program the execution stops there, so
 //    nobody can read it). Every such step is reported at once as an error trace made of its causal
 //    past, which is a real execution whose first error it is.
+//  * Liveness reads: a plain write to a location that a free or a frame end kills faults when it
+//    comes after the kill, so it is explored as a read that observes dead or alive (see
+//    isLiveness), not performed at once like other writes.
 //  * Final memory: RVF and reads-from classes do not fix the order of unread writes, so for every
 //    maximal trace the other final memory states of its class are added to the outcomes (VerifySC
 //    again; each witness is replayed to reach its state).
@@ -154,10 +157,11 @@ private:
     // use after free depends on the block's status) may fail in one place and not in the other:
     // the witness is a real execution, so its step is kept. Returns whether s.writes changed.
     bool redo(ThreadId t, Step& s, bool fresh = false) {
-        if (s.reads && cur_[static_cast<std::size_t>(s.ev.loc)] != s.ev.rval)
+        const bool value = s.reads && !isLiveness(s);  // a read told its value
+        if (value && cur_[static_cast<std::size_t>(s.ev.loc)] != s.ev.rval)
             throw std::logic_error("rvf: internal error: a witness read of " + toString(s.ev) +
                                    " finds another value in memory");
-        auto out = exec_->step(t, s.reads ? std::optional<Value>(s.ev.rval) : std::nullopt);
+        auto out = exec_->step(t, value ? std::optional<Value>(s.ev.rval) : std::nullopt);
         rep_.countEvent();
         const Event& e = out.front();
         const bool fails = hasError(out);
@@ -170,6 +174,7 @@ private:
                                    (s.fails ? " (failing)" : "") + " gave " + toString(e) +
                                    (fails ? " (failing)" : ""));
         bool changed = false;
+        if (isLiveness(s) && fails == s.fails) s.out.assign(out.begin(), out.end());
         if (fails != s.fails) {
             s.out.assign(out.begin(), out.end());
             s.fails = fails;
@@ -199,10 +204,11 @@ private:
     }
 
     // A free or a frame end (an exchange writing kDeadValue) and a plain write of another thread
-    // to the same location, in neither order's causal past: whether the write faults depends on
-    // their order, which the recursion does not fix (it performs writes as soon as they come, so
-    // one of the two orders can be missed, with no replay to notice it; see KNOWN_BUGS history in
-    // tests/python/test_c_corpus.py). Such a program is rejected rather than answered wrongly.
+    // to the same location that was performed as a write (before the location was known to be
+    // killable, see liveness reads), neither in the other's causal past: whether the write faults
+    // depends on their order, which the recursion did not fix for it, so one of the two orders
+    // may be missed with no replay to notice it. Such a program is rejected rather than answered
+    // wrongly.
     void checkKillRaces(const std::vector<std::int32_t>& sl) {
         for (ThreadId tf = 0; tf < T_; ++tf)
             for (std::int32_t f = 0; f < sl[tf]; ++f) {
@@ -210,7 +216,8 @@ private:
                 if (!k.writes || !k.reads || k.ev.wval != kDeadValue) continue;
                 for (ThreadId tw = 0; tw < T_; ++tw)
                     for (std::int32_t w = 0; w < sl[tw] && tw != tf; ++w) {
-                        const Step& s = steps_[static_cast<std::size_t>(tw)][static_cast<std::size_t>(w)];
+                        const Step& s =
+                            steps_[static_cast<std::size_t>(tw)][static_cast<std::size_t>(w)];
                         if (s.reads || !writesMemory(s.ev.kind) || s.ev.loc != k.ev.loc) continue;
                         if (poClock(tw, w)[tf] > f || poClock(tf, f)[tw] > w) continue;
                         raceWithKill(k.ev, s.ev);
@@ -229,6 +236,39 @@ private:
             at(kill) + " races with the write" + at(write) + " to the same memory; whether the " +
             "write faults depends on their order, not on a value it reads, and " + explorer +
             " explores reads-from only (use naive, source or optimal)");
+    }
+
+    // ---- liveness reads -----------------------------------------------------------------------
+    //
+    // A free or the end of a stack frame kills each location of the block with an exchange that
+    // writes kDeadValue; a plain write that comes after it faults (a use after free). So the write
+    // observes the location, dead or alive, like a read: performed as soon as it comes (as the
+    // recursion does with writes), it would fault or not by the order of the current trace, and
+    // the other order is a class the recursion never reaches. A plain write to a location known
+    // to be killable is therefore a read of the recursion (a liveness read, Step::reads with kind
+    // Write) whose good writes are grouped by what it observes: the kills, or all the others. It
+    // is not a reads-from edge (its source is not part of the class). Locations become killable
+    // when a kill of them is pending; a write performed before that, which then races with a kill,
+    // is caught by checkKillRaces.
+    [[nodiscard]] static bool isLiveness(const Step& s) {
+        return s.reads && s.ev.kind == EventKind::Write;
+    }
+
+    [[nodiscard]] bool guarded(const Event& p) const {
+        const auto x = static_cast<std::size_t>(p.loc);
+        return p.kind == EventKind::Write && p.loc >= 0 && x < killable_.size() && killable_[x];
+    }
+
+    void noteKill(const Event& p) {
+        if (p.kind != EventKind::Exchange || p.wval != kDeadValue || p.loc < 0) return;
+        const auto x = static_cast<std::size_t>(p.loc);
+        if (x >= killable_.size()) killable_.resize(x + 1, 0);
+        killable_[x] = 1;
+    }
+
+    void noteKills() {
+        for (ThreadId t = 0; t < T_; ++t)
+            if (exec_->status(t) == ThreadStatus::Ready) noteKill(exec_->pending(t));
     }
 
     void performed(ThreadId t, const Step& s) {
@@ -264,12 +304,14 @@ private:
 
     // Extend maximally with events that read nothing; returns the writes performed.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes) {
+        noteKills();
         for (bool progress = true; progress;) {
             progress = false;
             for (ThreadId t = 0; t < T_; ++t)
                 while (exec_->status(t) == ThreadStatus::Ready) {
                     const Event& p = exec_->pending(t);
-                    if (readsMemory(p.kind)) break;
+                    noteKill(p);
+                    if (readsMemory(p.kind) || guarded(p)) break;
                     if (p.kind == EventKind::Join && !p.enabled) break;
                     if (rep_.stop()) return false;
                     auto out = exec_->step(t);
@@ -520,15 +562,18 @@ private:
         std::vector<std::int32_t> sl = xlen;
         std::vector<std::pair<ThreadId, LocId>> extWrites;
         if (!extend(sl, extWrites)) return;
-        computePo(order_, sl);
-        checkKillRaces(sl);
+        if (!killable_.empty()) {  // (no kill seen yet: nothing to check)
+            computePo(order_, sl);
+            checkKillRaces(sl);
+        }
         // Enabled reads: the pending read-like event of every thread that is not done.
         std::vector<Pending> pend;
         bool nonBlocking = false;
         for (ThreadId t = 0; t < T_; ++t) {
             if (exec_->status(t) != ThreadStatus::Ready) continue;
             const Event& p = exec_->pending(t);
-            if (!readsMemory(p.kind)) continue;  // a join waiting for a thread that waits
+            // (not: a join waiting for a thread that waits)
+            if (!readsMemory(p.kind) && !guarded(p)) continue;
             pend.push_back({t, p});
             nonBlocking = nonBlocking || !isBlocking(p.kind);
         }
@@ -574,15 +619,17 @@ private:
             // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
             // reads-from SMC).
             std::vector<std::pair<Value, std::vector<WriteRef>>> groups;
+            const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
             for (const WriteRef& w : visibleWrites(r, sl)) {
                 if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
-                const Value v = w.t == kInitThread
-                                    ? initVals_[static_cast<std::size_t>(r.ev.loc)]
-                                    : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
+                Value v = w.t == kInitThread
+                              ? initVals_[static_cast<std::size_t>(r.ev.loc)]
+                              : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
                 if (!admits(r.ev, v)) continue;
-                auto g = ro_.perWrite ? groups.end()
-                                      : std::find_if(groups.begin(), groups.end(),
-                                                     [&](const auto& e) { return e.first == v; });
+                if (live) v = v == kDeadValue ? 1 : 0;
+                auto g = ro_.perWrite && !live ? groups.end()
+                                               : std::find_if(groups.begin(), groups.end(),
+                                                              [&](const auto& e) { return e.first == v; });
                 if (g == groups.end()) groups.push_back({v, {w}});
                 else g->second.push_back(w);
             }
@@ -592,7 +639,7 @@ private:
             for (auto& [v, good] : groups) {
                 if (rep_.stop()) return;
                 exec_->restore(snap);
-                auto out = exec_->step(r.t, v);
+                auto out = exec_->step(r.t, live ? std::nullopt : std::optional<Value>(v));
                 rep_.countEvent();
                 Step s;
                 s.ev = out.front();
@@ -602,6 +649,13 @@ private:
                 s.writes = writesMemory(s.ev.kind) && !s.fails;
                 s.blocking = isBlocking(s.ev.kind);
                 s.good = good;
+                // A liveness read told "alive" was performed where a kill may have come already:
+                // in its witnesses it writes and does not fault (redo takes its real events).
+                if (live && v == 0 && s.fails) {
+                    s.fails = false;
+                    s.writes = true;
+                    s.out.assign(1, s.ev);
+                }
                 std::vector<std::int32_t> xl = sl;
                 ++xl[r.t];
                 steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
@@ -667,7 +721,7 @@ private:
                 for (ThreadId u = 0; u < T_; ++u) c[u] = std::max(c[u], s[u]);
             };
             const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
-            if (ro_.perWrite && s.reads) {
+            if (ro_.perWrite && s.reads && !isLiveness(s)) {
                 const WriteRef w = lastWrite_[static_cast<std::size_t>(s.ev.loc)];
                 srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)] + i)] = w;
                 if (w.t != kInitThread) join(poClock(w.t, w.i));
@@ -720,7 +774,8 @@ private:
             for (ThreadId u = 0; u < T_ && inPast && !hidden && ro_.perWrite; ++u)
                 for (std::int32_t i = 0; i < past[static_cast<std::size_t>(u)] && !hidden; ++i) {
                     const Step& s = steps_[static_cast<std::size_t>(u)][static_cast<std::size_t>(i)];
-                    hidden = s.reads && s.ev.loc == r.ev.loc && !(WriteRef{u, i} == w) &&
+                    hidden = s.reads && !isLiveness(s) && s.ev.loc == r.ev.loc &&
+                             !(WriteRef{u, i} == w) &&
                              poClock(u, i)[w.t] > w.i &&
                              !(srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(u)] + i)] == w);
                 }
@@ -755,6 +810,7 @@ private:
     std::vector<Value> cur_;
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
+    std::vector<char> killable_;  // locations a free or frame end kills (liveness reads)
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
     std::vector<Ancestor> ancestors_;
     std::vector<std::int32_t> poStart_, po_;
