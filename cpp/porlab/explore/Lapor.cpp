@@ -50,7 +50,7 @@ protected:
             if (first < 0) first = t;
             anyOpen = anyOpen || holdsLock(g, t);
         }
-        if (!anyOpen || !witness_) return first;
+        if (!anyOpen) return first;
         openLock_.assign(static_cast<std::size_t>(n), -1);  // per thread: its earliest open lock
         for (ThreadId t = 0; t < n; ++t) {
             if (!canMove(g, t)) continue;
@@ -70,7 +70,7 @@ protected:
             }
             if (!held_.empty()) openLock_[static_cast<std::size_t>(t)] = held_.front().second;
         }
-        for (const graph::Ref r : *witness_)
+        for (const graph::Ref r : witness_)
             if (openLock_[static_cast<std::size_t>(r.t)] == r.i) return r.t;
         for (ThreadId t = 0; t < n; ++t)  // not in the witness (not reached)
             if (openLock_[static_cast<std::size_t>(t)] >= 0) return t;

@@ -75,7 +75,9 @@ struct Node {
 
 class ExecutionGraph {
 public:
-    std::vector<std::vector<Node>> threads;  // by ThreadId
+    // By ThreadId. Change the nodes through push/pop/truncate (and refreshView after changing a
+    // node's edges): every node carries its porf view, which they keep up to date.
+    std::vector<std::vector<Node>> threads;
     std::vector<Value> initial;              // initial value per location
     std::vector<std::vector<Ref>> co;        // per location: its writes in coherence order
     std::uint64_t nextStamp = 1;
@@ -86,6 +88,18 @@ public:
     void init(int numThreads, std::vector<Value> initialValues);
     [[nodiscard]] const Node& at(Ref r) const { return threads[r.t][r.i]; }
     [[nodiscard]] Node& at(Ref r) { return threads[r.t][r.i]; }
+
+    // Append node n to thread t (computing its porf view), remove the last node of t, or keep
+    // the first n nodes of t.
+    void push(ThreadId t, const Node& n);
+    void pop(ThreadId t);
+    void truncate(ThreadId t, std::size_t n);
+    // Recompute the porf view of r after its edges changed (a revisit gives r a new source); r
+    // must be the last node of its thread (nothing porf-after it).
+    void refreshView(Ref r);
+    // This graph becomes g restricted to the first keep[t] nodes of every thread (copying only
+    // those: a revisit keeps a prefix of a graph that may be much longer).
+    void assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep);
     [[nodiscard]] bool stuck(ThreadId t) const {
         return !threads[t].empty() && threads[t].back().placeholder;
     }
@@ -115,9 +129,29 @@ public:
                                       at(w).ev.loc == loc);
     }
     // The porf-prefix (po ∪ rf ∪ spawn ∪ join)* strictly before node a, as per-thread counts
-    // (the prefix is po-closed, so a count per thread describes it).
+    // (the prefix is po-closed, so a count per thread describes it). O(threads): every node keeps
+    // its prefix (its view, a vector clock), computed when it is added from those of its direct
+    // predecessors, as GenMC does; recomputing it from the graph made every event cost O(events).
     void porfPrefix(Ref a, std::vector<std::int32_t>& upto) const;
+    // The porf-prefix of a node about to be appended to thread t, without edges of its own (its
+    // program-order predecessor, or the spawn of t).
+    void porfBeforeNext(ThreadId t, std::vector<std::int32_t>& upto) const;
     [[nodiscard]] std::string toString() const;
+
+private:
+    // views_[t][i * width_ + u]: the nodes of thread u strictly porf-before node (t, i).
+    std::vector<std::vector<std::int32_t>> views_;
+    std::size_t width_ = 0;
+    // By thread: the spawn node that started it, as last seen (checked before use: revisits
+    // delete nodes).
+    std::vector<Ref> spawner_;
+    [[nodiscard]] const std::int32_t* viewOf(Ref r) const {
+        return &views_[static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.i) * width_];
+    }
+    [[nodiscard]] Ref spawnerOf(ThreadId t) const;
+    // Compute into out (width_ entries) the view of node (t, i) from its direct predecessors.
+    void computeView(ThreadId t, std::int32_t i, std::int32_t* out) const;
+    void joinView(std::int32_t* out, Ref p) const;
 };
 
 // SC consistency of a graph with its coherence order: acyclicity of po ∪ rf ∪ co ∪ fr ∪
