@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <stdexcept>
 
 #include "porlab/core/Errors.hpp"
@@ -82,6 +83,7 @@ public:
         auto mem = exec_->memory();
         initMem_.assign(mem.begin(), mem.end());
         locAcc_.assign(initMem_.size(), {});
+        locWin_.assign(initMem_.size(), {});
         lastOf_.assign(T_, -1);
         spawnPos_.assign(T_, -1);
         lastClk_.assign(T_, 0);
@@ -157,6 +159,10 @@ private:
         ev_.resize(n);
         prevSame_.resize(n);
         accIdx_.resize(n);
+        predStart_.resize(n);
+        wBefore_.resize(n);
+        predCount_.resize(n);
+        undoMark_.resize(n);
         evMark_.resize(n);
         snap_.resize(n);
         root_.resize(n, -1);
@@ -226,24 +232,107 @@ private:
         }
         if (accessesMemory(e.kind) && e.loc >= 0) {
             auto& acc = locAcc_[static_cast<std::size_t>(e.loc)];
-            for (std::size_t k = acc.size(); k-- > 0;) {
-                const Event& g = ev_[static_cast<std::size_t>(acc[k])];
-                if (g.thread != e.thread && conf_.conflicts(g, e)) joinClock(acc[k]);
-                if (strongWrite(g)) break;
+            findPreds(d, e);
+            for (std::size_t k = 0; k < predCount_[d]; ++k) joinClock(predBuf_[predStart_[d] + k]);
+            enterWindow(d, e);
+            if (acc.empty()) {
+                wBefore_[d] = -1;
+            } else {
+                const int q = acc.back();
+                wBefore_[d] = writesMemory(ev_[static_cast<std::size_t>(q)].kind) ? q : wBefore_[static_cast<std::size_t>(q)];
             }
             accIdx_[d] = static_cast<int>(acc.size());
             acc.push_back(static_cast<int>(d));
+            if (predCount_[d] > 0 && !mayBlock(e.kind)) racy_.push_back(static_cast<int>(d));
         }
+        if (e.kind == EventKind::Await || e.kind == EventKind::XchgAwait || e.kind == EventKind::Lock)
+            blockers_.push_back(static_cast<int>(d));
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
         lastOf_[t] = static_cast<int>(d);
         len_ = d + 1;
         maxDepth_ = std::max(maxDepth_, len_);
     }
 
+    // The accesses of a location since its last strong write (inclusive) are the ones a new
+    // access may conflict with. Of those of one thread only the latest matters: its clock
+    // includes the others' (program order), and in the race analysis the others are never
+    // adjacent to e (the latest comes after them). Scanning the whole window instead made every
+    // read of a long spin loop cost O(reads so far).
+    struct LocWindow {
+        int strong = -1;                 // position of the last strong write
+        std::vector<int> lastR, lastW;   // by thread: latest read / weak (IFAA) write after it
+    };
+
+    // preds of the access e at position d: per other thread, its latest access in the window
+    // that conflicts with e; in decreasing position (the order a backward scan finds them).
+    void findPreds(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        if (w.lastR.empty()) {
+            w.lastR.assign(T_, -1);
+            w.lastW.assign(T_, -1);
+        }
+        const bool eWrites = writesMemory(e.kind);
+        const bool eWeak = eWrites && ifaaFaa(e);
+        predStart_[d] = predBuf_.size();
+        const ThreadId sThread = w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
+        for (std::size_t u = 0; u < T_; ++u) {
+            if (static_cast<ThreadId>(u) == e.thread) continue;
+            int best = sThread == static_cast<ThreadId>(u) ? w.strong : -1;  // conflicts with all
+            if (eWrites) best = std::max(best, w.lastR[u]);   // reads conflict with writes
+            if (!eWeak) best = std::max(best, w.lastW[u]);    // weak writes: not with weak ones
+            if (best >= 0) predBuf_.push_back(best);
+        }
+        predCount_[d] = predBuf_.size() - predStart_[d];
+        std::sort(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[d]), predBuf_.end(), std::greater<>());
+    }
+
+    void enterWindow(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        const auto t = static_cast<std::size_t>(e.thread);
+        undoMark_[d] = undo_.size();
+        if (strongWrite(e)) {
+            undo_.push_back(w.strong);
+            undo_.insert(undo_.end(), w.lastR.begin(), w.lastR.end());
+            undo_.insert(undo_.end(), w.lastW.begin(), w.lastW.end());
+            w.strong = static_cast<int>(d);
+            std::fill(w.lastR.begin(), w.lastR.end(), -1);
+            std::fill(w.lastW.begin(), w.lastW.end(), -1);
+        } else if (writesMemory(e.kind)) {
+            undo_.push_back(w.lastW[t]);
+            w.lastW[t] = static_cast<int>(d);
+        } else {
+            undo_.push_back(w.lastR[t]);
+            w.lastR[t] = static_cast<int>(d);
+        }
+    }
+
+    void leaveWindow(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        const auto t = static_cast<std::size_t>(e.thread);
+        const auto m = static_cast<std::ptrdiff_t>(undoMark_[d]);
+        if (strongWrite(e)) {
+            w.strong = undo_[static_cast<std::size_t>(m)];
+            const auto r = undo_.begin() + m + 1;
+            std::copy(r, r + static_cast<std::ptrdiff_t>(T_), w.lastR.begin());
+            std::copy(r + static_cast<std::ptrdiff_t>(T_), r + 2 * static_cast<std::ptrdiff_t>(T_), w.lastW.begin());
+        } else if (writesMemory(e.kind)) {
+            w.lastW[t] = undo_[static_cast<std::size_t>(m)];
+        } else {
+            w.lastR[t] = undo_[static_cast<std::size_t>(m)];
+        }
+        undo_.resize(undoMark_[d]);
+        predBuf_.resize(predStart_[d]);
+    }
+
     void pop(std::size_t d) {
         const Event& e = ev_[d];
         lastOf_[static_cast<std::size_t>(e.thread)] = prevSame_[d];
-        if (accessesMemory(e.kind) && e.loc >= 0) locAcc_[static_cast<std::size_t>(e.loc)].pop_back();
+        if (!racy_.empty() && racy_.back() == static_cast<int>(d)) racy_.pop_back();
+        if (!blockers_.empty() && blockers_.back() == static_cast<int>(d)) blockers_.pop_back();
+        if (accessesMemory(e.kind) && e.loc >= 0) {
+            locAcc_[static_cast<std::size_t>(e.loc)].pop_back();
+            leaveWindow(d, e);
+        }
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = -1;
         allEvents_.resize(evMark_[d]);
         len_ = d;
@@ -490,12 +579,14 @@ private:
     }
 
     // Value of location l after the first i events of E.
+    // (The last access of l before i, then the last write at or before it: O(log accesses).)
     [[nodiscard]] Value valueBefore(LocId l, std::size_t i) const {
         const auto& acc = locAcc_[static_cast<std::size_t>(l)];
-        for (std::size_t k = acc.size(); k-- > 0;) {
-            const auto p = static_cast<std::size_t>(acc[k]);
-            if (p >= i) continue;
-            if (writesMemory(ev_[p].kind)) return ev_[p].wval;
+        const auto k = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(i)) - acc.begin();
+        if (k > 0) {
+            const auto q = static_cast<std::size_t>(acc[static_cast<std::size_t>(k - 1)]);
+            const int w = writesMemory(ev_[q].kind) ? static_cast<int>(q) : wBefore_[q];
+            if (w >= 0) return ev_[static_cast<std::size_t>(w)].wval;
         }
         return initMem_[static_cast<std::size_t>(l)];
     }
@@ -576,7 +667,14 @@ private:
             return kc != nullptr && kc[g.thread] > g.index;
         };
         W_ = (len_ + 63) / 64;
-        for (std::size_t i = limit; i-- > 0;) {
+        // Only accesses of e's location can enable, disable or conflict with it: walk those
+        // (positions before `limit`, latest first) rather than all of E.
+        if (e.loc < 0 || static_cast<std::size_t>(e.loc) >= locAcc_.size()) return;
+        const auto& acc = locAcc_[static_cast<std::size_t>(e.loc)];
+        for (auto ai = static_cast<std::size_t>(
+                 std::lower_bound(acc.begin(), acc.end(), static_cast<int>(limit)) - acc.begin());
+             ai-- > 0;) {
+            const auto i = static_cast<std::size_t>(acc[ai]);
             const Event& g = ev_[i];
             // e races with the events that may enable/disable it and, for an xchg-await, also
             // with the reads of its location (they conflict with its write).
@@ -659,17 +757,14 @@ private:
             if (pe.enabled && kind != EndKind::Error) continue;
             pendingAtEnd_.push_back(pe);
         }
-        // (a) non-blocking races.
-        for (std::size_t j = 0; j < n; ++j) {
+        // (a) non-blocking races (of the positions that have conflicting predecessors: on a long
+        // execution most have none, and visiting every position made each execution cost its
+        // whole length even when it differs from the previous one in its last few events).
+        for (const int jp : racy_) {
+            const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
-            if (!accessesMemory(ej.kind) || mayBlock(ej.kind) || ej.loc < 0) continue;
-            const auto& acc = locAcc_[static_cast<std::size_t>(ej.loc)];
-            preds_.clear();
-            for (auto k = static_cast<std::size_t>(accIdx_[j]); k-- > 0;) {
-                const Event& g = ev_[static_cast<std::size_t>(acc[k])];
-                if (g.thread != ej.thread && conf_.conflicts(g, ej)) preds_.push_back(acc[k]);
-                if (strongWrite(g)) break;
-            }
+            preds_.assign(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j]),
+                          predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j] + predCount_[j]));
             if (preds_.empty()) continue;
             int other = prevSame_[j];
             if (other < 0) other = spawnPos_[static_cast<std::size_t>(ej.thread)];
@@ -681,11 +776,9 @@ private:
             }
         }
         // (b) blocking races of executed awaits and lock acquisitions.
-        for (std::size_t j = 0; j < n; ++j) {
+        for (const int jp : blockers_) {
+            const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
-            if (ej.kind != EventKind::Await && ej.kind != EventKind::XchgAwait &&
-                ej.kind != EventKind::Lock)
-                continue;
             int kpos = prevSame_[j];
             if (kpos < 0) kpos = spawnPos_[static_cast<std::size_t>(ej.thread)];
             blockingRace(ej, j, kpos);
@@ -741,6 +834,13 @@ private:
     std::vector<int> lastOf_;
     std::vector<int> spawnPos_;
     std::vector<std::vector<int>> locAcc_;
+    std::vector<LocWindow> locWin_;
+    std::vector<int> predBuf_, undo_;                      // stacks, by position
+    std::vector<std::size_t> predStart_, predCount_, undoMark_;
+    // Positions of E, in order: accesses with conflicting predecessors that cannot block (race
+    // analysis (a)), awaits and locks (b).
+    std::vector<int> racy_, blockers_;
+    std::vector<int> wBefore_;  // by position of an access: the last write of its location before it
 
     std::vector<Node> nodes_;
     std::vector<int> freeNodes_;
