@@ -84,6 +84,7 @@ public:
         initMem_.assign(mem.begin(), mem.end());
         locAcc_.assign(initMem_.size(), {});
         locWin_.assign(initMem_.size(), {});
+        locThr_.assign(initMem_.size(), {});
         lastOf_.assign(T_, -1);
         spawnPos_.assign(T_, -1);
         lastClk_.assign(T_, 0);
@@ -243,9 +244,15 @@ private:
             }
             accIdx_[d] = static_cast<int>(acc.size());
             acc.push_back(static_cast<int>(d));
+            auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+            if (lt.empty()) lt.resize(T_);
+            lt[t].push_back(static_cast<int>(d));
             if (predCount_[d] > 0 && !mayBlock(e.kind)) racy_.push_back(static_cast<int>(d));
         }
-        if (e.kind == EventKind::Await || e.kind == EventKind::XchgAwait || e.kind == EventKind::Lock)
+        // An await or lock whose location another thread accessed after the await's program-order
+        // (or spawn) predecessor: only those can have blocking races (analysis (b)).
+        if ((e.kind == EventKind::Await || e.kind == EventKind::XchgAwait || e.kind == EventKind::Lock) &&
+            e.loc >= 0 && mayRaceBack(e, d, base))
             blockers_.push_back(static_cast<int>(d));
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
         lastOf_[t] = static_cast<int>(d);
@@ -324,6 +331,24 @@ private:
         predBuf_.resize(predStart_[d]);
     }
 
+    // Does another thread have an access of e's location (before d, where e is being pushed)
+    // that does not happen before kpos (e's program-order or spawn predecessor)? The latest
+    // access of each thread decides (the earlier ones happen before it).
+    [[nodiscard]] bool mayRaceBack(const Event& e, std::size_t d, int kpos) const {
+        const auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+        if (lt.empty()) return false;
+        const std::uint32_t* kc = kpos >= 0 ? clk(kpos) : nullptr;
+        for (std::size_t u = 0; u < T_; ++u) {
+            if (static_cast<ThreadId>(u) == e.thread) continue;
+            const auto& acc = lt[u];
+            const auto it = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(d));
+            if (it == acc.begin()) continue;
+            const Event& g = ev_[static_cast<std::size_t>(*(it - 1))];
+            if (kc == nullptr || kc[g.thread] <= g.index) return true;
+        }
+        return false;
+    }
+
     void pop(std::size_t d) {
         const Event& e = ev_[d];
         lastOf_[static_cast<std::size_t>(e.thread)] = prevSame_[d];
@@ -331,6 +356,7 @@ private:
         if (!blockers_.empty() && blockers_.back() == static_cast<int>(d)) blockers_.pop_back();
         if (accessesMemory(e.kind) && e.loc >= 0) {
             locAcc_[static_cast<std::size_t>(e.loc)].pop_back();
+            locThr_[static_cast<std::size_t>(e.loc)][static_cast<std::size_t>(e.thread)].pop_back();
             leaveWindow(d, e);
         }
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = -1;
@@ -627,10 +653,13 @@ private:
     }
 
     // Word-packed subsets of positions for the search of maximal u.
+    // (A set holds positions B0_ .. B0_ + 64 W_ only: the positions after the race's first
+    // event, not all of E.)
     [[nodiscard]] bool bitGet(std::size_t set, std::size_t k) const {
-        return (sets_[set * W_ + k / 64] >> (k % 64)) & 1U;
+        return (sets_[set * W_ + (k - B0_) / 64] >> (k % 64)) & 1U;
     }
-    void bitClear(std::size_t set, std::size_t k) { sets_[set * W_ + k / 64] &= ~(1ULL << (k % 64)); }
+    void bitSet(std::size_t set, std::size_t k) { sets_[set * W_ + (k - B0_) / 64] |= 1ULL << (k % 64); }
+    void bitClear(std::size_t set, std::size_t k) { sets_[set * W_ + (k - B0_) / 64] &= ~(1ULL << (k % 64)); }
     std::size_t newSet() {
         const std::size_t id = sets_.size() / W_;
         sets_.resize(sets_.size() + W_, 0);
@@ -648,7 +677,7 @@ private:
     }
     void setToItems(std::size_t set) {
         items_.clear();
-        for (std::size_t k = 0; k < len_; ++k)
+        for (std::size_t k = B0_; k < len_; ++k)
             if (bitGet(set, k)) items_.push_back(static_cast<int>(k));
     }
     [[nodiscard]] bool enabledAfter(const Event& e, std::size_t i) const {
@@ -666,33 +695,61 @@ private:
             const Event& g = ev_[k];
             return kc != nullptr && kc[g.thread] > g.index;
         };
-        W_ = (len_ + 63) / 64;
-        // Only accesses of e's location can enable, disable or conflict with it: walk those
-        // (positions before `limit`, latest first) rather than all of E.
+        // Only accesses of e's location by other threads, not before kpos, can race with it:
+        // per thread those are the latest of its accesses of the location (before `limit`),
+        // back to the first one that happens before kpos. Taken latest first, as a walk back
+        // over E finds them (walking over E, or over all accesses of the location, made every
+        // lock of a long execution cost O(events)).
+        // (Merged lazily: the search often stops at the first race that can stop it.)
         if (e.loc < 0 || static_cast<std::size_t>(e.loc) >= locAcc_.size()) return;
-        const auto& acc = locAcc_[static_cast<std::size_t>(e.loc)];
-        for (auto ai = static_cast<std::size_t>(
-                 std::lower_bound(acc.begin(), acc.end(), static_cast<int>(limit)) - acc.begin());
-             ai-- > 0;) {
-            const auto i = static_cast<std::size_t>(acc[ai]);
+        const auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+        if (lt.empty()) return;
+        racers_.assign(T_, -1);  // per thread: index of its next candidate in lt[u], -1: none
+        for (std::size_t u = 0; u < T_; ++u)
+            if (static_cast<ThreadId>(u) != e.thread)
+                racers_[u] = static_cast<int>(std::lower_bound(lt[u].begin(), lt[u].end(), static_cast<int>(limit)) -
+                                              lt[u].begin()) - 1;
+        auto nextRacer = [&]() -> int {
+            int best = -1;
+            std::size_t bu = 0;
+            for (std::size_t u = 0; u < T_; ++u) {
+                const int ai = racers_[u];
+                if (ai < 0) continue;
+                const int pos = lt[u][static_cast<std::size_t>(ai)];
+                if (keep(static_cast<std::size_t>(pos))) {  // and so are its earlier accesses
+                    racers_[u] = -1;
+                    continue;
+                }
+                if (pos > best) {
+                    best = pos;
+                    bu = u;
+                }
+            }
+            if (best >= 0) --racers_[bu];
+            return best;
+        };
+        for (int ip = nextRacer(); ip >= 0 && !rep_.stop(); ip = nextRacer()) {
+            const auto i = static_cast<std::size_t>(ip);
             const Event& g = ev_[i];
             // e races with the events that may enable/disable it and, for an xchg-await, also
             // with the reads of its location (they conflict with its write).
-            if (g.thread == e.thread || keep(i)) continue;
             const bool enabler = mayEnable(g, e);
             if (!enabler && !conf_.conflicts(g, e)) continue;
             ++blockingRaces_;
             const bool canStop = enabler && conflictsAllEnablers(g, e);
             // Search the maximal hb-prefixes u of w = notdep(i,E) after which e is enabled.
+            B0_ = (i + 1) / 64 * 64;
+            W_ = (len_ - B0_ + 63) / 64;
             sets_.clear();
             const std::size_t w = newSet();
             const std::size_t end = mode_ == Mode::Source ? limit : len_;
             for (std::size_t k = i + 1; k < end; ++k)
                 if (static_cast<int>(k) != errPos_ && !hb(static_cast<int>(i), static_cast<int>(k)))
-                    sets_[w * W_ + k / 64] |= 1ULL << (k % 64);
+                    bitSet(w, k);
             stack_.assign(1, w);
             found_.clear();
             while (!stack_.empty()) {
+                if (rep_.stop()) return;
                 const std::size_t u = stack_.back();
                 stack_.pop_back();
                 setToItems(u);
@@ -760,7 +817,10 @@ private:
         // (a) non-blocking races (of the positions that have conflicting predecessors: on a long
         // execution most have none, and visiting every position made each execution cost its
         // whole length even when it differs from the previous one in its last few events).
+        // (The analysis of a long execution can take long between two events: it asks the
+        // budgets as it goes.)
         for (const int jp : racy_) {
+            if (rep_.stop()) return;
             const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
             preds_.assign(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j]),
@@ -777,6 +837,7 @@ private:
         }
         // (b) blocking races of executed awaits and lock acquisitions.
         for (const int jp : blockers_) {
+            if (rep_.stop()) return;
             const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
             int kpos = prevSame_[j];
@@ -785,6 +846,7 @@ private:
         }
         // (c) threads blocked after E (after pre(E,f) for a failure f).
         for (const Event& pe : pendingAtEnd_) {
+            if (rep_.stop()) return;
             const auto t = static_cast<std::size_t>(pe.thread);
             int kpos = lastOf_[t];
             if (kpos < 0) kpos = spawnPos_[t];
@@ -835,6 +897,7 @@ private:
     std::vector<int> spawnPos_;
     std::vector<std::vector<int>> locAcc_;
     std::vector<LocWindow> locWin_;
+    std::vector<std::vector<std::vector<int>>> locThr_;  // by location, by thread: its accesses
     std::vector<int> predBuf_, undo_;                      // stacks, by position
     std::vector<std::size_t> predStart_, predCount_, undoMark_;
     // Positions of E, in order: accesses with conflicting predecessors that cannot block (race
@@ -857,7 +920,8 @@ private:
     std::vector<Event> pendingAtEnd_;
     std::uint64_t replays_ = 0;
     std::vector<std::uint32_t> lastClk_;
-    std::size_t W_ = 1;
+    std::size_t W_ = 1, B0_ = 0;
+    std::vector<int> racers_;
     std::vector<std::uint64_t> sets_;
     std::vector<std::size_t> stack_;
     std::vector<std::size_t> found_;
