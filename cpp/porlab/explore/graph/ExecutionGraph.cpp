@@ -33,6 +33,9 @@ void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     for (auto& t : threads) t.clear();
     views_.assign(threads.size(), {});
     width_ = threads.size();
+    lockBalance_.assign(threads.size(), 0);
+    open_.assign(threads.size(), {});
+    closed_.assign(threads.size(), {});
     spawner_.assign(threads.size(), kInitRef);
     initial = std::move(initialValues);
     co.clear();  // grows with ensureLoc: C programs reserve thousands of locations they never use
@@ -83,6 +86,50 @@ void ExecutionGraph::computeView(ThreadId t, std::int32_t i, std::int32_t* out) 
         if (const Ref sp = spawnerOf(t); sp.t != kInitThread) joinView(out, sp);
 }
 
+void ExecutionGraph::lockNodeAdded(ThreadId t, const Node& n, std::int32_t i) {
+    if (n.placeholder) return;
+    const auto u = static_cast<std::size_t>(t);
+    if (acquires(n)) {
+        ++lockBalance_[u];
+        open_[u].emplace_back(n.ev.loc, i);
+    } else if (n.ev.kind == EventKind::Unlock) {
+        --lockBalance_[u];
+        auto& o = open_[u];
+        Closed c;
+        for (std::size_t k = o.size(); k-- > 0;)
+            if (o[k].first == n.ev.loc) {
+                c.at = static_cast<std::int32_t>(k);
+                c.section = o[k];
+                o.erase(o.begin() + static_cast<std::ptrdiff_t>(k));
+                break;
+            }
+        closed_[u].push_back(c);
+    }
+}
+
+void ExecutionGraph::lockNodeRemoved(ThreadId t, const Node& n) {
+    if (n.placeholder) return;
+    const auto u = static_cast<std::size_t>(t);
+    if (acquires(n)) {
+        --lockBalance_[u];
+        open_[u].pop_back();
+    } else if (n.ev.kind == EventKind::Unlock) {
+        ++lockBalance_[u];
+        const Closed c = closed_[u].back();
+        closed_[u].pop_back();
+        if (c.at >= 0) open_[u].insert(open_[u].begin() + c.at, c.section);
+    }
+}
+
+void ExecutionGraph::recountLocks(ThreadId t) {
+    const auto u = static_cast<std::size_t>(t);
+    lockBalance_[u] = 0;
+    open_[u].clear();
+    closed_[u].clear();
+    const auto& th = threads[u];
+    for (std::size_t i = 0; i < th.size(); ++i) lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
+}
+
 void ExecutionGraph::push(ThreadId t, const Node& n) {
     auto& th = threads[static_cast<std::size_t>(t)];
     th.push_back(n);
@@ -90,12 +137,14 @@ void ExecutionGraph::push(ThreadId t, const Node& n) {
     v.resize(th.size() * width_);
     const auto i = static_cast<std::int32_t>(th.size()) - 1;
     computeView(t, i, &v[static_cast<std::size_t>(i) * width_]);
+    lockNodeAdded(t, n, i);
     if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < threads.size())
         spawner_[static_cast<std::size_t>(n.ev.aux)] = Ref{t, i};
 }
 
 void ExecutionGraph::pop(ThreadId t) {
     auto& th = threads[static_cast<std::size_t>(t)];
+    lockNodeRemoved(t, th.back());
     th.pop_back();
     views_[static_cast<std::size_t>(t)].resize(th.size() * width_);
 }
@@ -105,10 +154,12 @@ void ExecutionGraph::truncate(ThreadId t, std::size_t n) {
     if (n >= th.size()) return;
     th.resize(n);
     views_[static_cast<std::size_t>(t)].resize(n * width_);
+    recountLocks(t);
 }
 
 void ExecutionGraph::refreshView(Ref r) {
     computeView(r.t, r.i, &views_[static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.i) * width_]);
+    recountLocks(r.t);
 }
 
 void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep) {
@@ -135,6 +186,10 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
     }
     nextStamp = g.nextStamp;
     spawner_ = g.spawner_;
+    lockBalance_.resize(T);
+    open_.resize(T);
+    closed_.resize(T);
+    for (std::size_t t = 0; t < T; ++t) recountLocks(static_cast<ThreadId>(t));
 }
 
 int ExecutionGraph::coIndex(Ref w, LocId loc) const {
@@ -218,7 +273,8 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     released_.clear();
     releasedMark_.clear();
     failed_.clear();
-    const bool ok = search();
+    interrupted_ = false;
+    const bool ok = search() && !interrupted_;
     order.clear();
     if (ok)
         for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
@@ -286,6 +342,10 @@ void CoChecker::unexec() {
 }
 
 bool CoChecker::search() {
+    if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
+        interrupted_ = true;
+        return false;
+    }
     const std::size_t mark = trail_.size();
     const std::size_t T = pos_.size();
     auto nodeOf = [&](std::size_t t) { return off_[t] + pos_[t]; };
@@ -494,11 +554,12 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     }
     trail_.clear();
     failed_.clear();
+    interrupted_ = false;
     if (enumerate_) {
         watched_.clear();
         for (std::size_t l = 0; l < g.initial.size(); ++l) watched_.push_back(static_cast<LocId>(l));
     }
-    const bool ok = dfs();
+    const bool ok = dfs() && !interrupted_;
     order.clear();
     if (ok)
         for (const auto& [r, prev] : trail_) order.push_back(r);
@@ -609,6 +670,10 @@ void SCChecker::key(std::string& k) const {
 }
 
 bool SCChecker::dfs() {
+    if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
+        interrupted_ = true;
+        return false;
+    }
     const std::size_t mark = trail_.size();
     const auto T = static_cast<ThreadId>(pos_.size());
     for (bool progress = true; progress;) {

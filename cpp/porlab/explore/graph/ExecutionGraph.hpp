@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -100,6 +101,15 @@ public:
     // This graph becomes g restricted to the first keep[t] nodes of every thread (copying only
     // those: a revisit keeps a prefix of a graph that may be much longer).
     void assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep);
+
+    // Thread t's acquisitions (locks, successful trylocks) minus its unlocks, and its open
+    // critical sections (mutex, position of the acquisition) in order: an unlock closes the
+    // latest open section of its mutex. Placeholders do not count. Kept up to date as nodes come
+    // and go (LAPOR asks at every event; counting them cost O(events) each time).
+    [[nodiscard]] std::int32_t lockBalance(ThreadId t) const { return lockBalance_[static_cast<std::size_t>(t)]; }
+    [[nodiscard]] const std::vector<std::pair<LocId, std::int32_t>>& openSections(ThreadId t) const {
+        return open_[static_cast<std::size_t>(t)];
+    }
     [[nodiscard]] bool stuck(ThreadId t) const {
         return !threads[t].empty() && threads[t].back().placeholder;
     }
@@ -149,6 +159,17 @@ private:
         return &views_[static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.i) * width_];
     }
     [[nodiscard]] Ref spawnerOf(ThreadId t) const;
+    std::vector<std::int32_t> lockBalance_;
+    std::vector<std::vector<std::pair<LocId, std::int32_t>>> open_;
+    // By thread, per unlock node: where the section it closed was in open_ (-1: none), and it.
+    struct Closed {
+        std::int32_t at = -1;
+        std::pair<LocId, std::int32_t> section;
+    };
+    std::vector<std::vector<Closed>> closed_;
+    void lockNodeAdded(ThreadId t, const Node& n, std::int32_t i);
+    void lockNodeRemoved(ThreadId t, const Node& n);
+    void recountLocks(ThreadId t);
     // Compute into out (width_ entries) the view of node (t, i) from its direct predecessors.
     void computeView(ThreadId t, std::int32_t i, std::int32_t* out) const;
     void joinView(std::int32_t* out, Ref p) const;
@@ -175,6 +196,9 @@ public:
     bool checkMutex(const ExecutionGraph& g, bool placeholders, const std::vector<bool>& openEnded,
                     std::vector<Ref>& order, bool memoryEdges = true);
     std::uint64_t checks = 0, mutexStates = 0;
+    // Asked every few dozen states of a search: true ends it (the check then fails; the caller
+    // is stopping).
+    std::function<bool()> interrupt;
 
 private:
     bool build(const ExecutionGraph& g, bool placeholders);
@@ -203,6 +227,8 @@ private:
     std::size_t live_ = 0;
     bool mutexMode_ = false;
     bool memoryEdges_ = true;
+    bool interrupted_ = false;
+    std::uint32_t polls_ = 0;
 };
 
 // Exact SC consistency of a porf-closed part of a graph (first lim[t] nodes of every thread;
@@ -225,6 +251,8 @@ public:
     // LAPOR: locks, unlocks and successful trylocks carry no reads-from; a lock (a successful
     // trylock) needs its mutex free, a failed trylock goes inside its source's section.
     bool mutexLocks = false;
+    // Asked every few dozen states: true ends the search (no witness; the caller is stopping).
+    std::function<bool()> interrupt;
 
 private:
     bool dfs();
@@ -251,6 +279,8 @@ private:
     std::string keyBuf_;
     bool placeholders_ = false;
     bool enumerate_ = false;
+    bool interrupted_ = false;
+    std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;
 };
 

@@ -17,6 +17,9 @@ void GraphExplorer::useMutexLocks() {
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), info_(p.info()), collectOutcomes_(o.collectOutcomes) {
+    // The consistency searches can run long between two events: they ask the budgets too.
+    co_.interrupt = [this] { return rep_.stop(); };
+    sc_.interrupt = [this] { return rep_.stop(); };
     root_.init(exec_->maxThreads(), p.info()->initialValues);
     deadlockIsError_ = p.info()->deadlockIsError;
     if (auto it = o.params.find("zne"); it != o.params.end()) {
@@ -33,8 +36,19 @@ void GraphExplorer::ensureDepth(std::size_t depth) {
 
 ExecutionGraph& GraphExplorer::revisitGraph(std::size_t depth) {
     auto& g = frames_[depth].graph;
-    if (!g) g = std::make_unique<ExecutionGraph>();
+    if (!g) {
+        if (graphPool_.empty()) {
+            g = std::make_unique<ExecutionGraph>();
+        } else {
+            g = std::move(graphPool_.back());
+            graphPool_.pop_back();
+        }
+    }
     return *g;
+}
+
+void GraphExplorer::releaseRevisitGraph(std::size_t depth) {
+    if (auto& g = frames_[depth].graph) graphPool_.push_back(std::move(g));
 }
 
 void GraphExplorer::run() {
@@ -120,21 +134,15 @@ bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
     return true;
 }
 
-bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) {
-    int held = 0;
-    for (const Node& n : g.threads[static_cast<std::size_t>(t)]) {
-        if (n.placeholder) continue;
-        if (acquires(n)) ++held;
-        if (n.ev.kind == EventKind::Unlock) --held;
-    }
-    return held > 0;
-}
+bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) { return g.lockBalance(t) > 0; }
 
-void GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure) {
+bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure) {
     if (relaxedReplay_) exec_->setRelaxedLocks(!finalReplay_);
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     for (Ref r : order) {
+        // A replay is as long as the execution: a budget must be able to end it.
+        if (rep_.stop()) return false;
         if (stopAtFailure && exec_->failed()) break;
         // A thread that fails here ran on in a relaxed (LAPOR) replay, where a fault such as
         // unlocking a mutex it does not hold is not raised: its later events never happen.
@@ -153,6 +161,7 @@ void GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order, 
         assert(!ev.empty() && ev[0].kind == n.ev.kind && ev[0].wval == n.ev.wval);
         events_.insert(events_.end(), ev.begin(), ev.end());
     }
+    return true;
 }
 
 void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
@@ -170,14 +179,19 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
         order = tmpOrder_;
     }
     finalReplay_ = true;
-    replay(g, order);
+    if (!replay(g, order)) {  // a budget ran out: nothing is reported
+        finalReplay_ = false;
+        return;
+    }
     if (exec_->failed()) {
         reportErrors(g, order);
         finalReplay_ = false;
         return;
     }
     finalReplay_ = false;
-    if (!accept(g)) {
+    const bool accepted = accept(g);
+    if (rep_.stopped()) return;  // (its search may have been cut short)
+    if (!accepted) {
         ++skipped_;
         // Its final state is reachable; a deadlock that the program counts as an error has no
         // outcome (as in the Reporter).
@@ -313,7 +327,7 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, std::span<const Ref> o
             }
         }
         if (!errorsSeen_.insert({h1, h2}).second) continue;
-        replay(g, tmpOrder2_, /*stopAtFailure=*/true);
+        if (!replay(g, tmpOrder2_, /*stopAtFailure=*/true)) return;
         rep_.maximal(TraceStatus::Error, *exec_, events_);
         if (rep_.stopped()) return;
     }
@@ -328,7 +342,7 @@ void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t
             return;
         }
         wit_.assign(depth, freshOrder_);
-        replay(g, wit_.at(depth + 1));
+        if (!replay(g, wit_.at(depth + 1))) return;
     }
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
     // the maximal graph is reported as an error trace.
@@ -347,8 +361,7 @@ void GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
     for (const Ref r : wit_.at(depth + 1))
         if (r.i < static_cast<std::int32_t>(g.threads[r.t].size())) freshOrder_.push_back(r);
     wit_.assign(depth, freshOrder_);
-    replay(g, wit_.at(depth + 1));
-    visit(g, depth + 1);
+    if (replay(g, wit_.at(depth + 1))) visit(g, depth + 1);
     for (auto it = removed.rbegin(); it != removed.rend(); ++it) {
         g.push(it->ev.thread, *it);
         g.zneDone[it->ev.thread].pop_back();
@@ -573,7 +586,7 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size(); ++i) {
+        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
             if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
@@ -592,11 +605,13 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): budgets are asked)
                 }
             ok = ok && maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() &&
+                         maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
             ExecutionGraph& h = revisitGraph(depth);
             h.assignPrefix(g, keep);
@@ -609,15 +624,14 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
             if (consistent(h, false, freshOrder_)) {
                 ++revisitsDone_;
                 wit_.assign(depth, freshOrder_);
-                replay(h, wit_.at(depth + 1));
-                visitChecked(h, r, depth);
+                if (replay(h, wit_.at(depth + 1))) visitChecked(h, r, depth);
             } else {
                 ++inconsistent_;
             }
             if (rep_.stopped()) break;
         }
     }
-    frames_[depth].graph.reset();  // a long graph: not kept for later revisits at this depth
+    releaseRevisitGraph(depth);
 }
 
 void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
@@ -776,7 +790,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size(); ++i) {
+        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             if (r == a) continue;
             const Node& rn = g.at(r);
@@ -803,13 +817,15 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): budgets are asked)
                 }
             if (!ok) continue;
             // Maximality of r and of every deleted event.
             ok = maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() &&
+                         maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
             // The revisited graph (the kept prefix of g; deleted positions' zne is new again).
             ExecutionGraph& h = revisitGraph(depth);
@@ -836,10 +852,11 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 if (consistent(h, false, freshOrder_)) {
                     ++revisitsDone_;
                     wit_.assign(depth, freshOrder_);
-                    replay(h, wit_.at(depth + 1));
-                    visitChecked(h, r, depth);
-                    // r's write part was (re-)added after a: it revisits in turn.
-                    if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
+                    if (replay(h, wit_.at(depth + 1))) {
+                        visitChecked(h, r, depth);
+                        // r's write part was (re-)added after a: it revisits in turn.
+                        if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
+                    }
                 } else {
                     ++inconsistent_;
                 }
@@ -848,7 +865,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             if (rep_.stopped()) break;
         }
     }
-    frames_[depth].graph.reset();  // a long graph: not kept for later revisits at this depth
+    releaseRevisitGraph(depth);
 }
 
 }  // namespace porlab::graph

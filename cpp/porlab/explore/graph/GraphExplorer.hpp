@@ -161,7 +161,8 @@ private:
     // can a read read from an earlier one.
     int coFloor(ExecutionGraph& g, Ref a, LocId loc);
     std::vector<std::int32_t> floorPorf_;
-    void replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure = false);
+    // Replays order; false if a budget ran out first (the execution is then incomplete).
+    [[nodiscard]] bool replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
     void reportErrors(const ExecutionGraph& g, std::span<const Ref> order);
@@ -174,8 +175,13 @@ private:
     // grows by the unlocks it needs); false if there is none.
     bool mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto, std::vector<Ref>& out);
     void ensureDepth(std::size_t depth);
-    // The graph a revisit at this depth builds (allocated while revisits() runs).
+    // The graph a revisit at this depth builds, held while revisits() runs at this depth. The
+    // graphs come from a pool: as many as revisits are nested on the current path, each reused
+    // with its capacity (a graph kept per depth made memory quadratic; one allocated per call,
+    // as long as the execution, fragmented the heap between the path's small allocations).
     ExecutionGraph& revisitGraph(std::size_t depth);
+    void releaseRevisitGraph(std::size_t depth);
+    std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
 
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
