@@ -8,12 +8,14 @@ left as written, `loops="none"`), each cut at L events per execution (`max_execu
   explores it whole);
 * ``spin``: main spins on an atomic flag that a second thread sets; the exploration has L+1
   executions of up to L events, so it is limited to ``--budget`` x L events executed
-  (``max_events``), which covers the long first execution and the first revisits.
+  (``max_events``), which covers the long first execution and the first revisits;
+* ``lock-spin``: the same with a mutex around the flag (locks in a long execution), limited
+  the same way.
 
 Each (program, explorer, L) runs in its own process; the line printed gives events, seconds,
-events/s, the process's peak RSS and its growth above the baseline measured after loading the
-program (MiB). A run that takes longer than ``--timeout`` seconds, or needs more memory than
-``--max-memory-mib``, is printed as such (and longer ones are skipped). Nothing is
+events/s, the process's peak RSS and its growth above the level after loading the program (the
+peak is reset there; MiB). A run that takes longer than ``--timeout`` seconds, or needs more
+memory than ``--max-memory-mib``, is printed as such (and longer ones are skipped). Nothing is
 asserted: this measures. Run:
 `python benchmarks/long_executions.py [--lengths 10000,50000,100000] [--explorers graph,rf]`.
 """
@@ -34,6 +36,30 @@ atomic_int x;
 int main(void) {
     int e = 1;
     while (!atomic_compare_exchange_strong(&x, &e, 2)) e = 1;
+    return 0;
+}
+""",
+    "lock-spin": r"""
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int flag;
+void *setter(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&m);
+    flag = 1;
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, setter, 0);
+    for (;;) {
+        pthread_mutex_lock(&m);
+        int f = flag;
+        pthread_mutex_unlock(&m);
+        if (f) break;
+    }
+    pthread_join(t, 0);
     return 0;
 }
 """,
@@ -74,6 +100,8 @@ def vm_kib():
 source, length, explorer, budget = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 limit_mib = int(sys.argv[5])
 prog = load_c_source(source, max_execution_events=length, loops="none")
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # the peak resident set starts again from here (not from the C compiler's)
 base = hwm_kib()
 if limit_mib:  # address space: what the process has mapped now, plus the limit
     cap = (vm_kib() + limit_mib * 1024) * 1024

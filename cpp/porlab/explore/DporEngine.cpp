@@ -240,7 +240,8 @@ private:
                 wBefore_[d] = -1;
             } else {
                 const int q = acc.back();
-                wBefore_[d] = writesMemory(ev_[static_cast<std::size_t>(q)].kind) ? q : wBefore_[static_cast<std::size_t>(q)];
+                const auto qu = static_cast<std::size_t>(q);
+                wBefore_[d] = writesMemory(ev_[qu].kind) ? q : wBefore_[qu];
             }
             accIdx_[d] = static_cast<int>(acc.size());
             acc.push_back(static_cast<int>(d));
@@ -251,8 +252,9 @@ private:
         }
         // An await or lock whose location another thread accessed after the await's program-order
         // (or spawn) predecessor: only those can have blocking races (analysis (b)).
-        if ((e.kind == EventKind::Await || e.kind == EventKind::XchgAwait || e.kind == EventKind::Lock) &&
-            e.loc >= 0 && mayRaceBack(e, d, base))
+        const bool awaitOrLock = e.kind == EventKind::Await || e.kind == EventKind::XchgAwait ||
+                                 e.kind == EventKind::Lock;
+        if (awaitOrLock && e.loc >= 0 && mayRaceBack(e, d, base))
             blockers_.push_back(static_cast<int>(d));
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
         lastOf_[t] = static_cast<int>(d);
@@ -281,7 +283,8 @@ private:
         const bool eWrites = writesMemory(e.kind);
         const bool eWeak = eWrites && ifaaFaa(e);
         predStart_[d] = predBuf_.size();
-        const ThreadId sThread = w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
+        const ThreadId sThread =
+            w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
         for (std::size_t u = 0; u < T_; ++u) {
             if (static_cast<ThreadId>(u) == e.thread) continue;
             int best = sThread == static_cast<ThreadId>(u) ? w.strong : -1;  // conflicts with all
@@ -290,7 +293,8 @@ private:
             if (best >= 0) predBuf_.push_back(best);
         }
         predCount_[d] = predBuf_.size() - predStart_[d];
-        std::sort(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[d]), predBuf_.end(), std::greater<>());
+        std::sort(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[d]), predBuf_.end(),
+                  std::greater<>());
     }
 
     void enterWindow(std::size_t d, const Event& e) {
@@ -321,7 +325,8 @@ private:
             w.strong = undo_[static_cast<std::size_t>(m)];
             const auto r = undo_.begin() + m + 1;
             std::copy(r, r + static_cast<std::ptrdiff_t>(T_), w.lastR.begin());
-            std::copy(r + static_cast<std::ptrdiff_t>(T_), r + 2 * static_cast<std::ptrdiff_t>(T_), w.lastW.begin());
+            const auto T = static_cast<std::ptrdiff_t>(T_);
+            std::copy(r + T, r + 2 * T, w.lastW.begin());
         } else if (writesMemory(e.kind)) {
             w.lastW[t] = undo_[static_cast<std::size_t>(m)];
         } else {
@@ -658,8 +663,12 @@ private:
     [[nodiscard]] bool bitGet(std::size_t set, std::size_t k) const {
         return (sets_[set * W_ + (k - B0_) / 64] >> (k % 64)) & 1U;
     }
-    void bitSet(std::size_t set, std::size_t k) { sets_[set * W_ + (k - B0_) / 64] |= 1ULL << (k % 64); }
-    void bitClear(std::size_t set, std::size_t k) { sets_[set * W_ + (k - B0_) / 64] &= ~(1ULL << (k % 64)); }
+    void bitSet(std::size_t set, std::size_t k) {
+        sets_[set * W_ + (k - B0_) / 64] |= 1ULL << (k % 64);
+    }
+    void bitClear(std::size_t set, std::size_t k) {
+        sets_[set * W_ + (k - B0_) / 64] &= ~(1ULL << (k % 64));
+    }
     std::size_t newSet() {
         const std::size_t id = sets_.size() / W_;
         sets_.resize(sets_.size() + W_, 0);
@@ -706,9 +715,11 @@ private:
         if (lt.empty()) return;
         racers_.assign(T_, -1);  // per thread: index of its next candidate in lt[u], -1: none
         for (std::size_t u = 0; u < T_; ++u)
-            if (static_cast<ThreadId>(u) != e.thread)
-                racers_[u] = static_cast<int>(std::lower_bound(lt[u].begin(), lt[u].end(), static_cast<int>(limit)) -
-                                              lt[u].begin()) - 1;
+            if (static_cast<ThreadId>(u) != e.thread) {
+                const auto& acc = lt[u];
+                const auto it = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(limit));
+                racers_[u] = static_cast<int>(it - acc.begin()) - 1;
+            }
         auto nextRacer = [&]() -> int {
             int best = -1;
             std::size_t bu = 0;
@@ -823,8 +834,8 @@ private:
             if (rep_.stop()) return;
             const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
-            preds_.assign(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j]),
-                          predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j] + predCount_[j]));
+            const auto first = predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j]);
+            preds_.assign(first, first + static_cast<std::ptrdiff_t>(predCount_[j]));
             if (preds_.empty()) continue;
             int other = prevSame_[j];
             if (other < 0) other = spawnPos_[static_cast<std::size_t>(ej.thread)];
@@ -903,7 +914,7 @@ private:
     // Positions of E, in order: accesses with conflicting predecessors that cannot block (race
     // analysis (a)), awaits and locks (b).
     std::vector<int> racy_, blockers_;
-    std::vector<int> wBefore_;  // by position of an access: the last write of its location before it
+    std::vector<int> wBefore_;  // by position of an access: its location's last write before it
 
     std::vector<Node> nodes_;
     std::vector<int> freeNodes_;

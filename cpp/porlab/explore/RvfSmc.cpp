@@ -119,7 +119,8 @@ struct IntsHash {
 class RvfSmc {
 public:
     RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
-        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r), ro_(std::move(ro)) {
+        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r),
+          ro_(std::move(ro)) {
         // VerifySC can take long between two events: it asks the budgets too.
         ro_.vsc.interrupt = [this] { return rep_.stop(); };
     }
@@ -289,7 +290,8 @@ private:
             sv.keep = c;
             sv.suffix.assign(order_.begin() + static_cast<std::ptrdiff_t>(c), order_.end());
             sv.anyFail = anyFail_;
-        } else if (c < sv.keep) {  // the current trace is a replay already: its prefix up to keep is the saved trace's
+        } else if (c < sv.keep) {
+            // The current trace is a replay already: up to keep, it is the saved trace.
             sv.suffix.insert(sv.suffix.begin(), order_.begin() + static_cast<std::ptrdiff_t>(c),
                              order_.begin() + static_cast<std::ptrdiff_t>(sv.keep));
             sv.keep = c;
@@ -304,7 +306,7 @@ private:
         truncateTrace(sv.keep);
         for (const Performed& p : sv.suffix) {
             if (p.loc != kNoLoc) {
-                cur_[static_cast<std::size_t>(p.loc)] = steps_[static_cast<std::size_t>(p.t)][static_cast<std::size_t>(p.i)].ev.wval;
+                cur_[static_cast<std::size_t>(p.loc)] = step(p.t, p.i).ev.wval;
                 active_[static_cast<std::size_t>(p.loc)] = {p.t, p.i};
             }
             order_.push_back(p);
@@ -404,8 +406,9 @@ private:
         else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0) join(poClock(sp.t, sp.i));
         if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
             const ThreadId ch = s.ev.aux;
-            if (reg_[static_cast<std::size_t>(ch)] > 0) join(poClock(ch, reg_[static_cast<std::size_t>(ch)] - 1));
-            else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(ch)]; sp.t >= 0) join(poClock(sp.t, sp.i));
+            const auto cu = static_cast<std::size_t>(ch);
+            if (reg_[cu] > 0) join(poClock(ch, reg_[cu] - 1));
+            else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0) join(poClock(sp.t, sp.i));
         }
         if (ro_.perWrite) {
             src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
@@ -444,7 +447,11 @@ private:
     }
 
     [[nodiscard]] const std::int32_t* poClock(ThreadId t, std::int32_t i) const {
-        return &clk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * static_cast<std::size_t>(T_)];
+        const auto T = static_cast<std::size_t>(T_);
+        return &clk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
+    }
+    [[nodiscard]] const Step& step(ThreadId t, std::int32_t i) const {
+        return steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
     }
 
     // ---- error traces ---------------------------------------------------------------------------
@@ -523,14 +530,15 @@ private:
 
     // Writes of location x among the first sl[t] steps of every thread, with their values (in
     // thread order, then step order).
-    [[nodiscard]] std::vector<std::pair<WriteRef, Value>> writesOf(LocId x, const std::vector<std::int32_t>& sl) {
-        std::vector<std::pair<WriteRef, Value>> w;
+    using Writes = std::vector<std::pair<WriteRef, Value>>;
+    [[nodiscard]] Writes writesOf(LocId x, const std::vector<std::int32_t>& sl) {
+        Writes w;
         if (!locLists_[static_cast<std::size_t>(x)]) return w;
         const LocLists& ll = lists(x);
         for (ThreadId t = 0; t < T_; ++t)
             for (const std::int32_t i : ll.writes[static_cast<std::size_t>(t)]) {
                 if (i >= sl[t]) break;
-                w.push_back({{t, i}, steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)].ev.wval});
+                w.push_back({{t, i}, step(t, i).ev.wval});
             }
         return w;
     }
@@ -565,7 +573,7 @@ private:
                     const auto& wl = locLists_[x]->writes[static_cast<std::size_t>(t)];
                     const auto it = std::lower_bound(wl.begin(), wl.end(), sl[t]);
                     if (it != wl.begin())
-                        vs.push_back(steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(*(it - 1))].ev.wval);
+                        vs.push_back(step(t, *(it - 1)).ev.wval);
                 }
             if (vs.empty()) vs.push_back(initVals_[x]);
             std::sort(vs.begin(), vs.end());
@@ -857,8 +865,10 @@ private:
         bool anyInPast = false;
         for (std::size_t u = 0; u < T; ++u) {
             const auto& wl = ll.writes[u];
-            end[u] = static_cast<std::int32_t>(std::lower_bound(wl.begin(), wl.end(), sl[u]) - wl.begin());
-            inPast[u] = static_cast<std::int32_t>(std::lower_bound(wl.begin(), wl.begin() + end[u], past[u]) - wl.begin());
+            const auto e = std::lower_bound(wl.begin(), wl.end(), sl[u]);
+            const auto p = std::lower_bound(wl.begin(), e, past[u]);
+            end[u] = static_cast<std::int32_t>(e - wl.begin());
+            inPast[u] = static_cast<std::int32_t>(p - wl.begin());
             if (inPast[u] > 0) {
                 latest[u] = wl[static_cast<std::size_t>(inPast[u] - 1)];
                 anyInPast = true;
@@ -870,12 +880,13 @@ private:
                 const WriteRef w{static_cast<std::int32_t>(u), latest[u]};
                 bool hidden = false;
                 for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
-                    hidden = u2 != u && latest[u2] >= 0 && poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
+                    hidden = u2 != u && latest[u2] >= 0 &&
+                             poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
                 if (!hidden && ro_.perWrite) hidden = hiddenByRead(r.ev.loc, w, past);
                 if (!hidden) vis.push_back(w);
             }
             for (std::int32_t k = inPast[u]; k < end[u]; ++k)
-                vis.push_back(WriteRef{static_cast<std::int32_t>(u), wl[static_cast<std::size_t>(k)]});
+                vis.push_back({static_cast<std::int32_t>(u), wl[static_cast<std::size_t>(k)]});
         }
         if (!anyInPast) vis.push_back(kInitWrite);
         return vis;
@@ -884,7 +895,8 @@ private:
     // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
     // another write? Per thread, the reads after w are the latest ones (clocks grow along the
     // thread); of those reading w, prevDiff_ skips to the latest with another source.
-    [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w, const std::vector<std::int32_t>& past) const {
+    [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w,
+                                    const std::vector<std::int32_t>& past) const {
         const LocLists& ll = *locLists_[static_cast<std::size_t>(loc)];
         for (std::size_t u = 0; u < past.size(); ++u) {
             const auto& rl = ll.reads[u];

@@ -119,7 +119,8 @@ private:
             std::vector<int> cnt(static_cast<std::size_t>(T_), 0);
             int p = 0;
             for (ThreadId t : *inst_->aux) {
-                if (t >= 0 && t < T_ && cnt[t] < inst_->len[t]) rank_[static_cast<std::size_t>(id(t, cnt[t]))] = p;
+                if (t >= 0 && t < T_ && cnt[t] < inst_->len[t])
+                    rank_[static_cast<std::size_t>(id(t, cnt[t]))] = p;
                 ++cnt[static_cast<std::size_t>(t)];
                 ++p;
             }
@@ -159,7 +160,8 @@ private:
                     const Step& s = *ev_[static_cast<std::size_t>(e)].step;
                     if (s.ev.kind == EventKind::Join && s.ev.aux >= 0 && s.ev.aux < T_) {
                         const int c = s.ev.aux;
-                        if (!join(inst_->len[c] > 0 ? id(c, inst_->len[c] - 1) : spawnId(c))) return false;
+                        const int last = inst_->len[c] > 0 ? id(c, inst_->len[c] - 1) : spawnId(c);
+                        if (!join(last)) return false;
                     }
                     for (int src : in_[static_cast<std::size_t>(e)])
                         if (!join(src)) return false;
@@ -193,13 +195,15 @@ private:
     // edge (walking every write for every read made the closure quadratic in the instance).
     // wl_[slot][u]: the write events of thread u to the location of the slot, in program order.
     [[nodiscard]] const std::vector<int>& writesOf(LocId l, int u) const {
-        return wl_[static_cast<std::size_t>(slot_[static_cast<std::size_t>(l)])][static_cast<std::size_t>(u)];
+        const auto slot = static_cast<std::size_t>(slot_[static_cast<std::size_t>(l)]);
+        return wl_[slot][static_cast<std::size_t>(u)];
     }
     [[nodiscard]] int idxOf(int e) const { return ev_[static_cast<std::size_t>(e)].i; }
     // The first position in u's writes of l (ids in program order) whose index is >= i.
     [[nodiscard]] std::size_t fromIndex(const std::vector<int>& ws, int i) const {
         return static_cast<std::size_t>(
-            std::partition_point(ws.begin(), ws.end(), [&](int x) { return idxOf(x) < i; }) - ws.begin());
+            std::partition_point(ws.begin(), ws.end(), [&](int x) { return idxOf(x) < i; }) -
+            ws.begin());
     }
     // Writes of thread u that are <P r: its first `before(r, u)` events (all, for a final read).
     [[nodiscard]] int before(int r, int u) const {
@@ -226,7 +230,8 @@ private:
         in_.assign(static_cast<std::size_t>(n_), {});
         // writes per location and thread (ids), for the closure conditions
         slot_.assign(L_, -1);
-        for (std::size_t k = 0; k < keyLocs_.size(); ++k) slot_[static_cast<std::size_t>(keyLocs_[k])] = static_cast<int>(k);
+        for (std::size_t k = 0; k < keyLocs_.size(); ++k)
+            slot_[static_cast<std::size_t>(keyLocs_[k])] = static_cast<int>(k);
         if (wl_.size() < keyLocs_.size()) wl_.resize(keyLocs_.size());
         for (std::size_t k = 0; k < keyLocs_.size(); ++k) {
             wl_[k].resize(static_cast<std::size_t>(T_));
@@ -234,7 +239,9 @@ private:
         }
         for (int e = 0; e < n_; ++e) {
             const Ev& w = ev_[static_cast<std::size_t>(e)];
-            if (w.write) wl_[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w.loc)])][static_cast<std::size_t>(w.t)].push_back(e);
+            if (!w.write) continue;
+            const auto slot = static_cast<std::size_t>(slot_[static_cast<std::size_t>(w.loc)]);
+            wl_[slot][static_cast<std::size_t>(w.t)].push_back(e);
         }
         std::vector<int> cl;
         for (;;) {
@@ -269,11 +276,11 @@ private:
                     bool greatest = true;
                     for (int w2 : cl) greatest = greatest && (w2 == w || lt(w2, w));
                     if (!greatest) continue;
-                    if (w < 0 && !isGood(-1)) return false;  // the initial write is bad, and before r
+                    if (w < 0 && !isGood(-1)) return false;  // init is bad, and before r
                     for (int u = 0; u < T_ && anyWrites; ++u) {
-                        // u's bad writes b with b <P r and not b <P w: indices in [vc(w)[u], vc(r)[u])
+                        // u's bad writes b, b <P r, not b <P w: indices in [vc(w)[u], vc(r)[u])
                         const auto& ws = writesOf(l, u);
-                        const auto lo = w < 0 ? std::size_t{0} : fromIndex(ws, vc_[static_cast<std::size_t>(w) * T_ + u]);
+                        const auto lo = w < 0 ? std::size_t{0} : fromIndex(ws, before(w, u));
                         for (auto k = fromIndex(ws, before(r, u)); k-- > lo;) {
                             const int b = ws[k];
                             if (b == r || isGood(b)) continue;
@@ -293,10 +300,12 @@ private:
                             if (w == b || !lt(w, b)) return false;
                         return true;
                     };
-                    const auto s1 = static_cast<std::size_t>(
-                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !afterCl(b); }) - ws.begin());
-                    const auto s2 = static_cast<std::size_t>(
-                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !lt(r, b); }) - ws.begin());
+                    const auto p1 =
+                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !afterCl(b); });
+                    const auto p2 =
+                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !lt(r, b); });
+                    const auto s1 = static_cast<std::size_t>(p1 - ws.begin());
+                    const auto s2 = static_cast<std::size_t>(p2 - ws.begin());
                     for (std::size_t k = s1; k < s2; ++k) {
                         const int b = ws[k];
                         if (b == r || isGood(b)) continue;
@@ -401,7 +410,8 @@ private:
 
     // Should the call end now (a budget ran out)?
     bool interrupted() {
-        if (!interrupted_ && (++polls_ & 63) == 0 && opts_->interrupt && opts_->interrupt()) interrupted_ = true;
+        if (!interrupted_ && (++polls_ & 63) == 0 && opts_->interrupt && opts_->interrupt())
+            interrupted_ = true;
         return interrupted_;
     }
 
@@ -473,7 +483,7 @@ private:
     std::vector<std::int32_t> vc_, pos_;
     std::vector<ThreadId> seq_;
     std::vector<LocId> keyLocs_;
-    std::vector<int> slot_;                       // by location: its index in keyLocs_ (-1: no write)
+    std::vector<int> slot_;  // by location: its index in keyLocs_ (-1: not written)
     std::vector<std::vector<std::vector<int>>> wl_;  // by slot, by thread: write ids
     std::vector<std::vector<int>> cand_;
     std::unordered_set<std::string> done_;

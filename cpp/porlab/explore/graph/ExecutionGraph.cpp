@@ -53,8 +53,8 @@ void ExecutionGraph::joinView(std::int32_t* out, Ref p) const {
 Ref ExecutionGraph::spawnerOf(ThreadId t) const {
     const std::size_t T = threads.size();
     auto spawns = [&](Ref r) {
-        if (r.t == kInitThread || static_cast<std::size_t>(r.i) >= threads[static_cast<std::size_t>(r.t)].size())
-            return false;
+        if (r.t == kInitThread) return false;
+        if (static_cast<std::size_t>(r.i) >= threads[static_cast<std::size_t>(r.t)].size()) return false;
         const Event& e = at(r).ev;
         return e.kind == EventKind::Spawn && e.aux == t;
     };
@@ -127,7 +127,8 @@ void ExecutionGraph::recountLocks(ThreadId t) {
     open_[u].clear();
     closed_[u].clear();
     const auto& th = threads[u];
-    for (std::size_t i = 0; i < th.size(); ++i) lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
+    for (std::size_t i = 0; i < th.size(); ++i)
+        lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
 }
 
 void ExecutionGraph::push(ThreadId t, const Node& n) {
@@ -138,8 +139,8 @@ void ExecutionGraph::push(ThreadId t, const Node& n) {
     const auto i = static_cast<std::int32_t>(th.size()) - 1;
     computeView(t, i, &v[static_cast<std::size_t>(i) * width_]);
     lockNodeAdded(t, n, i);
-    if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < threads.size())
-        spawner_[static_cast<std::size_t>(n.ev.aux)] = Ref{t, i};
+    const auto child = static_cast<std::size_t>(n.ev.aux);
+    if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && child < threads.size()) spawner_[child] = Ref{t, i};
 }
 
 void ExecutionGraph::pop(ThreadId t) {
@@ -158,7 +159,8 @@ void ExecutionGraph::truncate(ThreadId t, std::size_t n) {
 }
 
 void ExecutionGraph::refreshView(Ref r) {
-    computeView(r.t, r.i, &views_[static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.i) * width_]);
+    auto& v = views_[static_cast<std::size_t>(r.t)];
+    computeView(r.t, r.i, &v[static_cast<std::size_t>(r.i) * width_]);
     recountLocks(r.t);
 }
 
@@ -169,7 +171,8 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
     views_.resize(T);
     zneDone.resize(T);
     for (std::size_t t = 0; t < T; ++t) {
-        const auto k = static_cast<std::ptrdiff_t>(std::min<std::size_t>(static_cast<std::size_t>(keep[t]), g.threads[t].size()));
+        const auto n = std::min<std::size_t>(static_cast<std::size_t>(keep[t]), g.threads[t].size());
+        const auto k = static_cast<std::ptrdiff_t>(n);
         threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + k);
         views_[t].assign(g.views_[t].begin(), g.views_[t].begin() + k * static_cast<std::ptrdiff_t>(width_));
         // positions deleted: their zne is new again

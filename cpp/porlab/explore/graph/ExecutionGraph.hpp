@@ -106,10 +106,11 @@ public:
     // critical sections (mutex, position of the acquisition) in order: an unlock closes the
     // latest open section of its mutex. Placeholders do not count. Kept up to date as nodes come
     // and go (LAPOR asks at every event; counting them cost O(events) each time).
-    [[nodiscard]] std::int32_t lockBalance(ThreadId t) const { return lockBalance_[static_cast<std::size_t>(t)]; }
-    [[nodiscard]] const std::vector<std::pair<LocId, std::int32_t>>& openSections(ThreadId t) const {
-        return open_[static_cast<std::size_t>(t)];
+    using Sections = std::vector<std::pair<LocId, std::int32_t>>;
+    [[nodiscard]] std::int32_t lockBalance(ThreadId t) const {
+        return lockBalance_[static_cast<std::size_t>(t)];
     }
+    [[nodiscard]] const Sections& openSections(ThreadId t) const { return open_[static_cast<std::size_t>(t)]; }
     [[nodiscard]] bool stuck(ThreadId t) const {
         return !threads[t].empty() && threads[t].back().placeholder;
     }
@@ -160,7 +161,7 @@ private:
     }
     [[nodiscard]] Ref spawnerOf(ThreadId t) const;
     std::vector<std::int32_t> lockBalance_;
-    std::vector<std::vector<std::pair<LocId, std::int32_t>>> open_;
+    std::vector<Sections> open_;
     // By thread, per unlock node: where the section it closed was in open_ (-1: none), and it.
     struct Closed {
         std::int32_t at = -1;

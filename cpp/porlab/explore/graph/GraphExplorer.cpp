@@ -136,7 +136,8 @@ bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
 
 bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) { return g.lockBalance(t) > 0; }
 
-bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure) {
+bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
+                           bool stopAtFailure) {
     if (relaxedReplay_) exec_->setRelaxedLocks(!finalReplay_);
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
@@ -586,7 +587,7 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
             if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
@@ -605,13 +606,13 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
-                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): budgets are asked)
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): ask)
                 }
             ok = ok && maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = !rep_.stop() &&
-                         maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() && maximallyAdded(g, Ref{static_cast<std::int32_t>(w),
+                                                               static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
             ExecutionGraph& h = revisitGraph(depth);
             h.assignPrefix(g, keep);
@@ -790,7 +791,7 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             if (r == a) continue;
             const Node& rn = g.at(r);
@@ -817,22 +818,22 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
-                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): budgets are asked)
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): ask)
                 }
             if (!ok) continue;
             // Maximality of r and of every deleted event.
             ok = maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = !rep_.stop() &&
-                         maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() && maximallyAdded(g, Ref{static_cast<std::int32_t>(w),
+                                                               static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
             // The revisited graph (the kept prefix of g; deleted positions' zne is new again).
             ExecutionGraph& h = revisitGraph(depth);
             h.assignPrefix(g, keep);
             {
                 auto& cl = h.co[static_cast<std::size_t>(loc)];
-                cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return x == r || x == a; }), cl.end());
+                std::erase_if(cl, [&](Ref x) { return x == r || x == a; });
             }
             Node& hr = h.at(r);
             hr.ev = withReadValue(hr, v);

@@ -162,7 +162,8 @@ private:
     int coFloor(ExecutionGraph& g, Ref a, LocId loc);
     std::vector<std::int32_t> floorPorf_;
     // Replays order; false if a budget ran out first (the execution is then incomplete).
-    [[nodiscard]] bool replay(const ExecutionGraph& g, std::span<const Ref> order, bool stopAtFailure = false);
+    [[nodiscard]] bool replay(const ExecutionGraph& g, std::span<const Ref> order,
+                              bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
     void reportErrors(const ExecutionGraph& g, std::span<const Ref> order);
