@@ -4,7 +4,8 @@ Short executions run at millions of events per second; a long one must not be sl
 (nothing quadratic in the execution length) nor take memory quadratic in it. Programs (C, loops
 left as written, `loops="none"`), each cut at L events per execution (`max_execution_events`):
 
-* ``cas``: one thread in an endless failing CAS loop: one execution of L events (every explorer
+* ``cas``: one thread in an endless failing CAS loop that counts its iterations (so that it
+  is not a livelock): one execution of L events (every explorer
   explores it whole);
 * ``spin``: main spins on an atomic flag that a second thread sets; the exploration has L+1
   executions of up to L events, so it is limited to ``--budget`` x L events executed
@@ -32,10 +33,13 @@ import sys
 PROGRAMS = {
     "cas": r"""
 #include <stdatomic.h>
-atomic_int x;
+atomic_int x, n;
 int main(void) {
     int e = 1;
-    while (!atomic_compare_exchange_strong(&x, &e, 2)) e = 1;
+    while (!atomic_compare_exchange_strong(&x, &e, 2)) {
+        e = 1;
+        atomic_fetch_add(&n, 1);  // (a loop that changes nothing would end as a livelock)
+    }
     return 0;
 }
 """,

@@ -110,6 +110,18 @@ void bindCore(py::module_& m) {
         .def("location_name",
              [](const Trace& t, int loc) { return t.info() ? t.info()->locationName(loc) : "@" + std::to_string(loc); },
              py::arg("loc"))
+        .def_property_readonly(
+            "blocks",
+            [](const Trace& t) {
+                py::list l;
+                for (const auto& b : t.blocks())
+                    l.append(py::make_tuple(
+                        t.info() ? t.info()->threadName(b.thread) : "T" + std::to_string(b.thread),
+                        b.reason, t.info() ? t.info()->position(b.pos) : std::string()));
+                return l;
+            },
+            "A blocked trace: (thread, reason, 'file:line') for every thread that stopped "
+            "without finishing (reasons: assume, loop-bound, await, lock, cond-wait, ...).")
         .def("to_dot", &Trace::toDot, py::arg("title") = "",
              "Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue.")
         .def("__str__", &Trace::toString)

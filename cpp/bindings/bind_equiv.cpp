@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Equivalences: canonical keys and partition sizes.
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -52,27 +53,36 @@ void bindEquiv(py::module_& m) {
           "happens-before: the canonical representative of its Mazurkiewicz class.");
 
     m.def("partition_sizes",
-          [](const Program& program, std::uint64_t maxTraces, double maxSeconds) {
+          [](const Program& program, std::uint64_t maxTraces, double maxSeconds,
+             std::uint64_t maxEvents, std::uint64_t maxMemory, std::optional<py::function> progress,
+             double progressSeconds) {
               ExploreOptions o;
               o.maxTraces = maxTraces;
               o.maxSeconds = maxSeconds;
+              o.maxEvents = maxEvents;
+              o.maxMemoryBytes = maxMemory;
               o.collectOutcomes = false;
               PartitionSizes p;
-              {
-                  py::gil_scoped_release release;
-                  p = partitionSizes(program, o);
-              }
+              p.run = exploreInterruptibly(o, progress, progressSeconds, [&](const ExploreOptions& eo) {
+                  p = partitionSizes(program, eo);
+                  return p.run;
+              });
               py::dict d;
               d["interleavings"] = countsDict(p.interleavings);
               for (int i = 0; i < kNumEquivalences; ++i)
                   d[py::str(std::string(kEquivalenceNames[i]))] = countsDict(p.classes[i]);
               d["budget_exceeded"] = p.run.budgetExceeded;
+              d["budget_reason"] = p.run.budgetReason;
+              d["incomplete"] = p.run.incomplete;
               d["seconds"] = p.run.seconds;
               return d;
           },
           py::arg("program"), py::arg("max_traces") = 0, py::arg("max_seconds") = 0.0,
+          py::arg("max_events") = 0, py::arg("max_memory") = 0, py::arg("progress") = py::none(),
+          py::arg("progress_seconds") = 0.5,
           "Enumerate every interleaving and count classes per equivalence; each entry maps to "
-          "{'complete', 'blocked', 'errors'} counts.");
+          "{'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial "
+          "counts (lower bounds) and the reasons in 'incomplete'.");
 
     py::class_<ClassCounter>(m, "ClassCounter",
                              "Counts the classes of reported traces under every equivalence.")

@@ -4,6 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "bindings.hpp"
 #include "porlab/explore/Explorer.hpp"
 
@@ -25,7 +28,22 @@ void bindExplore(py::module_& m) {
                       "Peak resident set size of the process.")
         .def_readonly("budget_exceeded", &ExploreResult::budgetExceeded,
                       "True when a budget ended the run early (the counts are partial).")
-        .def_readonly("budget_reason", &ExploreResult::budgetReason)
+        .def_readonly("budget_reason", &ExploreResult::budgetReason,
+                      "Which budget ended the run: traces, seconds, events, memory, interrupted.")
+        .def_readonly("incomplete", &ExploreResult::incomplete,
+                      "Why the exploration is not exhaustive (budgets, interrupt, execution "
+                      "cuts, thread or location limits); empty when it was exhausted.")
+        .def_readonly("blocked_by", &ExploreResult::blockedBy,
+                      "Blocked traces by primary reason (they add up to blocked).")
+        .def_property_readonly(
+            "block_sites",
+            [](const ExploreResult& r) {
+                py::list l;
+                for (const auto& b : r.blockSites)
+                    l.append(py::make_tuple(b.reason, b.pos.file, b.pos.line, b.traces));
+                return l;
+            },
+            "Distinct (reason, file, line, traces) where threads of blocked traces stopped.")
         .def_readonly("first_error", &ExploreResult::firstError, "The first error trace or None.")
         .def_readonly("traces", &ExploreResult::traces, "Every maximal trace, when kept.")
         .def_property_readonly("outcomes",
@@ -55,7 +73,17 @@ void bindExplore(py::module_& m) {
                   d["equivalence"] = e.equivalence;
                   d["description"] = e.description;
                   d["optimal"] = e.optimal;
-                  d["options"] = e.options;
+                  py::list opts;
+                  for (const auto& o : e.options) {
+                      py::dict od;
+                      od["name"] = o.name;
+                      od["doc"] = o.doc;
+                      od["default"] = o.defaultValue;
+                      od["values"] = o.isBool() ? py::object(py::none()) : py::cast(o.values);
+                      od["type"] = o.isBool() ? "bool" : "choice";
+                      opts.append(od);
+                  }
+                  d["options"] = opts;
                   d["covers_classes"] = e.optimal || e.coversClasses;
                   d["non_redundant"] = e.optimal || e.nonRedundant;
                   d["ifaa"] = e.ifaa;
@@ -69,13 +97,16 @@ void bindExplore(py::module_& m) {
 
     m.def("explore",
           [](const Program& program, const std::string& explorer, std::uint64_t maxTraces,
-             double maxSeconds, std::uint64_t maxEvents, bool stopOnError, bool keepTraces,
-             bool collectOutcomes, bool ifaa, std::optional<std::function<void(const Trace&)>> onTrace,
-             std::map<std::string, std::string> params) {
+             double maxSeconds, std::uint64_t maxEvents, std::uint64_t maxMemory, bool stopOnError,
+             bool keepTraces, bool collectOutcomes, bool ifaa,
+             std::optional<std::function<void(const Trace&)>> onTrace,
+             std::map<std::string, std::string> params, std::optional<py::function> progress,
+             double progressSeconds) {
               ExploreOptions o;
               o.maxTraces = maxTraces;
               o.maxSeconds = maxSeconds;
               o.maxEvents = maxEvents;
+              o.maxMemoryBytes = maxMemory;
               o.stopOnError = stopOnError;
               o.keepTraces = keepTraces;
               o.collectOutcomes = collectOutcomes;
@@ -88,15 +119,84 @@ void bindExplore(py::module_& m) {
                       f(t);
                   };
               }
-              py::gil_scoped_release release;
-              return porlab::explore(program, explorer, o);
+              return exploreInterruptibly(
+                  o, progress, progressSeconds,
+                  [&](const ExploreOptions& eo) { return porlab::explore(program, explorer, eo); });
           },
           py::arg("program"), py::arg("explorer") = "naive", py::arg("max_traces") = 0,
-          py::arg("max_seconds") = 0.0, py::arg("max_events") = 0, py::arg("stop_on_error") = false,
-          py::arg("keep_traces") = false, py::arg("collect_outcomes") = true,
-          py::arg("ifaa") = false, py::arg("on_trace") = py::none(),
+          py::arg("max_seconds") = 0.0, py::arg("max_events") = 0, py::arg("max_memory") = 0,
+          py::arg("stop_on_error") = false, py::arg("keep_traces") = false,
+          py::arg("collect_outcomes") = true, py::arg("ifaa") = false,
+          py::arg("on_trace") = py::none(),
           py::arg("params") = std::map<std::string, std::string>{},
-          "Explore a program with a registered explorer (the GIL is released meanwhile).");
+          py::arg("progress") = py::none(), py::arg("progress_seconds") = 0.5,
+          "Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C "
+          "(any KeyboardInterrupt a signal handler raises) stops the run like a budget: the "
+          "partial result comes back with budget_reason 'interrupted'. `progress` is called "
+          "about every progress_seconds with (complete, blocked, errors, events, seconds).");
+
+    m.def(
+        "estimate_interleavings",
+        [](const Program& program, int walks, std::uint64_t seed) {
+            py::gil_scoped_release release;
+            return estimateInterleavings(program, walks, seed);
+        },
+        py::arg("program"), py::arg("walks") = 64, py::arg("seed") = 1,
+        "Knuth's random-walk estimate of the number of maximal interleavings (what the naive "
+        "explorer and partition_sizes enumerate).");
+    m.def("default_memory_budget", &defaultMemoryBudget,
+          "Three quarters of the machine's (or the cgroup's) memory, in bytes; 0 if unknown.");
+    m.def("resident_bytes", &currentResidentBytes, "The process's resident set size now.");
+}
+
+ExploreResult exploreInterruptibly(ExploreOptions& o, const std::optional<py::function>& progress,
+                                   double progressSeconds,
+                                   const std::function<ExploreResult(const ExploreOptions&)>& run) {
+    ExploreControl control;
+    o.control = &control;
+    o.pollSeconds = 0.05;
+    std::optional<py::error_already_set> failure;  // raised by a signal handler or the callback
+    const auto start = std::chrono::steady_clock::now();
+    auto lastProgress = start;
+    o.poll = [&]() -> bool {
+        py::gil_scoped_acquire gil;
+        // Python runs its signal handlers only on the main thread, which is this one when
+        // explore() was called from it: a KeyboardInterrupt (Ctrl-C, a notebook's interrupt)
+        // becomes an interrupt of the exploration.
+        if (PyErr_CheckSignals() != 0) {
+            failure.emplace();
+            return true;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (progress && std::chrono::duration<double>(now - lastProgress).count() >= progressSeconds) {
+            lastProgress = now;
+            const auto& p = control.progress;
+            try {
+                (*progress)(p.complete.load(), p.blocked.load(), p.errors.load(), p.events.load(),
+                            std::chrono::duration<double>(now - start).count());
+            } catch (py::error_already_set& e) {
+                failure.emplace(std::move(e));
+                return true;
+            }
+        }
+        return false;
+    };
+    ExploreResult r;
+    {
+        py::gil_scoped_release release;
+        r = run(o);
+    }
+    if (failure) {
+        // An interrupt is a result (the partial counts); anything else a handler raised is raised.
+        if (failure->matches(PyExc_KeyboardInterrupt)) {
+            r.budgetExceeded = true;
+            r.budgetReason = "interrupted";
+            addIncompleteReason(r, "interrupted");
+        } else {
+            throw std::move(*failure);
+        }
+    }
+    return r;
 }
 
 }  // namespace porlab::bind

@@ -146,6 +146,8 @@ void bindProgram(py::module_& m) {
         .def_property_readonly("initial_values",
                                [](const Program& p) { return p.info()->initialValues; })
         .def_property_readonly("is_mutex", [](const Program& p) { return p.info()->isMutex; })
+        .def_property_readonly("files", [](const Program& p) { return p.info()->files; },
+                               "Source file names by SourcePos file index (files[0] = '').")
         .def("new_execution", &Program::newExecution, py::keep_alive<0, 1>(),
              "A fresh execution of the program (the interface explorers drive).");
 

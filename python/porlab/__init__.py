@@ -6,7 +6,7 @@ explorer (:func:`explorers`), and count its equivalence classes with :func:`part
 
 from __future__ import annotations
 
-from porlab import _core
+from porlab import _core, progress
 from porlab.api import (
     PartitionSizes,
     Result,
@@ -18,7 +18,7 @@ from porlab.api import (
 )
 from porlab.builder import Array, Expr, Loop, Mutex, Program, Reg, Thread, Var
 from porlab.cfront import load_c, load_c_source
-from porlab.errors import InputError, ProgramError, UnsupportedError
+from porlab.errors import InputError, Interrupted, ProgramError, UnsupportedError
 from porlab.frames import results_frame, trace_frame
 from porlab.iterate import traces
 
@@ -31,6 +31,7 @@ __all__ = [
     "Event",
     "Expr",
     "InputError",
+    "Interrupted",
     "Loop",
     "Mutex",
     "PartitionSizes",
@@ -49,6 +50,7 @@ __all__ = [
     "load_c_source",
     "load_program",
     "partition_sizes",
+    "progress",
     "results_frame",
     "trace_frame",
     "trace_key",

@@ -134,6 +134,10 @@ class Trace:
         """Human-readable text of event i, with names."""
     def thread_name(self, thread: _Int) -> str: ...
     def location_name(self, loc: _Int) -> str: ...
+    @property
+    def blocks(self) -> list[tuple[str, str, str]]:
+        """A blocked trace: (thread, reason, 'file:line') for every thread that stopped without
+        finishing (reasons: assume, loop-bound, await, lock, cond-wait, ...)."""
     def to_dot(self, title: str = "") -> str:
         """Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue."""
 
@@ -191,6 +195,9 @@ class ProgramBase:
     def initial_values(self) -> list[int]: ...
     @property
     def is_mutex(self) -> list[bool]: ...
+    @property
+    def files(self) -> list[str]:
+        """Source file names by SourcePos file index (files[0] = '')."""
     def new_execution(self) -> Execution:
         """A fresh execution of the program (the interface explorers drive)."""
 
@@ -259,7 +266,18 @@ class Result:
     def budget_exceeded(self) -> bool:
         """True when a budget ended the run early (the counts are partial)."""
     @property
-    def budget_reason(self) -> str: ...
+    def budget_reason(self) -> str:
+        """Which budget ended the run: traces, seconds, events, memory, interrupted."""
+    @property
+    def incomplete(self) -> list[str]:
+        """Why the exploration is not exhaustive (budgets, interrupt, execution cuts, thread or
+        location limits); empty when it was exhausted."""
+    @property
+    def blocked_by(self) -> dict[str, int]:
+        """Blocked traces by primary reason (they add up to blocked)."""
+    @property
+    def block_sites(self) -> list[tuple[str, int, int, int]]:
+        """Distinct (reason, file, line, traces) where threads of blocked traces stopped."""
     @property
     def first_error(self) -> Trace | None:
         """The first error trace or None."""
@@ -287,14 +305,30 @@ def explore(
     max_traces: _Int = 0,
     max_seconds: float = 0.0,
     max_events: _Int = 0,
+    max_memory: _Int = 0,
     stop_on_error: bool = False,
     keep_traces: bool = False,
     collect_outcomes: bool = True,
     ifaa: bool = False,
     on_trace: Callable[[Trace], None] | None = None,
     params: Mapping[str, str] = ...,
+    progress: Callable[[int, int, int, int, float], None] | None = None,
+    progress_seconds: float = 0.5,
 ) -> Result:
-    """Explore a program with a registered explorer (the GIL is released meanwhile)."""
+    """Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C (any
+    KeyboardInterrupt a signal handler raises) stops the run like a budget: the partial result
+    comes back with budget_reason 'interrupted'. `progress` is called about every
+    progress_seconds with (complete, blocked, errors, events, seconds)."""
+
+def estimate_interleavings(program: ProgramBase, walks: _Int = 64, seed: _Int = 1) -> float:
+    """Knuth's random-walk estimate of the number of maximal interleavings (what the naive
+    explorer and partition_sizes enumerate)."""
+
+def default_memory_budget() -> int:
+    """Three quarters of the machine's (or the cgroup's) memory, in bytes; 0 if unknown."""
+
+def resident_bytes() -> int:
+    """The process's resident set size now."""
 
 # ---- equivalences -----------------------------------------------------------------------------
 
@@ -306,10 +340,17 @@ def canonical_linearization(trace: Trace, ifaa: bool = False) -> list[int]:
     happens-before: the canonical representative of its Mazurkiewicz class."""
 
 def partition_sizes(
-    program: ProgramBase, max_traces: _Int = 0, max_seconds: float = 0.0
+    program: ProgramBase,
+    max_traces: _Int = 0,
+    max_seconds: float = 0.0,
+    max_events: _Int = 0,
+    max_memory: _Int = 0,
+    progress: Callable[[int, int, int, int, float], None] | None = None,
+    progress_seconds: float = 0.5,
 ) -> dict[str, Any]:
     """Enumerate every interleaving and count classes per equivalence; each entry maps to
-    {'complete', 'blocked', 'errors'} counts."""
+    {'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial counts
+    (lower bounds) and the reasons in 'incomplete'."""
 
 class ClassCounter:
     """Counts the classes of reported traces under every equivalence."""

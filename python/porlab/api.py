@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import math
 import os
+import re
 import runpy
 import traceback
 from collections.abc import Callable, Mapping
@@ -11,17 +13,31 @@ from typing import Any
 
 from porlab import _core
 from porlab.builder import Program
-from porlab.errors import InputError, ProgramError
+from porlab.errors import InputError, Interrupted, ProgramError
+from porlab.progress import ProgressLike, progress_callback
 
 __all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INCOMPLETE",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_VIOLATION",
     "PartitionSizes",
     "Result",
     "explore",
     "explorers",
     "load_program",
+    "parse_size",
     "partition_sizes",
     "trace_key",
 ]
+
+#: Exit codes of the command line (Nidhugg's and GenMC's 0 and 42, then porlab's own).
+EXIT_OK = 0  #: the exploration was exhausted and found no violation
+EXIT_VIOLATION = 42  #: a violation (assertion failure, fault, deadlock, ...) was found
+EXIT_BAD_INPUT = 2  #: bad input or an unsupported program
+EXIT_INCOMPLETE = 3  #: no violation found, but a budget, cut or limit ended the exploration first
+EXIT_INTERRUPTED = 130  #: Ctrl-C ended the exploration first (no violation found until then)
 
 ProgramLike = Program | _core.ProgramBase
 
@@ -75,6 +91,51 @@ class Result:
     stats = _forward("stats",
                      "Explorer-specific statistics (name -> number).")
 
+    incomplete = _forward("incomplete",
+                          "Why the exploration is not exhaustive: budgets (traces, seconds, "
+                          "events, memory), interrupted, execution-cut, thread-limit, "
+                          "location-limit. Empty when it was exhausted.")
+    blocked_by = _forward("blocked_by",
+                          "Blocked traces by primary reason (loop-bound, await, lock, assume, "
+                          "...); the values add up to blocked.")
+
+    @property
+    def block_sites(self) -> list[dict[str, Any]]:
+        """Where threads of blocked traces stopped: ``{"reason", "source", "traces"}`` per
+        distinct reason and source position (``"file:line"``), with the number of blocked traces
+        in which some thread stopped there."""
+        files = list(self.program.files)
+        return [{"reason": r, "source": _position(files, f, ln), "traces": n}
+                for r, f, ln, n in self._core.block_sites]
+
+    @property
+    def exhausted(self) -> bool:
+        """True when the exploration covered everything it set out to (no budget, interrupt,
+        cut or limit ended it first); then 'no error' is a proof up to the loop bounds."""
+        return not self.incomplete
+
+    @property
+    def interrupted(self) -> bool:
+        """True when Ctrl-C (or a notebook interrupt) ended the run."""
+        return "interrupted" in self.incomplete
+
+    @property
+    def verdict(self) -> str:
+        """``"violation"`` when an error was found, else ``"ok"`` when the exploration was
+        exhausted, else ``"incomplete"`` (see :attr:`incomplete` for why)."""
+        if self.errors:
+            return "violation"
+        return "incomplete" if self.incomplete else "ok"
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit code for this result (0, 42, 3 or 130)."""
+        if self.errors:
+            return EXIT_VIOLATION
+        if self.interrupted:
+            return EXIT_INTERRUPTED
+        return EXIT_INCOMPLETE if self.incomplete else EXIT_OK
+
     @property
     def traces_explored(self) -> int:
         """Number of maximal traces explored: complete + blocked + errors."""
@@ -99,7 +160,11 @@ class Result:
             "peak_memory_bytes": self.peak_memory_bytes,
             "budget_exceeded": self.budget_exceeded,
             "budget_reason": self.budget_reason or None,
-            "verdict": "violation" if self.errors else "ok",
+            "verdict": self.verdict,
+            "incomplete": list(self.incomplete),
+            "exit_code": self.exit_code,
+            "blocked_by": dict(self.blocked_by),
+            "block_sites": self.block_sites,
             "stats": dict(self.stats),
         }
         if self.first_error is not None:
@@ -116,11 +181,69 @@ class Result:
         return d
 
     def __repr__(self) -> str:
-        cut = f", budget exceeded ({self.budget_reason})" if self.budget_exceeded else ""
+        cut = f", incomplete ({', '.join(self.incomplete)})" if self.incomplete else ""
         return (
             f"<Result {self.explorer}: {self.complete} complete + {self.blocked} blocked"
             f" + {self.errors} errors, {self.events} events, {self.seconds:.3f}s{cut}>"
         )
+
+
+def _position(files: list[str], f: int, line: int) -> str:
+    if not line:
+        return ""
+    name = files[f] if 0 <= f < len(files) and files[f] else "?"
+    return f"{name}:{line}"
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
+
+
+def parse_size(value: int | str) -> int:
+    """A memory size in bytes: an int, or a string like ``"512M"``, ``"4G"``, ``"1.5GiB"``
+    (powers of 1024), ``"0"`` for no limit."""
+    if isinstance(value, bool):
+        raise InputError(f"memory size {value!r}: not a size")
+    if isinstance(value, int):
+        if value < 0:
+            raise InputError(f"memory size {value}: must be >= 0 (0 = no limit)")
+        return value
+    m = _SIZE.match(str(value))
+    if not m:
+        raise InputError(f"memory size '{value}': not a size (e.g. 512M, 4G, 0 = no limit)")
+    mult = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}[m.group(2).lower()]
+    return int(float(m.group(1)) * mult)
+
+
+def _memory_budget(max_memory: int | str | None) -> int:
+    if max_memory is None or max_memory == "auto":
+        return int(_core.default_memory_budget())
+    return parse_size(max_memory)
+
+
+def _check_budgets(**budgets: Any) -> None:
+    """Budgets are non-negative numbers (0 = no limit); anything else is bad input, said once
+    here for the API and the command line alike."""
+    for name, v in budgets.items():
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise InputError(f"{name} must be a number, not {v!r}")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise InputError(f"{name} must be finite, not {v}")
+        if v < 0:
+            raise InputError(f"{name} must be >= 0 (0 = no limit), not {v}")
+        if name not in ("max_seconds", "progress_seconds") and not isinstance(v, int):
+            raise InputError(f"{name} must be an integer, not {v!r}")
+
+
+def _run_with_progress(progress: ProgressLike, run: Callable[[Any], Any],
+                       estimate_of: _core.ProgramBase | None = None) -> Any:
+    cb = progress_callback(progress)
+    if cb is not None and estimate_of is not None:
+        cb.estimate = float(_core.estimate_interleavings(estimate_of))
+    try:
+        return run(cb)
+    finally:
+        if cb is not None:
+            cb.close()
 
 
 def explore(
@@ -130,36 +253,61 @@ def explore(
     max_traces: int = 0,
     max_seconds: float = 0.0,
     max_events: int = 0,
+    max_memory: int | str | None = None,
     stop_on_error: bool = False,
     keep_traces: bool = False,
     collect_outcomes: bool = True,
     ifaa: bool = False,
     on_trace: Callable[[_core.Trace], None] | None = None,
+    progress: ProgressLike = None,
+    progress_seconds: float = 0.5,
     **params: Any,
 ) -> Result:
     """Explore ``program`` with a registered explorer (see :func:`explorers`).
 
     Budgets (``max_traces``, ``max_seconds``, ``max_events``; 0 = none) end the run cleanly with
-    partial counts and ``budget_exceeded`` set. ``keep_traces`` keeps every maximal trace;
-    ``on_trace`` is called with each one as it is found. ``ifaa`` makes fetch-and-adds with
-    unused results independent (explorers that support it). Other keyword arguments are
-    explorer-specific options, passed as strings.
+    partial counts: :attr:`Result.verdict` is then ``"incomplete"`` unless an error was found,
+    and :attr:`Result.incomplete` says why. ``max_memory`` bounds the process's resident memory
+    (bytes or ``"4G"``; the default, None, is three quarters of the machine's memory; 0 = none).
+    ``keep_traces`` keeps every maximal trace; ``on_trace`` is called with each one as it is
+    found. ``ifaa`` makes fetch-and-adds with unused results independent (explorers that
+    support it). ``progress=True`` shows live progress (a notebook line, or a terminal's stderr
+    line); a callable gets a :class:`porlab.progress.Progress` about every ``progress_seconds``.
+    Other keyword arguments are the explorer's options (``porlab explorers --options``).
+
+    Ctrl-C (a KeyboardInterrupt, e.g. a notebook's interrupt button) stops the run within a
+    fraction of a second and raises :class:`porlab.Interrupted`, whose ``result`` holds the
+    partial counts and the first error found so far.
     """
+    _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
+                   progress_seconds=progress_seconds)
     compiled = _compiled(program)
-    core = _core.explore(
+    mem = _memory_budget(max_memory)
+    core = _run_with_progress(progress, lambda cb: _core.explore(
         compiled,
         explorer,
         max_traces=max_traces,
         max_seconds=max_seconds,
         max_events=max_events,
+        max_memory=mem,
         stop_on_error=stop_on_error,
         keep_traces=keep_traces,
         collect_outcomes=collect_outcomes,
         ifaa=ifaa,
         on_trace=on_trace,
-        params={k: str(v) for k, v in params.items()},
-    )
-    return Result(core, compiled)
+        params={k: _option_text(v) for k, v in params.items()},
+        progress=cb,
+        progress_seconds=progress_seconds,
+    ), estimate_of=compiled if explorer == "naive" else None)
+    result = Result(core, compiled)
+    if result.interrupted:
+        raise Interrupted(result)
+    return result
+
+
+def _option_text(v: Any) -> str:
+    # Booleans as the registry spells them (the registry also accepts True/False/on/off/1/0).
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def explorers() -> list[dict[str, Any]]:
@@ -178,7 +326,8 @@ class PartitionSizes(dict):
     """Class counts per equivalence. As a dict: ``interleavings``, ``mazurkiewicz``,
     ``mazurkiewicz-ifaa``, ``reads-from``, ``rvf`` map to the number of classes of maximal
     traces (complete + blocked + error). ``.complete``, ``.blocked`` and ``.errors`` give the
-    same keys counted per kind of trace."""
+    same keys counted per kind of trace. When ``incomplete`` is not empty (a budget or Ctrl-C
+    ended the enumeration) the counts are lower bounds."""
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
         keys = ["interleavings", *_core.EQUIVALENCES.keys()]
@@ -189,7 +338,13 @@ class PartitionSizes(dict):
         self.blocked = {k: raw[k]["blocked"] for k in keys}
         self.errors = {k: raw[k]["errors"] for k in keys}
         self.budget_exceeded: bool = raw["budget_exceeded"]
+        self.incomplete: list[str] = list(raw.get("incomplete", []))
         self.seconds: float = raw["seconds"]
+
+    @property
+    def exhausted(self) -> bool:
+        """True when every interleaving was enumerated (the counts are exact)."""
+        return not self.incomplete
 
     def as_dict(self) -> dict[str, Any]:
         """The counts as plain JSON-ready data (the CLI's --json shape)."""
@@ -199,18 +354,32 @@ class PartitionSizes(dict):
             "blocked": self.blocked,
             "errors": self.errors,
             "budget_exceeded": self.budget_exceeded,
+            "incomplete": list(self.incomplete),
+            "exhausted": self.exhausted,
             "seconds": round(self.seconds, 6),
         }
 
 
 def partition_sizes(
-    program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0
+    program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0,
+    max_events: int = 0, max_memory: int | str | None = None, progress: ProgressLike = None,
+    progress_seconds: float = 0.5,
 ) -> PartitionSizes:
     """Enumerate every interleaving of ``program`` and count its classes under each
-    equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF). With a budget the
-    counts are lower bounds and ``budget_exceeded`` is set."""
-    raw = _core.partition_sizes(_compiled(program), max_traces=max_traces, max_seconds=max_seconds)
-    return PartitionSizes(raw)
+    equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware). With a
+    budget, or after Ctrl-C, the counts are lower bounds and ``incomplete`` says why (Ctrl-C
+    raises :class:`porlab.Interrupted` with the partial counts in ``result``)."""
+    _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
+                   progress_seconds=progress_seconds)
+    compiled = _compiled(program)
+    mem = _memory_budget(max_memory)
+    raw = _run_with_progress(progress, lambda cb: _core.partition_sizes(
+        compiled, max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
+        max_memory=mem, progress=cb, progress_seconds=progress_seconds), estimate_of=compiled)
+    sizes = PartitionSizes(raw)
+    if "interrupted" in sizes.incomplete:
+        raise Interrupted(sizes)
+    return sizes
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,11 +24,13 @@ An explorer configuration is a name or a table: ``name``, ``label`` (the column 
 default ``name`` plus ``+ifaa``), ``ifaa``, ``options`` (explorer-specific, passed as strings)
 and ``params`` (program parameters this configuration sets, e.g. Godot's await/assume mode).
 
-:func:`run_suite` runs every run that has no final row yet in the results file, locally in
+:func:`run_suite` runs every run that has no row yet in the results file (with
+``retry_failed``, also those whose row failed: timeout, memory, crash, error), locally in
 ``jobs`` parallel worker processes or on a Dask cluster, and appends one row per finished run
 (see :data:`COLUMNS`). Results files: ``.parquet``, ``.csv`` or ``.jsonl``; next to a Parquet
 or CSV file, ``<file>.log.jsonl`` is the append log the table is rewritten from, so an
-interrupted sweep resumes where it stopped.
+interrupted sweep resumes where it stopped. :func:`read_results` reads a results file back
+(and refuses a file that is not one).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ __all__ = [
     "COLUMNS",
     "FAILED_STATUSES",
     "FINAL_STATUSES",
+    "KEY_COLUMNS",
     "ExplorerConfig",
     "Progress",
     "Run",
@@ -69,8 +72,9 @@ __all__ = [
     "run_suite",
 ]
 
-#: Every status a row can have. All are final: a run with a row is not run again (``force``).
-FINAL_STATUSES = ("ok", "budget", "timeout", "memory", "crash", "error")
+#: Every status a row can have. All are final: a run with a row is not run again (unless
+#: ``force``, or ``retry_failed`` for the failed ones).
+FINAL_STATUSES = ("ok", "budget", "incomplete", "timeout", "memory", "crash", "error")
 #: The statuses counted as failed runs (a budget is a deliberate, clean end).
 FAILED_STATUSES = ("timeout", "memory", "crash", "error")
 
@@ -79,7 +83,7 @@ COLUMNS = [
     "suite", "program", "instance", "path", "kind", "params",
     "explorer", "config", "options",
     "status", "complete", "blocked", "errors", "traces", "events", "seconds",
-    "wall_seconds", "peak_memory_bytes", "message",
+    "wall_seconds", "peak_memory_bytes", "message", "blocked_by", "incomplete",
     "timeout", "memory_mib", "porlab_version", "hostname", "cpu", "timestamp",
     "seq", "run_id",
 ]  # fmt: skip
@@ -395,6 +399,10 @@ def _row(run: Run, result: Mapping[str, Any], wall: float) -> dict[str, Any]:
         "seconds": result.get("seconds"), "wall_seconds": round(wall, 4),
         "peak_memory_bytes": result.get("peak_memory_bytes"),
         "message": result.get("message", ""),
+        # blocked traces by reason (JSON), so that e.g. complete + loop-bound-blocked (what
+        # GenMC counts as complete) is one column away; why the run was not exhaustive
+        "blocked_by": _json(result.get("blocked_by") or {}),
+        "incomplete": ",".join(result.get("incomplete") or []),
         "timeout": run.timeout, "memory_mib": run.memory_mib,
         "porlab_version": _version(), "hostname": socket.gethostname(), "cpu": _cpu(),
         "timestamp": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -413,13 +421,28 @@ def _log_path(path: Path) -> Path:
     return path if path.suffix == ".jsonl" else path.with_name(path.name + ".log.jsonl")
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    with contextlib.suppress(FileNotFoundError), open(path) as f:
-        for line in f:
-            # A sweep killed while writing leaves a truncated last line: skip it.
-            with contextlib.suppress(json.JSONDecodeError):
-                rows.append(json.loads(line))
+def _read_jsonl(path: Path, strict: bool = False) -> list[dict[str, Any]]:
+    """The rows of a JSONL file. A sweep killed while writing leaves a truncated line (the
+    start of a JSON object): it is skipped. With ``strict``, any other line that is not a JSON
+    object is a ValueError (the file is not a results file)."""
+    rows: list[dict[str, Any]] = []
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return rows
+    for n, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if strict and line.strip() and not line.lstrip().startswith("{"):
+                raise ValueError(f"{path}:{n}: not a JSON row of a results file") from None
+            continue
+        if not isinstance(row, dict):
+            if strict:
+                raise ValueError(f"{path}:{n}: not a JSON object (a results row)")
+            continue
+        rows.append(row)
     return rows
 
 
@@ -476,14 +499,44 @@ def _read_table(path: Path) -> list[dict[str, Any]]:
             for r in df.to_dict("records")]
 
 
+#: The columns without which a file is not a results file of :func:`run_suite`.
+KEY_COLUMNS = ("run_id", "status")
+
+
 def read_results(path: str | os.PathLike[str]) -> Any:
     """Read a results file (``.parquet``, ``.csv`` or ``.jsonl``) as a pandas DataFrame, one
-    row per run (the append log's newer rows win when it is there)."""
+    row per run (the append log's newer rows win when it is there).
+
+    Raises FileNotFoundError when there is no such file, ValueError when the file is not a
+    results file written by :func:`run_suite` (another suffix, unreadable, rows that are not
+    objects, no ``run_id`` or ``status`` column, a status that is not one of
+    :data:`FINAL_STATUSES`)."""
     path = Path(path)
-    rows = _read_table(path) if path.suffix != ".jsonl" else []
-    rows += _read_jsonl(_log_path(path))
+    if path.suffix not in (".parquet", ".csv", ".jsonl"):
+        raise ValueError(f"{path}: results files are .parquet, .csv or .jsonl files")
+    if path.is_dir():
+        raise ValueError(f"{path}: a directory, not a results file")
+    try:
+        rows = _read_table(path) if path.suffix != ".jsonl" else []
+        rows += _read_jsonl(_log_path(path), strict=True)
+    except (UnicodeDecodeError, ValueError, OSError) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        detail = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ValueError(f"{path}: not a results file ({detail})") from None
+    except Exception as e:  # pandas and pyarrow parse errors of every kind
+        raise ValueError(f"{path}: not a results file ({type(e).__name__}: {e})") from None
     if not rows and not path.exists():
         raise FileNotFoundError(f"{path}: no such results file")
+    present = set().union(*(r.keys() for r in rows)) if rows else set(KEY_COLUMNS)
+    missing = [c for c in KEY_COLUMNS if c not in present]
+    if missing:
+        raise ValueError(f"{path}: not a results file of `porlab bench` (no column "
+                         f"{', '.join(missing)})")
+    bad = sorted({str(r.get("status")) for r in rows} - set(FINAL_STATUSES))
+    if bad:
+        raise ValueError(f"{path}: not a results file of `porlab bench` (status "
+                         f"{', '.join(bad)}; a status is one of {', '.join(FINAL_STATUSES)})")
     return _frame(_dedupe(rows))
 
 
@@ -503,13 +556,23 @@ class _Store:
         self._written = 0.0
         self._dirty = False
 
-    def done(self) -> set[str]:
-        return {str(r["run_id"]) for r in self.rows if r.get("status") in FINAL_STATUSES}
+    def done(self, retry_failed: bool = False) -> set[str]:
+        """Run ids with a final row (not counting failed rows with ``retry_failed``)."""
+        skip = FAILED_STATUSES if retry_failed else ()
+        return {str(r["run_id"]) for r in self.rows
+                if r.get("status") in FINAL_STATUSES and r.get("status") not in skip}
 
     def append(self, row: Mapping[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log, "a") as f:
-            f.write(json.dumps(row, default=str) + "\n")
+        with open(self.log, "a+b") as f:
+            # After a sweep killed mid-write the log ends in a torn line: start a new one, so
+            # that the torn line stays alone (and skipped) and this row is read back.
+            size = f.seek(0, os.SEEK_END)
+            torn = False
+            if size:
+                f.seek(size - 1)
+                torn = f.read(1) != b"\n"
+            f.write((b"\n" if torn else b"") + json.dumps(row, default=str).encode() + b"\n")
             f.flush()
         self.rows = _dedupe([*self.rows, dict(row)])
         self._dirty = True
@@ -579,7 +642,7 @@ class Progress:
             self.stream.write("\r" + self.line() + "\x1b[K")
         elif finished is not None:
             t = finished.get("seconds")
-            what = f"{t:.3f}s" if isinstance(t, float) else finished.get("message", "")[:60]
+            what = f"{t:#.3g}s" if isinstance(t, float) else finished.get("message", "")[:60]
             self.stream.write(f"{self.line()}  {finished['status']:<7} {finished['instance']}"
                               f" {finished['config']} {what}\n")
         self.stream.flush()
@@ -597,13 +660,16 @@ class Progress:
 
 @dataclasses.dataclass
 class Sweep:
-    """What :func:`run_suite` did: runs executed now, skipped (already done), failed (status
-    in :data:`FAILED_STATUSES`), and the whole results table."""
+    """What :func:`run_suite` did: runs executed now, skipped (already done), failed now
+    (status in :data:`FAILED_STATUSES`), the whole results table, and ``failed_rows``: the
+    rows of the suite's runs (the filtered ones) that are failed in the results after the
+    sweep, whether they failed now or earlier."""
 
     executed: int
     skipped: int
     failed: int
     table: Any
+    failed_rows: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def _local(runs: Sequence[Run], jobs: int, on_start: Callable[[], None],
@@ -663,21 +729,24 @@ def run_suite(
     jobs: int = 1,
     scheduler: str | None = None,
     force: bool = False,
+    retry_failed: bool = False,
     filter: str | None = None,
     small: bool | None = None,
     progress: bool = True,
     stream: IO[str] | None = None,
 ) -> Sweep:
-    """Run a suite's runs that have no row yet in ``output`` (all of them with ``force``) and
-    append a row per finished run. ``jobs`` local worker processes run at a time; with
-    ``scheduler`` (a Dask scheduler address) the runs go to that cluster instead, each still in
-    its own worker process with the timeout and memory limit. ``filter`` keeps the runs whose
-    ``suite:instance:config`` label or path contains it. Returns a :class:`Sweep`."""
+    """Run a suite's runs that have no row yet in ``output`` (all of them with ``force``; with
+    ``retry_failed``, also those whose row failed: timeout, memory, crash or error) and append
+    a row per finished run (it replaces the run's earlier row). ``jobs`` local worker processes
+    run at a time; with ``scheduler`` (a Dask scheduler address) the runs go to that cluster
+    instead, each still in its own worker process with the timeout and memory limit. ``filter``
+    keeps the runs whose ``suite:instance:config`` label or path contains it. Returns a
+    :class:`Sweep`."""
     if not isinstance(suite, Suite):
         suite = load_suite(suite, small=small)
     suite = suite.filter(filter)
     store = _Store(Path(output))
-    done = set() if force else store.done()
+    done = set() if force else store.done(retry_failed)
     todo = [r for r in suite.runs if r.run_id not in done]
     bar = Progress(len(todo), stream=stream, enabled=progress)
     failed = 0
@@ -704,4 +773,8 @@ def run_suite(
             signal.signal(signal.SIGTERM, restore)
         bar.close()
         store.write()
-    return Sweep(len(todo), len(suite.runs) - len(todo), failed, _frame(store.rows))
+    by_id = {str(r.get("run_id")): r for r in store.rows}
+    failed_rows = [by_id[r.run_id] for r in suite.runs
+                   if by_id.get(r.run_id, {}).get("status") in FAILED_STATUSES]
+    return Sweep(len(todo), len(suite.runs) - len(todo), failed, _frame(store.rows),
+                 failed_rows)

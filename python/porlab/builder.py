@@ -2,7 +2,7 @@
 
 A :class:`Program` has shared variables (and arrays) with initial values, mutexes and threads.
 Each :class:`Thread` emits visible operations (loads, stores, read-modify-writes, CAS, locks,
-awaits, spawn/join) and local code (arithmetic on registers, ``if_``/``else_``, bounded loops,
+awaits, spawn/join) and local code (arithmetic on registers, ``if_``/``else_``, loops,
 ``assume``, ``assert_``). The program compiles to porlab's bytecode, which the C++ interpreter
 runs: no Python is called during exploration.
 
@@ -18,8 +18,19 @@ Example::
         b = t.load(x)
 
 Registers are single values local to a thread. Operators on registers (``+ - * // % & | ^ << >>``
-and comparisons ``== != < <= > >=``) build expressions; ``~e`` is logical negation of a
-condition. Expressions are compiled where they are used.
+and comparisons ``== != < <= > >=``, a register on either side: ``r + 1``, ``10 // r``) build
+expressions; ``~e`` is logical negation of a condition. Expressions are compiled where they are
+used and compute what Python computes on ints, wrapped to 64-bit two's complement: ``//`` and
+``%`` round toward minus infinity (``-7 // 2 == -4``, ``-7 % 2 == 1``), shifts by 64 or more
+shift every bit out. A division or remainder by zero and a negative shift count (errors in
+Python) are faults (the trace is an error trace), and so are ``-2**63 // -1`` and
+``-2**63 % -1``, the one quotient that overflows.
+
+Loops: ``with t.repeat(n) as i:`` runs a block exactly ``n`` times. ``with t.loop(bound=N) as
+lp:`` and ``with t.while_(cond, bound=N):`` run until the program leaves them
+(``lp.break_if(c)``, ``cond`` false) and may run *up to* ``N`` iterations: an execution that
+would start one more is blocked (a ``loop-bound`` blocked trace), as with Nidhugg's and GenMC's
+``-unroll=N``. They are not counted loops.
 """
 
 from __future__ import annotations
@@ -37,13 +48,23 @@ __all__ = ["Array", "Expr", "Loop", "Mutex", "Program", "Reg", "Thread", "Var"]
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+def _source_name(filename: str) -> str:
+    """How a source file is named in traces and messages: its path, except for code typed in
+    IPython or Jupyter, whose cells compile to temporary files (``/tmp/ipykernel_.../123.py``):
+    those are named ``<cell N>``, N being the cell's execution count (``In [N]``)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    number = getattr(getattr(shell, "compile", None), "_filename_map", {}).get(filename)
+    return f"<cell {number}>" if number is not None else filename
+
+
 def _caller() -> tuple[str, int]:
     """File and line of the first stack frame outside porlab (the user's code)."""
     f = sys._getframe(1)
     while f is not None:
         path = os.path.abspath(f.f_code.co_filename)
         if os.path.dirname(path) != _PKG_DIR and "contextlib" not in path:
-            return f.f_code.co_filename, f.f_lineno
+            return _source_name(f.f_code.co_filename), f.f_lineno
         f = f.f_back
     return "", 0
 
@@ -88,10 +109,21 @@ class Expr:
         return _bin("*", o, self)
 
     def __floordiv__(self, o: Operand) -> Expr:
-        return _bin("/", self, o)
+        return _bin("//", self, o)
+
+    def __rfloordiv__(self, o: Operand) -> Expr:
+        return _bin("//", o, self)
 
     def __mod__(self, o: Operand) -> Expr:
-        return _bin("%", self, o)
+        return _bin("mod", self, o)
+
+    def __rmod__(self, o: Operand) -> Expr:
+        return _bin("mod", o, self)
+
+    def __truediv__(self, o: Operand) -> Expr:
+        raise _fail("registers hold integers: divide with // (Python's floor division)")
+
+    __rtruediv__ = __truediv__
 
     def __and__(self, o: Operand) -> Expr:
         return _bin("&", self, o)
@@ -108,11 +140,20 @@ class Expr:
     def __xor__(self, o: Operand) -> Expr:
         return _bin("^", self, o)
 
+    def __rxor__(self, o: Operand) -> Expr:
+        return _bin("^", o, self)
+
     def __lshift__(self, o: Operand) -> Expr:
         return _bin("<<", self, o)
 
+    def __rlshift__(self, o: Operand) -> Expr:
+        return _bin("<<", o, self)
+
     def __rshift__(self, o: Operand) -> Expr:
         return _bin(">>", self, o)
+
+    def __rrshift__(self, o: Operand) -> Expr:
+        return _bin(">>", o, self)
 
     def __neg__(self) -> Expr:
         return Expr("neg", (self,), self.thread)
@@ -187,6 +228,8 @@ def _bin(op: str, a: Operand, b: Operand) -> Expr:
                     "before computing with it"
                 )
             raise _fail(f"cannot use {v!r} in an expression (expected a register or an int)")
+    if op in ("<<", ">>") and isinstance(b, int) and b < 0:
+        raise _fail(f"negative shift count {b}")
     return Expr(op, (a, b), ta or tb)
 
 
@@ -288,7 +331,8 @@ _AWAIT_OPS = {
     "==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge",
     "u<": "ult", "u<=": "ule", "u>": "ugt", "u>=": "uge",
 }
-_RMW_OPS = ("add", "sub", "and", "or", "xor", "max", "min")
+_RMW_OPS = ("add", "sub", "and", "or", "xor", "max", "min", "nand", "umax", "umin", "uinc-wrap",
+            "udec-wrap")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,7 +340,8 @@ _RMW_OPS = ("add", "sub", "and", "or", "xor", "max", "min")
 
 
 class Loop:
-    """A bounded loop under construction (see :meth:`Thread.loop`)."""
+    """A loop with a bound under construction (see :meth:`Thread.loop`): it runs until a
+    ``break_if``/``break_`` leaves it, and blocks the execution beyond its bound."""
 
     def __init__(self, thread: Thread, head: int) -> None:
         self.thread = thread
@@ -374,12 +419,35 @@ class Thread:
             r = self._newreg()
             if e.op in ("neg", "not"):
                 self._emit("un", sub=_core.UNOPS["-" if e.op == "neg" else "not"], a=r, b=args[0])
+            elif e.op in ("//", "mod"):
+                self._floor_div(e.op, r, args[0], args[1])
             else:
                 self._emit("bin", sub=_core.BINOPS[e.op], a=r, b=args[0], c=args[1])
             return r
         if isinstance(e, Var | _Elem | Array | Mutex):
             raise _fail(f"'{e.name}' is a shared location: read it with t.load(...) first")
         raise _fail(f"cannot use {e!r} as a value (expected a register, expression or int)")
+
+    def _floor_div(self, op: str, out: int, a: int, b: int) -> None:
+        """``out := a // b`` or ``a % b`` as Python computes them (rounding toward minus
+        infinity, the remainder has the divisor's sign), from the interpreter's C division
+        (rounding toward zero), which faults on a zero divisor."""
+        ops = _core.BINOPS
+
+        def bin_(o: str, x: int, y: int) -> int:
+            t = self._newreg()
+            self._emit("bin", sub=ops[o], a=t, b=x, c=y)
+            return t
+
+        rem = bin_("%", a, b)
+        # C's quotient is one too big exactly when the remainder is not 0 and its sign differs
+        # from the divisor's; the remainder is then off by the divisor.
+        zero = self._const(0)
+        adjust = bin_("&", bin_("!=", rem, zero), bin_("<", bin_("^", rem, b), zero))
+        if op == "//":
+            self._emit("bin", sub=ops["-"], a=out, b=bin_("/", a, b), c=adjust)
+        else:
+            self._emit("bin", sub=ops["+"], a=out, b=rem, c=bin_("*", b, adjust))
 
     def _emit(self, op: str, **kw: int | bool) -> int:
         self.program._dirty()
@@ -579,10 +647,22 @@ class Thread:
         self._spec().patch_target(self.tid, over, self._spec().code_size(self.tid))
 
     @contextmanager
-    def loop(self, bound: int | None = None) -> Iterator[Loop]:
-        """A loop that runs its block again and again until ``lp.break_if(cond)`` leaves it.
-        ``bound`` is the most iterations an execution may start: one that would start more is
-        blocked (counted as blocked, never silently cut)."""
+    def loop(self, *args: object, bound: int | None = None) -> Iterator[Loop]:
+        """A loop that runs its block until ``lp.break_if(cond)`` (or ``lp.break_()``) leaves
+        it, **at most** ``bound`` iterations: an execution that would start iteration
+        ``bound + 1`` is blocked (cause ``loop-bound``: counted as blocked, never silently cut).
+        Not a counted loop: ``loop(bound=3)`` without a break blocks every execution; use
+        :meth:`repeat` to run a block exactly ``n`` times.
+
+        ``bound`` counts visits of the loop's head, as Nidhugg's and GenMC's ``-unroll=N``
+        do (``bound - 1`` jumps back are allowed, the next one blocks). It is keyword-only, so
+        that no call reads as a repetition count."""
+        if args:
+            raise _fail(
+                f"loop({', '.join(map(repr, args))}): give the bound by name, "
+                f"loop(bound={args[0]!r}) (a loop that may run up to that many iterations and "
+                f"blocks beyond), or use repeat({args[0]!r}) to run a block exactly that often"
+            )
         if bound is None:
             raise _fail("loop without bound: give loop(bound=N) (porlab programs must terminate)")
         if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
@@ -599,14 +679,35 @@ class Thread:
         self._last_if_end = None
 
     @contextmanager
-    def while_(self, cond: object, bound: int | None = None) -> Iterator[Loop]:
+    def while_(self, cond: object, *args: object, bound: int | None = None) -> Iterator[Loop]:
         """``with t.while_(lambda: t.load(x) != 0, bound=3):`` — the condition is a function
-        evaluated (with its loads) at the start of every iteration."""
+        evaluated (with its loads) at the start of every iteration; as for :meth:`loop`, an
+        execution that would start iteration ``bound + 1`` is blocked."""
         if not callable(cond):
             raise _fail("while_ needs a function computing the condition, e.g. lambda: ...")
-        with self.loop(bound) as lp:
+        if args:
+            raise _fail(f"while_(cond, {args[0]!r}): give the bound by name, "
+                        f"while_(cond, bound={args[0]!r})")
+        with self.loop(bound=bound) as lp:
             lp.break_if(~_as_expr(cond()))
             yield lp
+
+    @contextmanager
+    def repeat(self, n: int, name: str = "") -> Iterator[Reg]:
+        """``with t.repeat(3) as i:`` runs the block exactly ``n`` times (a counted loop: it
+        never blocks), with ``i`` = 0, 1, ..., n - 1 in a register. ``n`` is an int; the
+        block must not assign ``i``."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise _fail(f"repeat count must be a non-negative int, not {n!r}")
+        i = self.reg(name or "i")
+        self._emit("const", a=i.index, imm=0)
+        head = self._spec().code_size(self.tid)
+        leave = self._emit("jz", a=-1, b=self._value(i < n))
+        yield i
+        self._emit("bin", sub=_core.BINOPS["+"], a=i.index, b=i.index, c=self._const(1))
+        self._emit("jump", a=head)
+        self._spec().patch_target(self.tid, leave, self._spec().code_size(self.tid))
+        self._last_if_end = None
 
     def __enter__(self) -> Thread:
         return self

@@ -1,24 +1,50 @@
 """The ``porlab`` command line.
 
-Exit codes follow Nidhugg and GenMC: 0 no violation, 42 a violation was found, 2 bad input or
-an unsupported program.
+Exit codes follow Nidhugg and GenMC where they have one: 0 the exploration was exhausted and
+found no violation, 42 a violation was found, 2 bad input or an unsupported program; then 3 no
+violation found but the exploration was not exhausted (a budget, an execution cut, a thread or
+location limit), 130 interrupted by Ctrl-C (no violation found until then).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from porlab import _core
-from porlab.api import explore, explorers, load_program, partition_sizes
-from porlab.errors import InputError, UnsupportedError
+from porlab.api import (
+    EXIT_BAD_INPUT,
+    EXIT_INCOMPLETE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_VIOLATION,
+    Result,
+    explore,
+    explorers,
+    load_program,
+    parse_size,
+    partition_sizes,
+)
+from porlab.errors import InputError, Interrupted, UnsupportedError
 
-EXIT_OK = 0
-EXIT_VIOLATION = 42
-EXIT_BAD_INPUT = 2
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INCOMPLETE", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_VIOLATION",
+           "build_parser", "main"]
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 the exploration was exhausted and found no violation; 42 a violation was "
+    "found; 2 bad input or an unsupported program; 3 no violation found, but the exploration "
+    "was not exhausted (a budget, an execution cut, a thread or location limit: the counts are "
+    "partial); 130 interrupted by Ctrl-C (the partial counts are printed)"
+)
+
+#: Suffixes of files `porlab run` compiles (C, preprocessed C, C++).
+C_SUFFIXES = (".c", ".i", ".h", ".cc", ".cpp", ".cxx", ".c++", ".ii")
 
 
 def _param(text: str) -> tuple[str, Any]:
@@ -35,6 +61,13 @@ def _param(text: str) -> tuple[str, Any]:
     if v in ("true", "false", "True", "False"):
         val = v.lower() == "true"
     return k.strip(), val
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _fmt_table(rows: list[list[str]], header: list[str]) -> str:
@@ -58,73 +91,229 @@ def _kinds_text(c: int, b: int, e: int) -> str:
     return s
 
 
+def _is_c_file(path: str) -> bool:
+    return Path(path).suffix.lower() in C_SUFFIXES
+
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    """--progress forces the live line, -q silences it; by default it shows on a terminal."""
+    if getattr(args, "quiet", False):
+        return None
+    if getattr(args, "progress", False):
+        from porlab.progress import _TerminalLine
+
+        line = _TerminalLine(sys.stderr)
+        return _ForcedProgress(line)  # type: ignore[return-value]
+    return True
+
+
+class _ForcedProgress:
+    """A progress callback that writes to stderr even when it is not a terminal (--progress),
+    one line per update (a pipe shows every line)."""
+
+    def __init__(self, line: Any) -> None:
+        self.line = line
+
+    def __call__(self, p: Any) -> None:
+        from porlab.progress import format_progress
+
+        try:
+            sys.stderr.write("porlab: " + format_progress(p) + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _load_any(path: str, params: dict[str, Any]) -> Any:
+    """A program file for partition/explore: Python (defining `program` or `build`), or a C/C++
+    file (compiled as `porlab run` would, with -p NAME=VALUE as -D macros)."""
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, not a program file")
+    if _is_c_file(path):
+        from porlab.cfront import load_c
+
+        return load_c(path, defines={k: v for k, v in params.items()})
+    return load_program(path, **params)
+
+
 def cmd_partition(args: argparse.Namespace) -> int:
     rows: list[list[str]] = []
     results: list[dict[str, Any]] = []
+    code = EXIT_OK
     for path in args.files:
-        prog = load_program(path, **dict(args.param or []))
-        p = partition_sizes(prog, max_traces=args.max_traces, max_seconds=args.max_seconds)
+        prog = _load_any(path, dict(args.param or []))
+        try:
+            p = partition_sizes(prog, max_traces=args.max_traces, max_seconds=args.max_seconds,
+                                max_memory=args.max_memory, progress=_progress(args))
+        except Interrupted as e:
+            p = e.result  # type: ignore[assignment]
+        if p.incomplete:
+            code = max(code, EXIT_INTERRUPTED if "interrupted" in p.incomplete
+                       else EXIT_INCOMPLETE)
         results.append({"file": path, "program": prog.name, **p.as_dict()})
         keys = ["interleavings", *_core.EQUIVALENCES.keys()]
         rows.append(
             [prog.name]
             + [_kinds_text(p.complete[k], p.blocked[k], p.errors[k]) for k in keys]
-            + [("budget!" if p.budget_exceeded else "") + f"{p.seconds:.2f}s"]
+            + [("incomplete! " if p.incomplete else "") + f"{p.seconds:.2f}s"]
         )
+        if code == EXIT_INTERRUPTED:
+            break
     if args.json:
-        print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+        _emit(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     else:
         header = ["program", "interleavings", *_core.EQUIVALENCES.keys(), "time"]
-        print(_fmt_table(rows, header))
-        print("\ncounts are complete+blocked classes of maximal traces")
-    return EXIT_OK
+        _emit(_fmt_table(rows, header))
+        _emit("\ncounts are complete+blocked classes of maximal traces")
+        for r in results:
+            if r["incomplete"]:
+                _emit(f"{r['program']}: incomplete ({', '.join(r['incomplete'])}): the counts are "
+                      "lower bounds")
+    return code
 
 
-def _print_trace(trace: _core.Trace) -> None:
-    for i, e in enumerate(trace.events):
-        print(f"  {trace.thread_name(e.thread):<10} {trace.source(i):<28} {trace.describe(i)}")
+# ---- results: verdicts, warnings, traces ----------------------------------------------------
+
+#: What to do about each kind of blocked execution (shown with the warnings).
+_BLOCK_ADVICE = {
+    "loop-bound": "raise --unroll to explore more iterations",
+    "execution-cut": "an unbounded loop? bound loops with --unroll N or reduce spin loops with "
+                     "--loops, or raise --max-execution-events",
+    "thread-limit": "raise --max-threads",
+    "location-limit": "raise --max-locations",
+    "livelock": "a loop that nothing can end",
+    "deadlock": "every live thread waits for a mutex or a join",
+    "await": "an await whose condition can never hold",
+    "cond-wait": "a condition-variable wait no signal ends",
+    "lock": "a mutex no one releases",
+    "join": "a join of a thread that never ends",
+    "assume": "the program's assume",
+    "spin-loop": "a spin-loop iteration that changed nothing (a loop reduction)",
+    "pure-iteration": "a loop iteration without effect (SAVER)",
+    "zne": "a zero-net-effect loop iteration (SAVER)",
+}
+
+
+def _sites_text(r: Result, reason: str, limit: int = 3) -> str:
+    sites = [s for s in r.block_sites if s["reason"] == reason and s["source"]]
+    sites.sort(key=lambda s: -s["traces"])
+    text = ", ".join(s["source"] for s in sites[:limit])
+    if len(sites) > limit:
+        text += f" and {len(sites) - limit} more"
+    return f" at {text}" if text else ""
+
+
+def result_warnings(r: Result, unroll: int | None = None) -> list[str]:
+    """Warnings a person must see with a result: why it is not a proof, why executions were
+    blocked (where, and what would help)."""
+    out: list[str] = []
+    for why in r.incomplete:
+        if why in ("traces", "seconds", "events", "memory"):
+            out.append(f"the {why} budget ran out: the exploration is incomplete and the counts "
+                       "are partial")
+        elif why == "interrupted":
+            out.append("interrupted: the exploration is incomplete and the counts are partial")
+        else:
+            n = r.blocked_by.get(why, 0)
+            sites = _sites_text(r, why)
+            out.append(f"{why}: executions were stopped by a limit{sites}; the exploration is "
+                       f"incomplete ({_BLOCK_ADVICE.get(why, '')})"
+                       + (f"; {n} blocked executions by this reason" if n else ""))
+    if r.blocked and not r.complete and not r.errors:
+        reasons = ", ".join(f"{n} by {k}{_sites_text(r, k, 2)}"
+                            for k, n in sorted(r.blocked_by.items(), key=lambda kv: -kv[1]))
+        out.append(f"no execution completed: all {r.blocked} explored executions were blocked "
+                   f"({reasons})")
+    if "loop-bound" in r.blocked_by and r.complete:
+        bound = f"--unroll {unroll}" if unroll else "the loop bound"
+        out.append(f"{r.blocked_by['loop-bound']} executions hit {bound}"
+                   f"{_sites_text(r, 'loop-bound')}: the verdict holds for loops bounded so "
+                   "(raise --unroll to explore more iterations)")
+    if "livelock" in r.blocked_by:
+        out.append(f"{r.blocked_by['livelock']} executions end in a loop that nothing can end"
+                   f"{_sites_text(r, 'livelock')}")
+    return out
+
+
+def _print_trace(trace: _core.Trace, title: str = "error trace") -> None:
+    rows = [(trace.thread_name(e.thread), trace.source(i), trace.describe(i))
+            for i, e in enumerate(trace.events)]
+    tw = max([len("thread"), *(len(r[0]) for r in rows)])
+    sw = max([len("source"), *(len(r[1]) for r in rows)])
+    _emit(f"\n{title}:")
+    for t, src, ev in rows:
+        _emit(f"  {t:<{tw}}  {src:<{sw}}  {ev}")
+
+
+def _verdict_text(r: Result) -> str:
+    if r.errors:
+        return "VIOLATION"
+    if r.interrupted:
+        return "INTERRUPTED: no violation found in the part explored (not a proof)"
+    if r.incomplete:
+        return ("INCOMPLETE: no violation found in the part explored (not a proof; "
+                f"{', '.join(r.incomplete)})")
+    return "no violation found (exhaustive)"
+
+
+def _report(r: Result, args: argparse.Namespace, name: str, extra: dict[str, Any] | None = None,
+            program_warnings: Sequence[str] = (), unroll: int | None = None) -> int:
+    """Prints a result (text or --json) and returns its exit code."""
+    warnings = [*program_warnings, *result_warnings(r, unroll)]
+    if args.json:
+        d = r.as_dict()
+        d.update(extra or {})
+        d["warnings"] = warnings
+        _emit(json.dumps(d, indent=2))
+        return r.exit_code
+    for w in warnings:
+        print(f"porlab: warning: {w}", file=sys.stderr)
+    _emit(f"program   {name}")
+    _emit(f"explorer  {r.explorer}{' (ifaa)' if getattr(args, 'ifaa', False) else ''}")
+    _emit(f"verdict   {_verdict_text(r)}")
+    _emit(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
+    if r.blocked_by:
+        _emit("blocked   " + ", ".join(f"{n} {k}" for k, n in
+                                       sorted(r.blocked_by.items(), key=lambda kv: -kv[1])))
+    _emit(f"events    {r.events}  ({r.events_per_second:,.0f}/s)")
+    _emit(f"time      {r.seconds:.3f}s")
+    _emit(f"memory    {r.peak_memory_bytes / 2**20:.1f} MiB peak")
+    if getattr(args, "stats", False):
+        for k, v in sorted(r.stats.items()):
+            _emit(f"{k:<9} {v:g}")
+    if r.first_error is not None:
+        _print_trace(r.first_error)
+    return r.exit_code
+
+
+def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
+    try:
+        return explore(prog, args.explorer, max_traces=args.max_traces,
+                       max_seconds=args.max_seconds, max_memory=args.max_memory,
+                       ifaa=args.ifaa, progress=_progress(args),
+                       **kw, **dict(args.option or []))
+    except Interrupted as e:
+        return e.result  # type: ignore[return-value]
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    prog = load_program(args.file, **dict(args.param or []))
-    extra = dict(args.option or [])
-    r = explore(
-        prog,
-        args.explorer,
-        max_traces=args.max_traces,
-        max_seconds=args.max_seconds,
-        max_events=args.max_events,
-        stop_on_error=args.stop_on_error,
-        ifaa=args.ifaa,
-        **extra,
-    )
-    if args.json:
-        print(json.dumps(r.as_dict(), indent=2))
-    else:
-        print(f"program   {prog.name}")
-        print(f"explorer  {r.explorer}{' (ifaa)' if args.ifaa else ''}")
-        print(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
-        print(f"events    {r.events}  ({r.events_per_second:,.0f}/s)")
-        print(f"time      {r.seconds:.3f}s")
-        print(f"memory    {r.peak_memory_bytes / 2**20:.1f} MiB peak")
-        for k, v in sorted(r.stats.items()):
-            print(f"{k:<9} {v:g}")
-        if r.budget_exceeded:
-            print(f"budget    exceeded ({r.budget_reason}): counts are partial")
-        if r.first_error is not None:
-            print("\nerror trace:")
-            _print_trace(r.first_error)
-    return EXIT_VIOLATION if r.errors else EXIT_OK
+    prog = _load_any(args.file, dict(args.param or []))
+    r = _explore(prog, args, max_events=args.max_events, stop_on_error=args.stop_on_error)
+    warnings: list[str] = []
+    if _is_c_file(args.file):
+        from porlab.cfront import c_warnings
 
-
-DEFAULT_RUN_MAX_EVENTS = 50_000_000
+        warnings = c_warnings(prog)
+    return _report(r, args, prog.name, {"file": args.file}, warnings)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``porlab run FILE.c``: compile a C program, explore it, print the verdict and, on a
-    violation, the error trace (exit 0 / 42 / 2)."""
+    violation, the error trace (exit 0 / 42 / 2 / 3 / 130)."""
     from porlab.cfront import c_warnings, load_c
 
+    if os.path.isdir(args.file):
+        raise InputError(f"{args.file}: is a directory, not a C file")
     defines = list(args.define or [])
     prog = load_c(
         args.file,
@@ -139,50 +328,67 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_execution_events=args.max_execution_events,
         loops=args.loops,
     )
-    extra = dict(args.option or [])
-    max_events = DEFAULT_RUN_MAX_EVENTS if args.max_events is None else args.max_events
-    r = explore(
-        prog,
-        args.explorer,
-        max_traces=args.max_traces,
-        max_seconds=args.max_seconds,
-        max_events=max_events,
-        stop_on_error=not args.all_errors,
-        ifaa=args.ifaa,
-        **extra,
-    )
-    warnings = c_warnings(prog)
-    budget_note = ""
-    if r.budget_exceeded:
-        budget_note = f"budget exceeded ({r.budget_reason})"
-        if r.budget_reason == "events" and args.max_events is None:
-            budget_note += (f": the default budget of {DEFAULT_RUN_MAX_EVENTS:,} events ran out; "
-                            "does the program terminate? bound its loops with --unroll N, "
-                            "or raise --max-events (0 = no limit)")
-    if args.json:
-        d = r.as_dict()
-        d["file"] = args.file
-        d["warnings"] = warnings
-        if budget_note:
-            d["budget_note"] = budget_note
-        print(json.dumps(d, indent=2))
-    else:
-        for w in warnings:
-            print(f"porlab: warning: {w}", file=sys.stderr)
-        verdict = "VIOLATION" if r.errors else ("no violation found" if not r.budget_exceeded
-                                                 else "no violation found (partial)")
-        print(f"program   {args.file}")
-        print(f"explorer  {r.explorer}{' (ifaa)' if args.ifaa else ''}")
-        print(f"verdict   {verdict}")
-        print(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
-        print(f"events    {r.events}  ({r.events_per_second:,.0f}/s)")
-        print(f"time      {r.seconds:.3f}s")
-        if budget_note:
-            print(f"budget    {budget_note}: counts are partial")
-        if r.first_error is not None:
-            print("\nerror trace:")
-            _print_trace(r.first_error)
-    return EXIT_VIOLATION if r.errors else EXIT_OK
+    r = _explore(prog, args, max_events=args.max_events, stop_on_error=not args.all_errors)
+    return _report(r, args, args.file, {"file": args.file}, c_warnings(prog), unroll=args.unroll)
+
+
+def _terminal_width() -> int:
+    """The width to wrap to: the terminal's (``COLUMNS``), at most 100, at least 60."""
+    import shutil
+
+    return max(60, min(100, shutil.get_terminal_size((100, 24)).columns))
+
+
+def _option_fields(opt: Any) -> dict[str, Any]:
+    """An explorer option as ``{"name", "doc", "default", "values"}``: the registry gives
+    dicts of that shape, or (older registries) bare names."""
+    if isinstance(opt, dict):
+        return {"name": str(opt.get("name", "")), "doc": str(opt.get("doc") or "").strip(),
+                "default": opt.get("default"), "values": opt.get("values")}
+    return {"name": str(opt), "doc": "", "default": None, "values": None}
+
+
+def render_explorers(ex: Sequence[dict[str, Any]], width: int = 100,
+                     options: bool = False) -> str:
+    """The ``porlab explorers`` text: one block per explorer, its name and equivalence, the
+    description wrapped to ``width`` columns; with ``options``, every option of the explorer
+    (``-o NAME=VALUE``, Python keyword) with its values, default and documentation."""
+    import textwrap
+
+    name_w = max([len(e["name"]) for e in ex] + [8]) + 2
+    eq_w = max([len(str(e["equivalence"])) for e in ex] + [11]) + 2
+    indent = " " * (name_w + eq_w)
+    out = ["name".ljust(name_w) + "equivalence".ljust(eq_w) + "description",
+           "-" * min(width, 100)]
+    for e in ex:
+        first = e["name"].ljust(name_w) + str(e["equivalence"]).ljust(eq_w)
+        desc = str(e.get("description", ""))
+        if e.get("optimal"):
+            desc += " [optimal]"
+        out += textwrap.wrap(desc, width, initial_indent=first, subsequent_indent=indent,
+                             break_on_hyphens=False) or [first.rstrip()]
+        if not options:
+            continue
+        opts = [_option_fields(o) for o in e.get("options") or []]
+        if not opts and not e.get("ifaa"):
+            out.append(indent + "options: none")
+        if e.get("ifaa") and not any(o["name"] == "ifaa" for o in opts):
+            out += textwrap.wrap("--ifaa (Python: ifaa=True): fetch-and-adds whose results are "
+                                 "unused commute (IFAA)", width, initial_indent=indent,
+                                 subsequent_indent=indent + "    ")
+        for o in opts:
+            head = f"-o {o['name']}=" + ("|".join(map(str, o["values"])) if o["values"]
+                                         else "VALUE")
+            facts = [o["doc"] or "(not documented by the registry)"]
+            if o["default"] not in (None, ""):
+                facts.append(f"default {o['default']}")
+            out += textwrap.wrap(f"{head}: " + "; ".join(facts), width,
+                                 initial_indent=indent, subsequent_indent=indent + "    ",
+                                 break_on_hyphens=False)
+    if options:
+        out += ["", *textwrap.wrap("-o NAME=VALUE on the command line is the keyword "
+                                   "NAME=VALUE of porlab.explore() in Python.", width)]
+    return "\n".join(out)
 
 
 def cmd_explorers(args: argparse.Namespace) -> int:
@@ -190,8 +396,9 @@ def cmd_explorers(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ex, indent=2))
     else:
-        print(_fmt_table([[e["name"], e["equivalence"], e["description"]] for e in ex],
-                         ["name", "equivalence", "description"]))
+        print(render_explorers(ex, _terminal_width(), options=args.options))
+        if not args.options:
+            print("\nporlab explorers --options: every explorer's options")
     return EXIT_OK
 
 
@@ -201,7 +408,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``porlab bench SUITE.toml``: run a benchmark suite, one row per run in the results."""
+    """``porlab bench SUITE.toml``: run a benchmark suite, one row per run in the results; exit
+    3 when some runs of the suite have failed rows (timeout, memory, crash, error)."""
     from pathlib import Path
 
     from porlab import bench
@@ -215,58 +423,175 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise InputError(f"{out}: results are .parquet, .csv or .jsonl files")
     if args.jobs < 1:
         raise InputError(f"-j {args.jobs}: at least one job")
+    if args.force and args.retry_failed:
+        raise InputError("--force reruns every run already; --retry-failed only the failed ones")
     try:
         sweep = bench.run_suite(suite, out, jobs=args.jobs, scheduler=args.scheduler,
-                                force=args.force, filter=args.filter, progress=not args.quiet)
+                                force=args.force, retry_failed=args.retry_failed,
+                                filter=args.filter, progress=not args.quiet)
     except OSError as e:  # e.g. no Dask scheduler at --scheduler ADDR
         raise InputError(f"{args.scheduler or out}: {e}") from None
     print(f"{out}: {sweep.executed} runs done ({sweep.failed} failed), "
           f"{sweep.skipped} already there", file=sys.stderr)
-    return EXIT_OK
+    failed = sweep.failed_rows
+    if not failed:
+        return EXIT_OK
+    earlier = len(failed) - sweep.failed
+    print(f"porlab: {len(failed)} run{'s' if len(failed) > 1 else ''} failed"
+          + (f" ({earlier} in an earlier sweep)" if earlier else "") + ":", file=sys.stderr)
+    for r in failed:
+        msg = " ".join(str(r.get("message") or "").split())
+        msg = msg if len(msg) <= 100 else msg[:97] + "..."
+        print(f"  {r['suite']}:{r['instance']}:{r['config']}  {r['status']}"
+              + (f"  {msg}" if msg else ""), file=sys.stderr)
+    print(f"rerun them with: porlab bench {args.suite} -o {out} --retry-failed",
+          file=sys.stderr)
+    return EXIT_INCOMPLETE
+
+
+_TABLE_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "markdown",
+                   ".tex": "latex", ".latex": "latex"}
+
+
+def _table_format(args: argparse.Namespace) -> str:
+    """--format, or else LaTeX when every -o file ends in .tex, Markdown otherwise. A table
+    file's name ends in .md, .txt or .tex (a .png is a plot: --plot was forgotten)."""
+    import os
+
+    suffixes = {os.path.splitext(o)[1].lower() for o in args.output or []}
+    wrong = sorted(o for o in args.output or []
+                   if os.path.splitext(o)[1].lower() not in _TABLE_SUFFIXES)
+    if wrong:
+        raise InputError(f"{wrong[0]}: a table file ends in "
+                         f"{', '.join(_TABLE_SUFFIXES)} (a plot needs --plot)")
+    if args.format:
+        return str(args.format)
+    return "latex" if suffixes and suffixes <= {".tex", ".latex"} else "markdown"
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """``porlab report RESULTS``: a paper table (stdout) or a plot (PNG and PDF) from rows."""
+    """``porlab report RESULTS``: a paper table (stdout, or the files of ``-o``) or a plot (the
+    files of ``-o``, each in the format of its suffix) from the rows of a results file."""
+    from pathlib import Path
+
     from porlab import bench, report
 
     try:
         df = bench.read_results(args.results)
     except (FileNotFoundError, ValueError, OSError) as e:
-        raise InputError(f"{args.results}: {e}") from None
+        msg = str(e)
+        raise InputError(msg if msg.startswith(args.results) else f"{args.results}: {msg}") \
+            from None
+    if df.empty:
+        raise InputError(f"{args.results}: no rows (no run has finished yet)")
     explorers = [e for e in (args.explorers or "").split(",") if e] or None
+    outputs = [Path(o) for o in args.output or []]
     try:
         if args.plot:
             from porlab import plots
 
-            if not args.output:
-                raise InputError("--plot needs -o OUT.png (a PDF is written next to it)")
+            if not outputs:
+                raise InputError("--plot needs -o FILE (.png, .pdf, .svg, ...; -o again for "
+                                 "more files)")
+            if args.format:
+                raise InputError("--format is for tables; a plot's format is its file's suffix")
+            plots.output_paths(outputs)  # every name checked before anything is drawn
             if args.plot == "scatter":
                 if not explorers or len(explorers) != 2:
                     raise InputError("--plot scatter needs --explorers X,Y")
                 plots.scatter(df, explorers[0], explorers[1], args.metric or "traces",
-                              path=args.output)
+                              path=outputs)
             else:
                 if not args.program:
                     raise InputError(f"--plot {args.plot} needs --program NAME")
                 if args.plot == "growth":
                     plots.growth(df, args.program, args.param, args.metric or "complete",
-                                 explorers=explorers, path=args.output)
+                                 explorers=explorers, path=outputs)
                 else:
                     plots.time_vs_n(df, args.program, args.param, explorers=explorers,
-                                    path=args.output)
-            print(f"wrote {args.output} and its PDF", file=sys.stderr)
+                                    path=outputs)
         else:
-            print(report.table(df, args.table, explorers=explorers, format=args.format))
+            text = report.table(df, args.table, explorers=explorers, format=_table_format(args))
+            if not outputs:
+                print(text)
+            for o in outputs:
+                o.parent.mkdir(parents=True, exist_ok=True)
+                o.write_text(text + "\n")
     except ValueError as e:
         raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"{e.filename or ''}: {e.strerror or e}") from None
+    for o in outputs:
+        print(f"wrote {o}", file=sys.stderr)
     return EXIT_OK
 
 
+# ---- errors: one line on stderr, or a JSON object on stdout with --json ----------------------
+
+_json_errors = False  # set by main() when --json is on the command line
+
+# "file:line[:column]: " at the start of a line of the message (porlab's own messages start so;
+# clang's diagnostics follow a first line "file: does not compile:").
+_WHERE = re.compile(r"^(?P<file>[^\s:][^:\n]*?):(?P<line>\d+)(?::(?P<col>\d+))?:\s", re.M)
+
+
+def error_object(message: str, kind: str) -> dict[str, Any]:
+    """The JSON form of an error: message, kind (usage, input, unsupported, internal) and, when
+    the message starts with file:line[:column], those."""
+    d: dict[str, Any] = {"kind": kind, "message": message, "file": None, "line": None,
+                         "column": None}
+    m = _WHERE.search(message)
+    if m:
+        d["file"] = m.group("file")
+        d["line"] = int(m.group("line"))
+        d["column"] = int(m.group("col")) if m.group("col") else None
+    return d
+
+
+def _fail(message: str, kind: str) -> int:
+    if _json_errors:
+        _emit(json.dumps({"verdict": "error", "error": error_object(message, kind),
+                          "exit_code": EXIT_BAD_INPUT}, indent=2))
+    else:
+        print(f"porlab: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+class _UsageError(Exception):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
-    """Usage errors as one line, ``porlab: error: ...``, exit code 2 (like bad input)."""
+    """Usage errors as one line, ``porlab: error: ...`` (or JSON with --json), exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"porlab: error: {message}\n")
+        raise _UsageError(message)
+
+
+def _positive_int(what: str, minimum: int = 1) -> Any:
+    def conv(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, not '{text}'") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"{what} must be >= {minimum}, not {v}")
+        return v
+    return conv
+
+
+def _budget_int(text: str) -> int:
+    return _positive_int("a budget (0 = no limit)", 0)(text)
+
+
+def _budget_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number, not '{text}'") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds must be >= 0 (0 = no limit), not {text}")
+    return v
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -274,55 +599,89 @@ def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(
         prog="porlab",
         description="Stateless model checking with dynamic partial order reduction.",
-        epilog="Exit codes: 0 no violation, 42 violation found, 2 bad input.",
+        epilog=EXIT_CODES_HELP[0].upper() + EXIT_CODES_HELP[1:] + ".",
     )
-    sub = ap.add_subparsers(dest="command", required=True)
+    ap.add_argument("--version", action="version",
+                    version=f"porlab {_core.__version__} (LLVM/clang 19 front end: "
+                    f"{'yes' if getattr(_core, 'HAS_C_FRONTEND', False) else 'no'})")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
-                       help="parameter of the program file's build(...) function")
-        p.add_argument("--max-traces", type=int, default=0, help="stop after N traces")
-        p.add_argument("--max-seconds", type=float, default=0.0, help="stop after S seconds")
-        p.add_argument("--json", action="store_true", help="print JSON")
+    def budgets(p: argparse.ArgumentParser, events: bool = True) -> None:
+        g = p.add_argument_group("budgets (0 = no limit; a run they end is incomplete: exit 3)")
+        g.add_argument("--max-traces", type=_budget_int, default=0, metavar="N",
+                       help="stop after N maximal traces")
+        g.add_argument("--max-seconds", type=_budget_seconds, default=0.0, metavar="S",
+                       help="stop after S seconds")
+        if events:
+            g.add_argument("--max-events", type=_budget_int, default=0, metavar="N",
+                           help="stop after N events executed")
+        g.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                       help="stop when the process's memory reaches SIZE (e.g. 8G; default: "
+                       "three quarters of the machine's memory; 0 = no limit)")
 
-    p = sub.add_parser("partition", help="count classes under every equivalence")
-    p.add_argument("files", nargs="+", help="program files (.py defining `program`)")
-    common(p)
+    def output(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--json", action="store_true",
+                       help="print the result (or the error) as one JSON object on stdout")
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no live progress line (it shows on stderr when it is a terminal)")
+        p.add_argument("--progress", action="store_true",
+                       help="print progress lines on stderr even when it is not a terminal")
+
+    p = sub.add_parser("partition", help="count classes under every equivalence",
+                       epilog=EXIT_CODES_HELP)
+    p.add_argument("files", nargs="+",
+                   help="program files (.py defining `program` or `build(...)`, or C files)")
+    p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
+                   help="parameter of the program file's build(...) function (-D for C files)")
+    budgets(p, events=False)
+    output(p)
     p.set_defaults(func=cmd_partition)
 
-    p = sub.add_parser("explore", help="explore a program with an explorer")
-    p.add_argument("file")
+    p = sub.add_parser("explore", help="explore a program with an explorer",
+                       epilog=EXIT_CODES_HELP)
+    p.add_argument("file", help="a program file (.py) or a C file (compiled as `run` does)")
     p.add_argument("--explorer", "-e", default="naive", choices=names)
+    p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
+                   help="parameter of the program file's build(...) function (-D for C files)")
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
-    p.add_argument("--max-events", type=int, default=0)
     p.add_argument("--stop-on-error", action="store_true")
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
-                   help="explorer-specific option")
-    common(p)
+                   help="explorer option (porlab explorers --options)")
+    p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    budgets(p)
+    output(p)
     p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("run", help="verify a C program (clang 19 → LLVM IR → porlab)",
                        description="Compile a C file with clang 19 and explore it. Arguments "
-                       "after -- go to clang (e.g. -- -m32 -fgnu89-inline).")
+                       "after -- go to clang (e.g. -- -m32 -fgnu89-inline).",
+                       epilog=EXIT_CODES_HELP)
     p.add_argument("file", help="C source file (.c or preprocessed .i)")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
-                   help="at most N back-jumps per loop entry; beyond: the execution is blocked")
-    p.add_argument("--loops", default="none",
-                   choices=["none", "spin-assume", "plp", "plp-await", "saver"],
-                   help="transform loops before exploring (default none: the program as "
-                   "written; plp-await = Godot's PLP+Await; see docs/supported-c.md)")
+                   help="at most N visits of a loop header per entry of the loop, as Nidhugg's and "
+                   "GenMC's -unroll=N (N-1 jumps back; the N-th blocks the execution: "
+                   "loop-bound); N >= 1")
+    p.add_argument("--loops", default="plp-saver",
+                   choices=["plp-saver", "none", "spin-assume", "plp", "plp-await", "saver"],
+                   help="spin-loop reduction (default plp-saver: iterations that change "
+                   "nothing are blocked, as Nidhugg and GenMC do by default, sound with every "
+                   "explorer; none: the program as written; plp-await: Godot's PLP+Await; "
+                   "saver: SAVER; see docs/supported-c.md)")
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
                    help="define a macro")
     p.add_argument("-I", dest="include", action="append", metavar="DIR",
                    help="add an include directory")
-    p.add_argument("--max-threads", type=int, default=16,
-                   help="bound on threads, main included (default 16)")
-    p.add_argument("--max-locations", type=int, default=4096,
+    p.add_argument("--max-threads", type=_positive_int("--max-threads"), default=16,
+                   help="bound on threads, main included (default 16); a thread beyond it "
+                   "blocks its execution and makes the run incomplete")
+    p.add_argument("--max-locations", type=_positive_int("--max-locations", 0), default=4096,
                    help="bound on shared heap/stack locations (default 4096)")
-    p.add_argument("--max-execution-events", type=int, default=100_000,
-                   help="cut an execution this long (blocked, with a warning; default 100000)")
+    p.add_argument("--max-execution-events", type=_positive_int("--max-execution-events"),
+                   default=100_000,
+                   help="cut an execution this long (blocked; the run is incomplete; "
+                   "default 100000)")
     p.add_argument("--nondet-domain", metavar="LO:HI",
                    help="explore every value of __VERIFIER_nondet_* in LO..HI (the explorer runs "
                         "once per assignment of values to the nondet calls reached)")
@@ -332,16 +691,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep exploring after the first violation")
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
-    p.add_argument("--max-events", type=int, default=None,
-                   help=f"event budget (default {DEFAULT_RUN_MAX_EVENTS:,}; 0 = no limit)")
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
-                   help="explorer-specific option")
-    p.add_argument("--max-traces", type=int, default=0, help="stop after N traces")
-    p.add_argument("--max-seconds", type=float, default=0.0, help="stop after S seconds")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+                   help="explorer option (porlab explorers --options)")
+    p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    budgets(p)
+    output(p)
     p.set_defaults(func=cmd_run, clang_args=[])
 
-    p = sub.add_parser("explorers", help="list the registered explorers")
+    p = sub.add_parser("explorers", help="list the registered explorers (--options: theirs)")
+    p.add_argument("--options", action="store_true",
+                   help="each explorer's options (-o NAME=VALUE), values, defaults and meaning")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explorers)
 
@@ -350,13 +709,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE")
     p.set_defaults(func=cmd_disasm)
 
-    p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run")
+    p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run",
+                       description="Run a benchmark suite: every program x parameters x explorer "
+                       "configuration, each run in its own process with the suite's timeout "
+                       "and memory limit, one row per run in the results file. Runs already "
+                       "there are skipped (an interrupted sweep resumes).",
+                       epilog="Exit codes: 0 every run of the suite has a result, 3 some runs "
+                       "failed (timeout, memory, crash, error: listed on stderr), 2 bad input.")
     p.add_argument("suite", help="suite file, e.g. benchmarks/suites/smoke.toml")
     p.add_argument("-o", "--output", help="results .parquet, .csv or .jsonl (default: "
                    "SUITE.parquet); runs already there are skipped")
     p.add_argument("-j", "--jobs", type=int, default=1, help="parallel worker processes")
     p.add_argument("--scheduler", metavar="ADDR", help="run on this Dask scheduler instead")
     p.add_argument("--force", action="store_true", help="rerun runs already in the results")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="rerun the runs whose row failed (timeout, memory, crash, error)")
     p.add_argument("--filter", metavar="SUBSTRING",
                    help="only runs whose suite:instance:config or path contains it")
     p.add_argument("--small", action="store_true",
@@ -364,14 +731,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("report", help="paper tables and plots from benchmark results")
+    p = sub.add_parser("report", help="paper tables and plots from benchmark results",
+                       description="Render a paper table (stdout, or -o FILE) or a plot (-o "
+                       "FILE: .png, .pdf, .svg, ...; -o again for more files) from the rows of "
+                       "a results file written by `porlab bench`.")
     p.add_argument("results", help="results file written by `porlab bench`")
     p.add_argument("--table", choices=["rvf", "godot", "lapor", "plain"], default="plain")
-    p.add_argument("--format", choices=["markdown", "latex"], default="markdown")
+    p.add_argument("--format", choices=["markdown", "latex"],
+                   help="table format (default: latex for -o FILE.tex, else markdown)")
     p.add_argument("--explorers", metavar="A,B", help="explorer configurations (columns)")
     p.add_argument("--plot", choices=["scatter", "growth", "time"],
-                   help="a plot instead of a table (-o OUT.png; a PDF is written too)")
-    p.add_argument("-o", "--output", help="plot file")
+                   help="a plot instead of a table (-o FILE)")
+    p.add_argument("-o", "--output", action="append", metavar="FILE",
+                   help="write the table or plot to FILE, in the format of its suffix; repeat "
+                   "for several files (e.g. -o fig.png -o fig.pdf)")
     p.add_argument("--program", help="program of a growth/time plot")
     p.add_argument("--param", default="n", help="scaling parameter of a growth/time plot")
     p.add_argument("--metric", choices=["traces", "complete", "blocked", "errors", "events",
@@ -380,26 +753,93 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+# Options whose value may start with '-' (argparse would take "-3:-1" for an option).
+_NEGATIVE_VALUES = ("--nondet-domain",)
+
+
+class _QuietStdout:
+    """stdout that goes quiet when its reader is gone (`porlab ... | head`): the rest of the
+    output is dropped and the exit code is still the verdict's."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.closed = False
+
+    def write(self, text: str) -> int:
+        if not self.closed:
+            try:
+                return int(self.stream.write(text))
+            except BrokenPipeError:
+                self._close()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._close()
+
+    def _close(self) -> None:
+        self.closed = True
+        try:  # later writes by the interpreter (at exit) must not fail either
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _emit(text: str) -> None:
+    print(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = build_parser()
+    global _json_errors
     argv = list(sys.argv[1:] if argv is None else argv)
+    if not isinstance(sys.stdout, _QuietStdout):
+        sys.stdout = _QuietStdout(sys.stdout)
     clang_args: list[str] = []
     if "--" in argv:  # porlab run FILE.c [options] -- clang arguments
         at = argv.index("--")
         argv, clang_args = argv[:at], argv[at + 1:]
-    args = ap.parse_args(argv)
-    if clang_args:
-        if args.command != "run":
-            ap.error("arguments after -- are clang arguments of 'porlab run'")
-        args.clang_args = clang_args
+    joined: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in _NEGATIVE_VALUES and i + 1 < len(argv):
+            joined.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            joined.append(argv[i])
+            i += 1
+    argv = joined
+    _json_errors = "--json" in argv
+    ap = build_parser()
+    if not argv:
+        ap.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        args = ap.parse_args(argv)
+        if clang_args:
+            if args.command != "run":
+                raise _UsageError("arguments after -- are clang arguments of 'porlab run'")
+            args.clang_args = clang_args
+    except _UsageError as e:
+        return _fail(str(e), "usage")
     try:
         return int(args.func(args))
-    except (InputError, UnsupportedError) as e:
-        print(f"porlab: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except InputError as e:
+        return _fail(str(e), "input")
+    except UnsupportedError as e:
+        return _fail(str(e), "unsupported")
     except KeyboardInterrupt:
         print("porlab: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    finally:
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

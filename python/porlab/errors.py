@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from porlab._core import InputError, UnsupportedError
 
-__all__ = ["InputError", "ProgramError", "UnsupportedError"]
+__all__ = ["InputError", "Interrupted", "ProgramError", "UnsupportedError"]
 
 # The C++ exception classes have no docstring of their own (help() would show ValueError's).
 InputError.__doc__ = (
@@ -21,3 +21,13 @@ UnsupportedError.__doc__ = (
 class ProgramError(InputError):
     """An invalid builder program (unknown variable, join of an unknown thread, loop without
     bound, ...). The message starts with the file:line of the offending builder call."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """An exploration stopped by Ctrl-C (or a notebook's interrupt). ``result`` holds what was
+    found until then: partial counts, the first error if any, ``incomplete == ['interrupted']``.
+    A subclass of KeyboardInterrupt, so that a loop over many runs stops as Ctrl-C should."""
+
+    def __init__(self, result: object) -> None:
+        self.result = result
+        super().__init__(f"exploration interrupted: {result!r}")

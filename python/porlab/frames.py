@@ -35,6 +35,7 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "budget_exceeded",
     "budget_reason",
     "verdict",
+    "exit_code",
 )
 
 #: Columns of :func:`trace_frame`.

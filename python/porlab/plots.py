@@ -7,15 +7,16 @@
   parameter, one line per explorer configuration, log y.
 * :func:`time_vs_n` — exploration time against a scaling parameter; timeouts on their line.
 
-Every function returns a :class:`matplotlib.figure.Figure` and, given ``path``, saves it as PNG
-and PDF (``out.png`` → ``out.png`` and ``out.pdf``). No pyplot state is touched.
+Every function returns a :class:`matplotlib.figure.Figure` and, given ``path`` (one file name or
+several), saves it to exactly those files in the format each name's suffix says: ``out.svg`` is
+an SVG, ``out.pdf`` a PDF, ``["out.png", "out.pdf"]`` both. No pyplot state is touched.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from matplotlib.figure import Figure
 
 from porlab.report import NO_RESULT, configs, instances
 
-__all__ = ["growth", "save", "scatter", "time_vs_n"]
+__all__ = ["formats", "growth", "output_paths", "save", "scatter", "time_vs_n"]
 
 METRICS = ("traces", "complete", "blocked", "errors", "events", "seconds")
 _LABELS = {"traces": "traces (complete + blocked + errors)", "complete": "complete traces",
@@ -33,14 +34,39 @@ _LABELS = {"traces": "traces (complete + blocked + errors)", "complete": "comple
 _MIN_SECONDS = 1e-6  # times below this are drawn at it (log scales have no 0)
 
 
-def save(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
-    """Save ``fig`` as PNG and PDF next to each other; returns the two paths."""
-    p = Path(path)
-    stem = p.with_suffix("") if p.suffix.lower() in (".png", ".pdf") else p
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    out = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
-    for o in out:
-        fig.savefig(o, dpi=150 if o.suffix == ".png" else None, bbox_inches="tight")
+PathArg = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+
+def formats() -> list[str]:
+    """The file suffixes a figure can be saved as (``png``, ``pdf``, ``svg``, ...)."""
+    return sorted(FigureCanvasAgg(Figure()).get_supported_filetypes())
+
+
+def output_paths(path: PathArg) -> list[Path]:
+    """The files ``path`` names (one path or several) as Paths; raises ValueError for none or
+    for a suffix matplotlib cannot write."""
+    items: Iterable[str | os.PathLike[str]] = (
+        [path] if isinstance(path, str | os.PathLike) else path)
+    out = [Path(p) for p in items]
+    if not out:
+        raise ValueError("no file to save the figure to")
+    known = formats()
+    for p in out:
+        suffix = p.suffix.lower().lstrip(".")
+        if suffix not in known:
+            raise ValueError(f"{p}: a figure file name ends in one of "
+                             f"{', '.join('.' + k for k in known)}")
+    return out
+
+
+def save(fig: Figure, path: PathArg) -> list[Path]:
+    """Save ``fig`` to each file named (one path or several), in the format of its suffix
+    (``.png`` at 150 dpi, ``.pdf``, ``.svg``...); returns the paths written. Raises ValueError,
+    before writing anything, for a suffix matplotlib cannot write."""
+    out = output_paths(path)
+    for p in out:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(p, dpi=150 if p.suffix.lower() == ".png" else None, bbox_inches="tight")
     return out
 
 
@@ -73,7 +99,7 @@ def _check_metric(metric: str) -> None:
 
 
 def scatter(df: Any, x_explorer: str, y_explorer: str, metric: str = "traces", *,
-            path: str | os.PathLike[str] | None = None, title: str | None = None) -> Figure:
+            path: PathArg | None = None, title: str | None = None) -> Figure:
     """``y_explorer`` against ``x_explorer`` per benchmark instance, log-log, with ``y = x``
     and the order-of-magnitude lines ``y = 10x`` and ``y = x/10``. A point below the diagonal
     means ``y_explorer`` needed fewer traces (or less time). Instances where one side has no
@@ -192,7 +218,7 @@ def _no_result(ax: Any, series: dict[str, list[tuple[float, float]]], order: lis
 
 def growth(df: Any, program: str, param: str = "n", metric: str = "complete", *,
            explorers: Sequence[str] | None = None,
-           path: str | os.PathLike[str] | None = None, title: str | None = None) -> Figure:
+           path: PathArg | None = None, title: str | None = None) -> Figure:
     """``metric`` (complete traces by default: the partition size each explorer found) of
     ``program`` against its parameter ``param``, one line per explorer configuration, log y
     (symmetric-log when a count is 0). Runs without a result are marked at the top."""
@@ -224,7 +250,7 @@ def growth(df: Any, program: str, param: str = "n", metric: str = "complete", *,
 
 def time_vs_n(df: Any, program: str, param: str = "n", *,
               explorers: Sequence[str] | None = None,
-              path: str | os.PathLike[str] | None = None, title: str | None = None) -> Figure:
+              path: PathArg | None = None, title: str | None = None) -> Figure:
     """Exploration time of ``program`` against its parameter ``param`` per explorer
     configuration, log y; timed-out runs are crosses on their timeout line."""
     ok, failed = _series(df, program, param, "seconds", explorers)

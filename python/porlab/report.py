@@ -9,23 +9,29 @@ configuration (``config``, e.g. ``optimal-await+ifaa``) the numbers of the paper
   or bad input); the minimum traces and time of a row in bold.
 * :func:`godot_table` — Godot Table I: ``T+B`` executions (``T`` when B = 0) and seconds per
   configuration, ``⊙`` for no result, ``†`` for crashes.
-* :func:`lapor_table` — LAPOR Tables 1–4: executions and times of two explorers side by side,
-  ``–`` for no result, the better of the two in bold.
+* :func:`lapor_table` — LAPOR Tables 1–4: executions, then times, of every configuration given
+  side by side (the paper's two, GenMC and LAPOR, or more), ``–`` for no result, the best of a
+  row in bold.
 * :func:`plain_table` — every row with its status and counts.
 
-Traces are ``complete + blocked + errors``; times are the exploration's own seconds.
+Traces are ``complete + blocked + errors``; times are the exploration's own seconds, printed
+with three significant digits (``0.00312``, ``0.480``, ``12.5``; whole seconds from 100 s on).
+:func:`check_columns` says which columns a table needs that a frame lacks.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "REQUIRED_COLUMNS",
     "Cell",
     "Table",
+    "check_columns",
     "configs",
     "godot_table",
     "instances",
@@ -38,6 +44,30 @@ __all__ = [
 
 NO_RESULT = ("timeout", "budget", "memory")
 FAILED = ("crash", "error")
+
+#: The columns each table reads (``config`` may be ``explorer``, ``instance`` may be
+#: ``program``, ``traces`` may be the three counts it sums).
+REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "rvf": ("instance", "config", "status", "traces", "seconds"),
+    "godot": ("instance", "config", "status", "complete", "blocked", "errors", "seconds"),
+    "lapor": ("instance", "config", "status", "complete", "blocked", "errors", "seconds"),
+    "plain": ("instance", "config", "status"),
+}
+_STAND_INS = {"config": ("explorer",), "instance": ("program",),
+              "traces": ("complete", "blocked", "errors")}
+
+
+def check_columns(df: Any, kind: str) -> None:
+    """Raise ValueError naming the columns table ``kind`` needs and ``df`` lacks (a column
+    counts as present when its stand-ins are: ``explorer`` for ``config``...)."""
+    if kind not in REQUIRED_COLUMNS:
+        raise ValueError(f"unknown table {kind!r} ({', '.join(REQUIRED_COLUMNS)})")
+    have = set(df.columns)
+    missing = [c for c in REQUIRED_COLUMNS[kind]
+               if c not in have and not (c in _STAND_INS and set(_STAND_INS[c]) <= have)]
+    if missing:
+        raise ValueError(f"the {kind} table needs the column{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(missing)}, which the results do not have")
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -179,13 +209,18 @@ def _shown(df: Any, cfgs: Sequence[str], grid: Mapping[tuple[str, str], Any]) ->
 
 
 def _fmt_time(s: float) -> str:
-    if s < 1:
-        return f"{s:.3f}"
-    if s < 10:
-        return f"{s:.2f}"
-    if s < 100:
-        return f"{s:.1f}"
-    return f"{s:.0f}"
+    """Seconds with three significant digits (``0.00312``, ``0.480``, ``12.5``), whole seconds
+    from 100 s on: a 3 ms run never shows as 0.00."""
+    if s <= 0 or not math.isfinite(s):
+        return f"{s:g}"
+    if s >= 99.95:
+        return f"{s:.0f}"
+    decimals = max(0, 2 - math.floor(math.log10(s)))
+    text = f"{s:.{decimals}f}"
+    # Rounding up may add a digit (0.09996 -> 0.1000): drop the extra decimal.
+    if decimals and len(text.replace(".", "").lstrip("0")) > 3:
+        text = f"{s:.{decimals - 1}f}"
+    return text
 
 
 def _tb(r: Mapping[str, Any]) -> str:
@@ -287,12 +322,13 @@ def godot_table(df: Any, configs: Sequence[str] | None = None, *,
 
 def lapor_table(df: Any, explorers: Sequence[str] | None = None, *,
                 format: str = "markdown") -> str:
-    """LAPOR Tables 1–4: executions (``T+B``) and times of two explorer configurations side by
-    side (default: the first two in the results), the better of each pair in bold; ``–`` for
-    no result, ``†`` for crashes and bad input."""
-    cfgs = _pick(explorers, df)[:2]
-    if len(cfgs) != 2:
-        raise ValueError(f"the LAPOR table compares two explorers, the results have {cfgs}")
+    """LAPOR Tables 1–4: the executions (``T+B``), then the times, of every configuration given
+    (default: every configuration of the results, in suite order) side by side, the best of a
+    row in bold; ``–`` for no result, ``†`` for crashes and bad input. The paper compares two
+    (GenMC and LAPOR); any number can be shown."""
+    cfgs = _pick(explorers, df)
+    if not cfgs:
+        raise ValueError("the LAPOR table needs at least one explorer configuration")
     grid = _grid(df)
     rows = []
     for inst in _shown(df, cfgs, grid):
@@ -314,14 +350,15 @@ def lapor_table(df: Any, explorers: Sequence[str] | None = None, *,
                 ev.append(float(r["traces"]))
                 sv.append(float(r["seconds"]))
         rows.append([Cell(inst), *_bold_min(execs, ev), *_bold_min(times, sv)])
-    header = ["Benchmark", cfgs[0], cfgs[1], cfgs[0], cfgs[1]]
-    groups = [("", 1), ("Execs", 2), ("Time (s)", 2)]
+    header = ["Benchmark", *cfgs, *cfgs]
+    groups = [("", 1), ("Execs", len(cfgs)), ("Time (s)", len(cfgs))]
     return Table(header, rows, groups).render(format)
 
 
 def plain_table(df: Any, *, format: str = "markdown") -> str:
-    """Every row: benchmark, configuration, status, complete, blocked, errors, events, time
-    and peak memory (MiB), in suite order."""
+    """Every row: benchmark, configuration, status, complete, blocked (and how many of those the
+    loop bound blocked: complete + bound is GenMC's complete count), errors, events, time and
+    peak memory (MiB), in suite order."""
     order = {inst: i for i, inst in enumerate(instances(df))}
     corder = {c: i for i, c in enumerate(configs(df))}
     recs = sorted(_records(df), key=lambda r: (order[str(r["instance"])],
@@ -330,20 +367,29 @@ def plain_table(df: Any, *, format: str = "markdown") -> str:
     def num(v: Any, f: Callable[[Any], str] = lambda v: str(int(v))) -> str:
         return "" if v is None else f(v)
 
+    def bound(r: Any) -> str:
+        # blocked by the loop bound: GenMC counts these executions as complete
+        raw = r.get("blocked_by")
+        if r.get("blocked") is None or not isinstance(raw, str) or not raw:
+            return ""
+        return str(int(json.loads(raw).get("loop-bound", 0)))
+
     rows = [[Cell(str(r["instance"])), Cell(str(r["config"])), Cell(str(r["status"])),
-             Cell(num(r.get("complete"))), Cell(num(r.get("blocked"))),
+             Cell(num(r.get("complete"))), Cell(num(r.get("blocked"))), Cell(bound(r)),
              Cell(num(r.get("errors"))), Cell(num(r.get("events"))),
              Cell(num(r.get("seconds"), lambda v: _fmt_time(float(v)))),
              Cell(num(r.get("peak_memory_bytes"), lambda v: f"{int(v) / 2**20:.1f}"))]
             for r in recs]
-    header = ["Benchmark", "Explorer", "Status", "Complete", "Blocked", "Errors", "Events",
-              "Time (s)", "Memory (MiB)"]
+    header = ["Benchmark", "Explorer", "Status", "Complete", "Blocked", "of which bound",
+              "Errors", "Events", "Time (s)", "Memory (MiB)"]
     return Table(header, rows).render(format)
 
 
 def table(df: Any, kind: str, *, explorers: Sequence[str] | None = None,
           format: str = "markdown") -> str:
-    """Dispatch by name: ``rvf``, ``godot``, ``lapor`` or ``plain``."""
+    """Dispatch by name: ``rvf``, ``godot``, ``lapor`` or ``plain``; raises ValueError when
+    ``df`` lacks a column the table needs."""
+    check_columns(df, kind)
     if kind == "rvf":
         return rvf_table(df, explorers, format=format)
     if kind == "godot":

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,7 +109,7 @@ def test_else_must_follow_if():
 def test_loop_bound_gives_blocked_trace_with_marker():
     p = Program("spin")
     x = p.var("x")
-    with p.thread("t") as t, t.loop(3) as lp:
+    with p.thread("t") as t, t.loop(bound=3) as lp:
         a = t.load(x)
         lp.break_if(a == 1)  # never: nobody writes x
     tr = only_trace(p)
@@ -123,7 +126,7 @@ def test_loop_that_exits_is_complete():
     x = p.var("x")
     with p.thread("t") as t:
         i = t.reg("i")
-        with t.loop(10) as lp:
+        with t.loop(bound=10) as lp:
             t.set(i, i + 1)
             lp.continue_if(i < 3)
             lp.break_()
@@ -134,6 +137,153 @@ def test_loop_that_exits_is_complete():
     assert tr.status == "complete"
     assert written(tr, "x") == [3, 2, 1, 0]
     assert "assume-block" not in kinds(tr)
+
+
+# --- operators: Python's semantics on 64-bit ints ---------------------------------------------
+
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+OPERANDS = [INT_MIN, -9, -7, -2, -1, 0, 1, 2, 3, 7, 63, 64, 65, 2**62, INT_MAX]
+OPERATORS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod, "&": operator.and_, "|": operator.or_, "^": operator.xor,
+    "<<": operator.lshift, ">>": operator.rshift,
+}  # fmt: skip
+
+
+def wrap64(v: int) -> int:
+    """An int as the builder's registers hold it: 64-bit two's complement."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def python_says(op: str, a: int, b: int) -> int | None:
+    """What Python computes for ``a op b``, wrapped to 64 bits; None where Python raises (or
+    where the quotient overflows: the builder faults there, see test_arithmetic_faults)."""
+    if op in ("//", "%") and (b == 0 or (a == INT_MIN and b == -1)):
+        return None
+    if op in ("<<", ">>"):
+        if b < 0:
+            return None
+        # Every count from 64 on gives the same 64-bit result; 200 keeps Python's ints small.
+        b = min(b, 200)
+    return wrap64(OPERATORS[op](a, b))
+
+
+@pytest.mark.parametrize("op", list(OPERATORS))
+def test_operators_compute_what_python_computes(op):
+    # Every pair of operands in three forms: register op register, int op register (Python
+    # calls the register's reflected method, e.g. __rfloordiv__ for 10 // r) and register op
+    # int. The operands are loaded from memory, so nothing is known when the program is built.
+    f = OPERATORS[op]
+    cases = [(a, b) for a in OPERANDS for b in OPERANDS if python_says(op, a, b) is not None]
+    p = Program(f"op {op}")
+    xs = p.array("X", len(OPERANDS), init=OPERANDS)
+    out = p.array("out", 3 * len(cases))
+    with p.thread("t") as t:
+        reg = {v: t.load(xs[i]) for i, v in enumerate(OPERANDS)}
+        for k, (a, b) in enumerate(cases):
+            t.store(out[3 * k], f(reg[a], reg[b]))
+            t.store(out[3 * k + 1], f(a, reg[b]))
+            t.store(out[3 * k + 2], f(reg[a], b))
+    tr = only_trace(p)
+    assert tr.status == "complete"
+    got = [e.value_written for e in tr.events if e.kind == "write"]
+    runs = [(a, b, form) for a, b in cases for form in ("r op r", "int op r", "r op int")]
+    want = [python_says(op, a, b) for a, b, _ in runs]
+    wrong = [(*run, g, w) for run, g, w in zip(runs, got, want, strict=True) if g != w]
+    assert not wrong, f"{len(wrong)} of {len(got)} wrong, e.g. {wrong[:5]}"
+
+
+@pytest.mark.parametrize("expr, fault", [
+    (lambda r, z, m: 10 // z, "division by zero"),
+    (lambda r, z, m: 10 % z, "division by zero"),
+    (lambda r, z, m: r // z, "division by zero"),
+    (lambda r, z, m: 1 << m, "negative shift count"),
+    (lambda r, z, m: r >> m, "negative shift count"),
+])  # fmt: skip
+def test_arithmetic_faults(expr, fault):
+    # What Python raises on (ZeroDivisionError, ValueError) is a fault: an error trace whose
+    # last event names it; the store after it never happens.
+    p = Program("fault")
+    x, y = p.var("x", init=5), p.var("y")
+    zero, minus = p.var("zero"), p.var("minus", init=-1)
+    with p.thread("t") as t:
+        r, z, m = t.load(x), t.load(zero), t.load(minus)
+        t.store(y, expr(r, z, m))
+    r = porlab.explore(p)
+    assert (r.complete, r.blocked, r.errors) == (0, 0, 1)
+    tr = r.first_error
+    assert tr.events[-1].kind == "fault" and fault in tr.describe(len(tr.events) - 1)
+    assert written(tr, "y") == []
+
+
+def test_constant_negative_shift_and_true_division_are_build_errors():
+    p = Program()
+    x = p.var("x")
+    with p.thread() as t:
+        a = t.load(x)
+        with pytest.raises(porlab.ProgramError) as ei:
+            t.store(x, a << -1)
+        assert_names_here(ei, "negative shift count -1")
+        with pytest.raises(porlab.ProgramError) as ei:
+            t.store(x, 10 / a)
+        assert_names_here(ei, "//")
+
+
+# --- loops ------------------------------------------------------------------------------------
+
+
+def test_repeat_runs_its_block_exactly_n_times():
+    p = Program("repeat")
+    out = p.array("out", 4, init=-1)
+    total = p.var("total")
+    with p.thread("t") as t:
+        with t.repeat(3) as i:
+            t.store(out[i], i * 10)
+        with t.repeat(0):
+            t.store(out[3], 99)  # never
+        with t.repeat(2), t.repeat(3):  # nested: 6 increments
+            t.fetch_add(total, 1)
+    tr = only_trace(p)
+    assert tr.status == "complete"
+    assert visible(tr)[:3] == ["write out[0] := 0", "write out[1] := 10", "write out[2] := 20"]
+    assert written(tr, "out[3]") == []
+    assert written(tr, "total") == [1, 2, 3, 4, 5, 6]
+    assert "assume-block" not in kinds(tr)
+
+
+def test_repeat_is_not_bounded_like_loop():
+    # The same 4 iterations: repeat(4) completes; loop(bound=4) without a break blocks when it
+    # would start a fifth, and loop(bound=3) blocks when it would start the fourth.
+    def build(kind: str) -> Program:
+        p = Program(kind)
+        x = p.var("x")
+        with p.thread("t") as t:
+            if kind == "repeat":
+                with t.repeat(4):
+                    t.fetch_add(x, 1)
+            else:
+                with t.loop(bound=int(kind[-1])) as lp:
+                    v = t.fetch_add(x, 1)
+                    lp.break_if(v == 3)
+        return p
+
+    for kind, status, adds in [("repeat", "complete", 4), ("loop4", "complete", 4),
+                               ("loop3", "blocked", 3)]:
+        tr = only_trace(build(kind))
+        assert (tr.status, kinds(tr).count("fetch-add")) == (status, adds), kind
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda t: t.loop(3), ["loop(bound=3)", "repeat(3)"]),
+    (lambda t: t.while_(lambda: 1, 3), ["while_(cond, bound=3)"]),
+    (lambda t: t.repeat(-1), ["repeat count", "-1"]),
+    (lambda t: t.repeat(True), ["repeat count"]),
+])  # fmt: skip
+def test_loop_arguments_are_checked(make, words):
+    p = Program()
+    with p.thread() as t, pytest.raises(porlab.ProgramError) as ei, make(t):
+        pass
+    assert_names_here(ei, *words)
 
 
 def test_arrays_with_register_indexes():
@@ -207,8 +357,8 @@ def test_exchange_and_fetch_ops():
     ]
     assert written(tr, "out") == [33]
     with pytest.raises(porlab.ProgramError) as ei:
-        t.fetch_op("nand", z, 1)
-    assert_names_here(ei, "nand")
+        t.fetch_op("fma", z, 1)
+    assert_names_here(ei, "fma")
 
 
 def test_unused_fetch_add_results_are_marked():
@@ -586,3 +736,33 @@ def test_explore_options():
     # x and y are written by the same thread last: the 3 outcomes with x == y; the others fail.
     assert len(full.outcomes) == 3
     assert len(porlab.explore(nww, collect_outcomes=False).outcomes) == 0
+
+
+def test_programs_built_in_a_notebook_cell_name_the_cell():
+    # IPython compiles each cell to a temporary file name (ipykernel: /tmp/ipykernel_*/N.py):
+    # traces and error messages name the cell as the notebook shows it, "<cell N>" for In [N].
+    code = r'''
+import porlab
+from IPython.core.interactiveshell import InteractiveShell
+
+shell = InteractiveShell.instance()
+shell.run_cell("import porlab", store_history=True)
+cell = """p = porlab.Program("in-a-cell")
+v = p.var("v")
+with p.thread("t") as t:
+    t.assert_(t.load(v) == 1)
+"""
+assert shell.run_cell(cell, store_history=True).success
+r = porlab.explore(shell.user_ns["p"])
+print("SOURCES", r.first_error.source(0), r.first_error.source(1))
+bad = shell.run_cell("q = porlab.Program()\nw = q.var('w')\nwith q.thread() as u:\n"
+                     "    u.load(w) + w\n", store_history=True)
+print("ERROR", bad.error_in_exec)
+'''
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = {line.split(" ", 1)[0]: line.split(" ", 1)[1] for line in proc.stdout.splitlines()
+           if line.startswith(("SOURCES ", "ERROR "))}
+    assert out["SOURCES"] == "<cell 2>:4 <cell 2>:4"  # the load and the failed assertion
+    assert out["ERROR"].startswith("<cell 3>:4: ") and "shared location" in out["ERROR"]

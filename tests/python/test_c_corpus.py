@@ -185,12 +185,13 @@ def parse_header(path: Path) -> Header:
             h.load_args = parse_args(value, where)
         elif key == "verdict":
             words = value.replace(",", " ").split()
-            if not words or words[0] not in ("safe", "violation"):
-                raise HeaderError(f"{where}: verdict must be 'safe' or 'violation [kinds]'")
+            if not words or words[0] not in ("safe", "violation", "incomplete"):
+                raise HeaderError(f"{where}: verdict must be 'safe', 'incomplete' or "
+                                  "'violation [kinds]'")
             h.verdict = words[0]
             h.kinds = set(words[1:])
             known = {*VERDICT_KINDS, *fault_names()}
-            if (h.verdict == "safe" and h.kinds) or not h.kinds <= known:
+            if (h.verdict != "violation" and h.kinds) or not h.kinds <= known:
                 raise HeaderError(f"{where}: bad verdict kinds {words[1:]} (known: "
                                   f"{', '.join(sorted(known))})")
         elif key == "partition":
@@ -210,7 +211,7 @@ def parse_header(path: Path) -> Header:
     if "naive" not in h.counts and h.twin is None:
         raise HeaderError(f"{path}: the header needs naive counts or a twin")
     h.error_lines = _marked_lines(path)
-    if h.error_lines and h.verdict == "safe":
+    if h.error_lines and h.verdict != "violation":
         raise HeaderError(f"{path}: error lines marked in a safe program")
     return h
 
@@ -233,7 +234,9 @@ def header(path: Path) -> Header:
 
 @functools.cache
 def program(path: Path) -> Any:
-    return _load_c()(str(path), **header(path).load_args)
+    # The counts of a header are those of the program as written unless its args ask for a
+    # loop reduction (porlab run's default is one).
+    return _load_c()(str(path), **{"loops": "none", **header(path).load_args})
 
 
 @functools.cache
@@ -361,8 +364,10 @@ def test_verdict_and_naive(path: Path) -> None:
     h = header(path)
     r = result(path, "naive")
     assert not r.budget_exceeded
-    if h.verdict == "safe":
+    if h.verdict != "violation":
         assert r.errors == 0, f"{path.name}: unexpected errors {r.error_sites}"
+        # "incomplete": a limit (threads, locations, an execution cut) stopped executions
+        assert bool(r.incomplete) == (h.verdict == "incomplete"), (path.name, r.incomplete)
     else:
         assert r.errors > 0, f"{path.name}: no violation found"
         if h.kinds:
@@ -479,7 +484,7 @@ def test_twin_classes_partition(path: Path) -> None:
         ("/* porlab-test\n   naive: complete=1\n*/", "no verdict"),
         ("/* porlab-test\n   verdict: safe\n*/", "naive counts or a twin"),
         ("/* porlab-test\n   verdict: safe assert\n   naive: complete=1\n*/", "bad verdict kinds"),
-        ("/* porlab-test\n   verdict: maybe\n   naive: complete=1\n*/", "'safe' or 'violation"),
+        ("/* porlab-test\n   verdict: maybe\n   naive: complete=1\n*/", "'incomplete' or"),
         ("/* porlab-test\n   verdict: safe\n   naive: complete=x\n*/", "expected complete"),
         ("/* porlab-test\n   args: --unrol 2\n   verdict: safe\n   naive: complete=1\n*/",
          "unknown option '--unrol'"),
@@ -587,10 +592,13 @@ def test_porlab_run(name: str) -> None:
     assert args is not None
     line = next((ln.split(":", 1)[1] for ln in args.group(1).splitlines()
                  if ln.strip().startswith("args:")), "")
+    # The header's counts are those of the program as written (porlab run reduces spin loops
+    # unless told --loops none).
+    loops = [] if "--loops" in line else ["--loops", "none"]
     proc = subprocess.run(
         [sys.executable, "-m", "porlab", "run", str(path), "--explorer", "naive", "--all-errors",
-         "--json", *shlex.split(line)],
+         "--json", *loops, *shlex.split(line)],
         capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
-    assert proc.returncode == (42 if h.verdict == "violation" else 0), proc.stderr
+    assert proc.returncode == {"violation": 42, "incomplete": 3, "safe": 0}[h.verdict], proc.stderr
     got = json.loads(proc.stdout)
     assert {k: got[k] for k in h.counts["naive"]} == h.counts["naive"]

@@ -218,18 +218,21 @@ def test_param_for_a_file_without_build(tmp_path: Path):
 
 
 def test_budget_reports_partial_counts():
+    # A budget is not a proof: exit 3 (incomplete), the verdict and the reason in the JSON.
     proc = run_cli("explore", FIG1, "--max-traces", "3", "--json")
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr
     d = json.loads(proc.stdout)
     assert d["budget_exceeded"] is True and d["budget_reason"] == "traces"
+    assert d["verdict"] == "incomplete" and d["incomplete"] == ["traces"]
     assert d["complete"] + d["blocked"] + d["errors"] == 3
     proc = run_cli("explore", FIG1, "--max-traces", "3")
-    assert proc.returncode == 0
-    assert "partial" in proc.stdout
+    assert proc.returncode == 3
+    assert "INCOMPLETE" in proc.stdout and "partial" in proc.stderr
     proc = run_cli("partition", FIG1, "--max-traces", "3", "--json")
-    assert proc.returncode == 0
+    assert proc.returncode == 3
     d = json.loads(proc.stdout)
     assert d["budget_exceeded"] is True and d["interleavings"] == 3
+    assert d["incomplete"] == ["traces"] and d["exhausted"] is False
     assert d["mazurkiewicz"] <= 3
 
 

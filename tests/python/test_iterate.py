@@ -189,7 +189,7 @@ def test_unknown_explorer_raises_on_first_next() -> None:
 
 
 def test_bad_option_raises() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(porlab.InputError, match="max_traces must be a number"):
         list(traces(example("litmus_sb"), "naive", max_traces="many"))
     with pytest.raises(TypeError, match="on_trace"):
         traces(example("litmus_sb"), on_trace=print)

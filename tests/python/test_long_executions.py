@@ -25,13 +25,17 @@ import pytest
 import porlab
 from porlab.cfront import load_c_source
 
-# One thread in an endless failing CAS loop: one execution, cut at max_execution_events.
+# One thread in an endless failing CAS loop that counts its iterations (a loop that changes
+# nothing is ended as a livelock): one execution, cut at max_execution_events.
 CAS_LOOP = r"""
 #include <stdatomic.h>
-atomic_int x;
+atomic_int x, n;
 int main(void) {
     int e = 1;
-    while (!atomic_compare_exchange_strong(&x, &e, 2)) e = 1;
+    while (!atomic_compare_exchange_strong(&x, &e, 2)) {
+        e = 1;
+        atomic_fetch_add(&n, 1);  // (a loop that changes nothing would end as a livelock)
+    }
     return 0;
 }
 """

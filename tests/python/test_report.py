@@ -57,7 +57,7 @@ def test_rvf_table_bold_minima_and_dashes():
     assert header == ("| Benchmark | source traces | source time (s) | optimal traces"
                       " | optimal time (s) | rvf traces | rvf time (s) |")
     r3, r4, r5 = md_rows(text)
-    assert r3 == ["fig13c(3)", "36", "**0.012**", "36", "0.020", "**1**", "0.500"]
+    assert r3 == ["fig13c(3)", "36", "**0.0120**", "36", "0.0200", "**1**", "0.500"]
     assert r4 == ["fig13c(4)", "576", "1.50", "-", "-", "**1**", "**0.750**"]
     # budget → "-", crash → "†"; a single value in a column pair is not bold
     assert r5 == ["fig13c(5)", "-", "-", "†", "†", "1", "120"]
@@ -66,7 +66,7 @@ def test_rvf_table_bold_minima_and_dashes():
 def test_rvf_table_ties_and_explorer_choice():
     text = report.rvf_table(RVF, ["source", "optimal"])
     r3 = md_rows(text)[0]
-    assert r3 == ["fig13c(3)", "36", "**0.012**", "36", "0.020"]  # equal traces: no bold
+    assert r3 == ["fig13c(3)", "36", "**0.0120**", "36", "0.0200"]  # equal traces: no bold
     with pytest.raises(ValueError, match="no rows for nope"):
         report.rvf_table(RVF, ["source", "nope"])
 
@@ -77,7 +77,7 @@ def test_rvf_table_latex():
     text = report.rvf_table(df, format="latex")
     assert text.startswith(r"\begin{tabular}{lrrrrrr}")
     assert r"\multicolumn{2}{c}{source} & \multicolumn{2}{c}{optimal}" in text
-    assert r"fig\_13\&c\%(3) & 36 & \textbf{0.012} & 36 & 0.020 & \textbf{1} & 0.500 \\" in text
+    assert r"fig\_13\&c\%(3) & 36 & \textbf{0.0120} & 36 & 0.0200 & \textbf{1} & 0.500 \\" in text
     assert r"fig\_13\&c\%(5) & - & - & \dag{} & \dag{} & 1 & 120 \\" in text
     assert text.endswith("\\bottomrule\n\\end{tabular}")
 
@@ -102,7 +102,7 @@ def test_godot_table():
     assert text.splitlines()[0] == ("| Benchmark | baseline Execs | baseline Time"
                                     " | await Execs | await Time |")
     assert md_rows(text) == [
-        ["sortnet(4)", "1+312", "0.480", "1", "0.080"],
+        ["sortnet(4)", "1+312", "0.480", "1", "0.0800"],
         ["sortnet(7)", "⊙", "⊙", "†", "†"],
         ["mutex(3)", "6582+336", "0.760", "", ""],
     ]
@@ -121,18 +121,72 @@ def test_lapor_table():
     text = report.lapor_table(df)
     assert text.splitlines()[0] == ("| Benchmark | Execs genmc | Execs lapor | Time (s) genmc"
                                     " | Time (s) lapor |")
-    assert md_rows(text) == [["nreads-lock(6)", "720", "**1**", "0.140", "**0.040**"],
-                             ["chtable(6)", "–", "1", "–", "0.070"]]
-    assert r"chtable(6) & -- & 1 & -- & 0.070 \\" in report.lapor_table(df, format="latex")
-    with pytest.raises(ValueError, match="two explorers"):
-        report.lapor_table(df, ["genmc"])
+    assert md_rows(text) == [["nreads-lock(6)", "720", "**1**", "0.140", "**0.0400**"],
+                             ["chtable(6)", "–", "1", "–", "0.0700"]]
+    assert r"chtable(6) & -- & 1 & -- & 0.0700 \\" in report.lapor_table(df, format="latex")
+    assert md_rows(report.lapor_table(df, ["lapor"])) == [["nreads-lock(6)", "1", "0.0400"],
+                                                          ["chtable(6)", "1", "0.0700"]]
+
+
+def test_lapor_table_keeps_every_configuration():
+    # lapor.toml has three configurations (the paper's two and LAPOR with mo coherence): all
+    # three are columns, by default and when named, in the order asked for.
+    df = rows(
+        ("nreads-lock(4)", 4, "GenMC (rf)", "ok", 24, 0, 0.0031),
+        ("nreads-lock(4)", 4, "LAPOR", "ok", 1, 0, 0.0012),
+        ("nreads-lock(4)", 4, "LAPOR-mo", "ok", 1, 0, 0.0019),
+    )
+    text = report.lapor_table(df)
+    assert text.splitlines()[0] == (
+        "| Benchmark | Execs GenMC (rf) | Execs LAPOR | Execs LAPOR-mo | Time (s) GenMC (rf)"
+        " | Time (s) LAPOR | Time (s) LAPOR-mo |")
+    assert md_rows(text) == [["nreads-lock(4)", "24", "**1**", "**1**", "0.00310", "**0.00120**",
+                              "0.00190"]]
+    latex = report.lapor_table(df, ["LAPOR-mo", "GenMC (rf)", "LAPOR"], format="latex")
+    assert r"& \multicolumn{3}{c}{Execs} & \multicolumn{3}{c}{Time (s)} \\" in latex
+    assert r"Benchmark & LAPOR-mo & GenMC (rf) & LAPOR & LAPOR-mo & GenMC (rf) & LAPOR \\" in latex
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (0.003, "0.00300"), (0.0001234, "0.000123"), (0.012, "0.0120"), (0.48, "0.480"),
+    (0.99996, "1.00"), (1.5, "1.50"), (9.996, "10.0"), (12.345, "12.3"), (99.96, "100"),
+    (120.4, "120"), (3600.2, "3600"), (0.0, "0"),
+])  # fmt: skip
+def test_times_keep_three_significant_digits(seconds, text):
+    # A 3 ms run is 0.00300 s, never 0.00 or 0.003 (one digit) in a table.
+    df = rows(("p(1)", 1, "x", "ok", 1, 0, seconds))
+    assert md_rows(report.godot_table(df))[0][2] == text
+    assert md_rows(report.plain_table(df))[0][8] == text
+
+
+def test_check_columns():
+    report.check_columns(RVF, "rvf")  # traces present
+    no_traces = RVF.drop(columns=["traces"])
+    report.check_columns(no_traces, "rvf")  # complete + blocked + errors stand in for it
+    with pytest.raises(ValueError, match="the rvf table needs the column seconds"):
+        report.table(RVF.drop(columns=["seconds"]), "rvf")
+    with pytest.raises(ValueError, match="needs the columns complete, blocked"):
+        report.table(RVF.drop(columns=["complete", "blocked"]), "godot")
+    report.check_columns(RVF.drop(columns=["config"]), "plain")  # explorer stands in
+    with pytest.raises(ValueError, match="needs the column config"):
+        report.check_columns(RVF.drop(columns=["config", "explorer"]), "plain")
+
+
+def test_plain_table_shows_the_bound_blocked_executions():
+    # complete + loop-bound-blocked is what GenMC counts as complete: one column away
+    df = rows(("p(1)", 1, "x", "ok", 4, 7, 0.5))
+    df["blocked_by"] = ['{"assume":2,"loop-bound":5}']
+    row = md_rows(report.plain_table(df))[0]
+    assert row[3:6] == ["4", "7", "5"]
 
 
 def test_plain_table_and_dispatch():
     text = report.table(GODOT, "plain")
-    assert md_rows(text)[0] == ["sortnet(4)", "baseline", "ok", "1", "312", "0", "3130",
+    # (no blocked_by column in these rows: the "of which bound" cell stays empty)
+    assert md_rows(text)[0] == ["sortnet(4)", "baseline", "ok", "1", "312", "", "0", "3130",
                                 "0.480", "16.0"]
-    assert md_rows(text)[2] == ["sortnet(7)", "baseline", "timeout", "", "", "", "", "", "16.0"]
+    assert md_rows(text)[2] == ["sortnet(7)", "baseline", "timeout", "", "", "", "", "", "",
+                                "16.0"]
     assert len(md_rows(report.table(GODOT, "plain", explorers=["await"]))) == 2
     with pytest.raises(ValueError, match="unknown table"):
         report.table(GODOT, "nope")
@@ -140,33 +194,46 @@ def test_plain_table_and_dispatch():
         report.rvf_table(RVF, format="html")
 
 
-def check_files(path):
-    png, pdf = path.with_suffix(".png"), path.with_suffix(".pdf")
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
-    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 1000
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 
 
-def test_scatter_writes_png_and_pdf(tmp_path):
-    fig = plots.scatter(RVF, "source", "rvf", "traces", path=tmp_path / "scatter.png")
+def check_files(*paths):
+    """Each file exists with the magic bytes of its suffix's format."""
+    for p in paths:
+        assert p.read_bytes()[: len(MAGIC[p.suffix])] == MAGIC[p.suffix], p
+        assert p.stat().st_size > 1000, p
+
+
+def test_scatter_writes_the_files_it_is_given(tmp_path):
+    fig = plots.scatter(RVF, "source", "rvf", "traces",
+                        path=[tmp_path / "scatter.png", tmp_path / "scatter.pdf"])
     assert isinstance(fig, Figure)
-    check_files(tmp_path / "scatter.png")
+    check_files(tmp_path / "scatter.png", tmp_path / "scatter.pdf")
     ax = fig.axes[0]
     assert ax.get_xscale() == ax.get_yscale() == "log"
     labels = [h.get_label() for h in ax.get_legend().legend_handles]
     assert labels[:2] == ["y = x", "y = 10x / x/10"]
     assert "2 benchmarks" in labels  # fig13c(3), fig13c(4); fig13c(5) is a budget border
     assert "1 without a result on one side" in labels
-    plots.scatter(RVF, "source", "optimal", "seconds", path=tmp_path / "t")
-    check_files(tmp_path / "t.png")
+    plots.scatter(RVF, "source", "optimal", "seconds", path=tmp_path / "t.svg")
+    check_files(tmp_path / "t.svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scatter.pdf", "scatter.png", "t.svg"]
     with pytest.raises(ValueError, match="no rows for nope"):
         plots.scatter(RVF, "source", "nope")
     with pytest.raises(ValueError, match="unknown metric"):
         plots.scatter(RVF, "source", "rvf", "bananas")
+    for bad in ("t", "t.docx"):
+        with pytest.raises(ValueError, match=f"{bad}: a figure file name ends in one of"):
+            plots.scatter(RVF, "source", "rvf", path=tmp_path / bad)
+    with pytest.raises(ValueError, match="no file"):
+        plots.save(fig, [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scatter.pdf", "scatter.png", "t.svg"]
 
 
 def test_growth_and_time_plots(tmp_path):
     fig = plots.growth(RVF, "fig13c", path=tmp_path / "growth.pdf")
-    check_files(tmp_path / "growth.png")
+    check_files(tmp_path / "growth.pdf")
+    assert not (tmp_path / "growth.png").exists()  # only the file asked for
     assert fig.axes[0].get_yscale() == "log"
     fig = plots.growth(GODOT, "sortnet", metric="blocked", path=tmp_path / "blocked.png")
     assert fig.axes[0].get_yscale() == "symlog"  # await has 0 blocked traces

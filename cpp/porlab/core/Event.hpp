@@ -14,6 +14,9 @@ using ThreadId = std::int32_t;
 using LocId = std::int32_t;  // -1: no location
 
 inline constexpr LocId kNoLoc = -1;
+// Event::aux of an Await a thread performs inside pthread_cond_wait / cnd_wait (waiting for a
+// signal), so that a wait that never ends is reported as a condition-variable wait.
+inline constexpr std::int32_t kCondWaitAux = 1;
 
 struct SourcePos {
     std::uint32_t file = 0;  // index into the program's file table; 0 = unknown

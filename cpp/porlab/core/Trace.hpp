@@ -40,6 +40,13 @@ inline constexpr std::string_view kTraceStatusNames[] = {
 inline constexpr int kInitWrite = -1;  // reads-from source: the initial value
 inline constexpr int kNotARead = -2;
 
+// Why one thread of a blocked trace stopped (a block cause or a wait that never ends).
+struct TraceBlock {
+    ThreadId thread = 0;
+    std::string reason;
+    SourcePos pos;
+};
+
 class Trace {
 public:
     Trace() = default;
@@ -86,6 +93,10 @@ public:
     [[nodiscard]] const std::vector<Value>& inputs() const { return inputs_; }
     void setInputs(std::vector<Value> inputs) { inputs_ = std::move(inputs); }
 
+    // A blocked trace: why each unfinished thread stopped (set by the explorer's reporter).
+    [[nodiscard]] const std::vector<TraceBlock>& blocks() const { return blocks_; }
+    void setBlocks(std::vector<TraceBlock> blocks) { blocks_ = std::move(blocks); }
+
 private:
     [[nodiscard]] std::vector<VectorClock> clocks(bool causal, ConflictRelation conflicts) const;
 
@@ -93,6 +104,7 @@ private:
     TraceStatus status_ = TraceStatus::Complete;
     std::shared_ptr<const ProgramInfo> info_;
     std::vector<Value> inputs_;
+    std::vector<TraceBlock> blocks_;
 };
 
 // Human-readable rendering of one event ("T1: x := 1", "T2: r = x (1)").

@@ -2,6 +2,7 @@
 // One interface for every exploration algorithm, and the registry that names them.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <compare>
@@ -10,7 +11,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <iterator>
+#include <string_view>
 #include <vector>
 
 #include "porlab/core/Conflict.hpp"
@@ -19,10 +23,32 @@
 
 namespace porlab {
 
+// Live counters of a running exploration, written by the explorer (relaxed atomics, added to
+// as traces end, so that a driver running an explorer several times accumulates) and read by
+// whoever shows progress on another thread.
+struct ExploreProgress {
+    std::atomic<std::uint64_t> complete{0}, blocked{0}, errors{0}, events{0};
+};
+
+// Shared between the caller of explore() and the explorer: the caller (e.g. a Ctrl-C handler, a
+// notebook's interrupt, a test) sets `interrupt`; the explorer stops as a budget does, within a
+// few hundred events, and reports its partial result with the reason "interrupted".
+struct ExploreControl {
+    std::atomic<bool> interrupt{false};
+    ExploreProgress progress;
+};
+
 struct ExploreOptions {
     std::uint64_t maxTraces = 0;   // maximal traces (complete + blocked + error); 0 = no limit
     double maxSeconds = 0;         // 0 = no limit
     std::uint64_t maxEvents = 0;   // events executed; 0 = no limit
+    std::uint64_t maxMemoryBytes = 0;  // peak resident set size of the process; 0 = no limit
+    ExploreControl* control = nullptr;  // interrupt flag and live counters (may be null)
+    // Called on the thread that called explore(), about every pollSeconds while the explorer runs
+    // on its own thread: a caller's chance to show progress (control->progress) and to notice an
+    // interrupt (return true: stop as a budget does, reason "interrupted").
+    std::function<bool()> poll;
+    double pollSeconds = 0.1;
     bool stopOnError = false;      // end the run at the first error trace
     bool keepTraces = false;       // keep every maximal trace in the result
     bool collectOutcomes = true;   // record the set of reachable final states
@@ -58,6 +84,72 @@ struct ErrorSite {
     friend bool operator==(const ErrorSite&, const ErrorSite&) = default;
 };
 
+// Why a thread of a blocked execution stopped: a block cause of an AssumeBlock marker
+// (kBlockCauseNames) or a wait that can never end ("deadlock" when every unfinished thread waits
+// on a mutex or a join and deadlocks are not errors). In precedence order: the primary reason of a
+// blocked execution is the first of its threads' reasons in this list (limits first, as they make
+// a run incomplete; then the loop bound and waits that never end; last the assumes of the program
+// and of the loop reductions).
+#define PORLAB_BLOCK_REASONS(X)                                                                    \
+    X(ExecutionCut, "execution-cut")                                                               \
+    X(LocationLimit, "location-limit")                                                             \
+    X(ThreadLimit, "thread-limit")                                                                 \
+    X(LoopBound, "loop-bound")                                                                     \
+    X(Livelock, "livelock")                                                                        \
+    X(Deadlock, "deadlock")                                                                        \
+    X(CondWait, "cond-wait")                                                                       \
+    X(Lock, "lock")                                                                                \
+    X(Join, "join")                                                                                \
+    X(Await, "await")                                                                              \
+    X(Assume, "assume")                                                                            \
+    X(SpinLoop, "spin-loop")                                                                       \
+    X(PureIteration, "pure-iteration")                                                             \
+    X(Zne, "zne")                                                                                  \
+    X(Unknown, "unknown")
+
+enum class BlockReason : std::uint8_t {
+#define PORLAB_X(e, s) e,
+    PORLAB_BLOCK_REASONS(PORLAB_X)
+#undef PORLAB_X
+};
+
+inline constexpr std::string_view kBlockReasonNames[] = {
+#define PORLAB_X(e, s) s,
+    PORLAB_BLOCK_REASONS(PORLAB_X)
+#undef PORLAB_X
+};
+inline constexpr std::size_t kNumBlockReasons = std::size(kBlockReasonNames);
+
+// The block reason of an AssumeBlock marker's cause.
+[[nodiscard]] BlockReason blockReasonOf(BlockCause c);
+
+// Where threads of blocked executions stopped, with the number of blocked traces in which some
+// thread stopped there for that reason.
+struct BlockSite {
+    std::string reason;
+    SourcePos pos;
+    std::uint64_t traces = 0;
+    friend auto operator<=>(const BlockSite& a, const BlockSite& b) {
+        return std::tie(a.reason, a.pos.file, a.pos.line) <=> std::tie(b.reason, b.pos.file, b.pos.line);
+    }
+    friend bool operator==(const BlockSite& a, const BlockSite& b) {
+        return a.reason == b.reason && a.pos == b.pos;
+    }
+};
+
+// The reasons an exploration can end before it is exhausted (ExploreResult::incomplete): the
+// budgets, an interrupt, and blocked executions whose continuation was not explored because a
+// limit (not the program) stopped them.
+#define PORLAB_INCOMPLETE_REASONS(X)                                                               \
+    X(Traces, "traces")             /* --max-traces */                                             \
+    X(Seconds, "seconds")           /* --max-seconds */                                            \
+    X(Events, "events")             /* --max-events */                                             \
+    X(Memory, "memory")             /* --max-memory */                                             \
+    X(Interrupted, "interrupted")   /* Ctrl-C, a notebook interrupt, ExploreControl::interrupt */ \
+    X(ExecutionCut, "execution-cut") /* executions longer than max_execution_events */            \
+    X(ThreadLimit, "thread-limit")  /* a thread beyond --max-threads */                            \
+    X(LocationLimit, "location-limit") /* shared locations beyond --max-locations */
+
 struct ExploreResult {
     std::string explorer;
     std::uint64_t complete = 0;
@@ -66,8 +158,17 @@ struct ExploreResult {
     std::uint64_t events = 0;  // visible operations executed, replays included
     double seconds = 0;
     std::uint64_t peakMemoryBytes = 0;  // peak resident set size of the process
+    // A budget or an interrupt ended the run early (the counts are partial): budgetReason is
+    // "traces", "seconds", "events", "memory" or "interrupted".
     bool budgetExceeded = false;
-    std::string budgetReason;           // "traces", "seconds", "events"
+    std::string budgetReason;
+    // Every reason the exploration is not exhaustive (PORLAB_INCOMPLETE_REASONS), in the order
+    // of that list; empty when it was exhausted. A verdict of "no violation" needs it empty.
+    std::vector<std::string> incomplete;
+    // Blocked traces by their primary reason (Reporter::blockReason's precedence): each blocked
+    // trace counts once; the values add up to `blocked`.
+    std::map<std::string, std::uint64_t> blockedBy;
+    std::vector<BlockSite> blockSites;  // distinct (reason, position), sorted
     std::optional<Trace> firstError;
     std::vector<Trace> traces;          // when keepTraces
     std::unordered_set<std::vector<Value>, VectorHash> outcomes;  // final states (complete+blocked)
@@ -85,8 +186,13 @@ public:
 
     // A maximal trace ended with the given status; `events` is the whole trace.
     void maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
-    void countEvent() { ++result_.events; }
-    // Should the explorer stop now (budget or first error)? Cheap; call often.
+    // One event executed. Every few hundred events it also checks the clock, the memory and the
+    // interrupt flag, and publishes progress: after it, stopped() may have become true in the
+    // middle of an execution, and the explorer must unwind without reporting that execution.
+    void countEvent() {
+        if (++result_.events >= nextCheck_) periodic();
+    }
+    // Should the explorer stop now (budget, interrupt or first error)? Cheap; call often.
     [[nodiscard]] bool stop();
     [[nodiscard]] bool stopped() const { return stopped_; }
     // Status of a maximal execution: complete when every started thread finished.
@@ -95,21 +201,69 @@ public:
     // lowest thread waiting on a lock (else on a join). maximal() turns a Blocked trace of a
     // program with ProgramInfo::deadlockIsError into an Error trace ending with this marker.
     [[nodiscard]] static std::optional<Event> deadlock(const Execution& exec);
+    // Why the threads of a blocked execution stopped: (reason, position) for every thread that
+    // is neither finished nor failed, from its AssumeBlock marker or its pending wait.
+    struct Block {
+        ThreadId thread = 0;
+        BlockReason reason = BlockReason::Unknown;
+        SourcePos pos;
+    };
+    static void blocks(const Execution& exec, const std::vector<Event>& events,
+                       std::vector<Block>& out);
     void finish();
 
 private:
+    void periodic();
+    void budget(std::string_view reason);
+    void countBlocked(const Execution& exec, const std::vector<Event>& events);
+
     const Program& program_;
     const ExploreOptions& opts_;
     ExploreResult& result_;
     std::chrono::steady_clock::time_point start_;
-    std::uint64_t checks_ = 0;
+    std::chrono::steady_clock::time_point lastMemoryCheck_;
+    std::uint64_t nextCheck_ = 0;
+    std::uint64_t published_ = 0;  // events already added to the progress counters
+    std::uint64_t calls_ = 0;
+    // Blocked traces by primary reason, and per (reason, file, line) packed into one word; kept
+    // as numbers on the hot path, turned into the result's names by finish().
+    std::uint64_t blockedBy_[kNumBlockReasons] = {};
+    std::unordered_map<std::uint64_t, std::uint64_t> sites_;
+    std::vector<Block> blocks_;
+    std::vector<std::uint64_t> traceSites_;
     bool stopped_ = false;
     bool needTrace_ = false;
 };
 
+// The default memory budget: three quarters of what the machine (or the cgroup the process runs
+// in) has. 0 if unknown.
+[[nodiscard]] std::uint64_t defaultMemoryBudget();
+[[nodiscard]] std::uint64_t currentResidentBytes();
+
 [[nodiscard]] std::uint64_t peakResidentBytes();
 
+// Knuth's estimate of the number of maximal interleavings (the naive explorer's traces): the
+// mean, over `walks` random walks, of the product of the numbers of enabled threads met.
+[[nodiscard]] double estimateInterleavings(const Program& program, int walks, std::uint64_t seed = 1);
+
+// Adds the result of one run to a total (drivers that run an explorer several times, e.g. once
+// per input assignment): counts, incomplete reasons, block sites, errors, outcomes, statistics.
+void mergeResult(ExploreResult& total, ExploreResult&& r);
+// Adds a reason to r.incomplete (once, in the order of PORLAB_INCOMPLETE_REASONS).
+void addIncompleteReason(ExploreResult& r, std::string_view reason);
+
 using ExplorerFn = std::function<ExploreResult(const Program&, const ExploreOptions&)>;
+
+// One option of an explorer (an ExploreOptions::params key). explore() checks the value before
+// the explorer sees it: a bool is normalised to "true"/"false" (from true/false/on/off/1/0/yes/no,
+// any case), a choice must be one of `values`; anything else is an InputError.
+struct ExplorerOption {
+    std::string name;
+    std::string defaultValue;
+    std::vector<std::string> values;  // empty: a bool
+    std::string doc;
+    [[nodiscard]] bool isBool() const { return values.empty(); }
+};
 
 struct ExplorerInfo {
     std::string name;
@@ -117,7 +271,7 @@ struct ExplorerInfo {
     std::string description;
     bool optimal = false;     // exactly one complete trace per class of `equivalence`
     ExplorerFn run;
-    std::vector<std::string> options = {};  // the ExploreOptions::params keys it understands
+    std::vector<ExplorerOption> options = {};  // the ExploreOptions::params keys it understands
     // The guarantees an explorer gives about `equivalence` (optimal implies both): every
     // complete class has a complete trace; no two complete traces share a class.
     bool coversClasses = true;

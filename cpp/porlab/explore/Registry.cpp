@@ -4,7 +4,10 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
@@ -24,6 +27,9 @@ struct ExploreJob {
     const ExploreOptions* opts;
     ExploreResult result;
     std::exception_ptr error;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
 };
 
 void* runExploreJob(void* arg) {
@@ -33,13 +39,20 @@ void* runExploreJob(void* arg) {
     } catch (...) {
         job->error = std::current_exception();
     }
+    {
+        std::lock_guard lk(job->mu);
+        job->done = true;
+    }
+    job->cv.notify_all();
     return nullptr;
 }
 
-// Runs the explorer on a big-stack thread and waits for it; exceptions reach the caller.
+// Runs the explorer on a big-stack thread and waits for it, calling opts.poll meanwhile (on
+// this thread: e.g. Python's signal handlers run only on the main thread); exceptions reach the
+// caller.
 ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
                             const ExploreOptions& opts) {
-    ExploreJob job{&info, &program, &opts, {}, nullptr};
+    ExploreJob job{&info, &program, &opts, {}, nullptr, {}, {}, false};
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return info.run(program, opts);
     pthread_t thread;
@@ -47,6 +60,22 @@ ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
                          pthread_create(&thread, &attr, &runExploreJob, &job) == 0;
     pthread_attr_destroy(&attr);
     if (!started) return info.run(program, opts);  // no big stack to be had: run here
+    if (opts.poll) {
+        const auto period = std::chrono::duration<double>(std::max(0.005, opts.pollSeconds));
+        std::unique_lock lk(job.mu);
+        while (!job.done) {
+            if (job.cv.wait_for(lk, period, [&] { return job.done; })) break;
+            lk.unlock();
+            bool stop = false;
+            try {
+                stop = opts.poll();
+            } catch (...) {
+                stop = true;  // the poller failed (e.g. a Python callback raised): stop cleanly
+            }
+            if (stop && opts.control) opts.control->interrupt.store(true, std::memory_order_relaxed);
+            lk.lock();
+        }
+    }
     pthread_join(thread, nullptr);
     if (job.error) std::rethrow_exception(job.error);
     return std::move(job.result);
@@ -64,48 +93,77 @@ bool registerExploreDriver(ExploreDriver driver) {
     return true;
 }
 
+namespace {
+
+const ExplorerOption kCanStop{
+    "can_stop", "true", {},
+    "Godot's can-stop optimisation: stop scanning for enablers of a blocked await once one "
+    "conflicts with all of them (off: scan all; the same traces, for ablations)"};
+const ExplorerOption kZne{
+    "zne", "strict", {"strict", "paper", "off"},
+    "SAVER's zero-net-effect blocking (programs loaded with --loops saver): strict (sound: a "
+    "marker goes when another thread reads the increment), paper (the published rule, which can "
+    "lose states), off"};
+const ExplorerOption kZneAwaits{
+    "zne", "on", {"on", "off"},
+    "zero-net-effect awaits (spin loops reduced by --loops plp-saver or saver): a decrement that "
+    "cancels an unobserved increment waits for an observer, and a thread still waiting at the "
+    "end is blocked (cause zne); off: explore the loop's iterations"};
+const std::vector<ExplorerOption> kRvfOptions = {
+    {"backtrack_signals", "true", {}, "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"},
+    {"closure", "true", {}, "VerifySC's closure (saturation) before the search"},
+    {"greedy", "true", {}, "VerifySC's greedy steps"},
+    {"guidance", "true", {}, "VerifySC guided by the parent's witness"},
+};
+
+}  // namespace
+
 const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
-         exploreNaive},
+         exploreNaive, {kZneAwaits}},
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {"can_stop"}, true, false, /*ifaa=*/true},
+         false, exploreSource, {kCanStop, kZneAwaits}, true, false, /*ifaa=*/true},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {"can_stop"}, true, true, /*ifaa=*/true},
+         true, exploreOptimal, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {"can_stop"}, true, true, /*ifaa=*/true},
+         true, exploreOptimalAwait, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph, {"zne"}},
+         true, exploreGraph, {kZne}},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
-         true, exploreRfSmc, {"backtrack_signals", "closure", "greedy", "guidance"}, true, true},
+         true, exploreRfSmc, kRvfOptions, true, true},
         {"rf-graph", "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph, {"zne"}},
+         true, exploreRfGraph, {kZne}},
         {"lapor", "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
          "that never block, mutual exclusion is part of consistency, critical sections are "
          "extended first; one trace per lock-aware class (coherence=mo: per lock-aware-mo class)",
-         true, exploreLapor, {"coherence", "zne"}},
+         true, exploreLapor,
+         {{"coherence", "wb", {"wb", "mo"},
+           "wb: writes to one location ordered only as reads-from and locks force them "
+           "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"},
+          kZne}},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
          "classes that differ only in the causal order of reads)",
-         false, exploreRvf, {"backtrack_signals", "closure", "greedy", "guidance"},
+         false, exploreRvf, kRvfOptions,
          /*coversClasses=*/false, /*nonRedundant=*/true},
     };
     return table;
@@ -120,21 +178,57 @@ const ExplorerInfo& explorerInfo(const std::string& name) {
 }
 
 ExploreResult explore(const Program& program, const std::string& explorer,
-                      const ExploreOptions& opts) {
+                      const ExploreOptions& optsIn) {
     const auto& info = explorerInfo(explorer);
-    for (const auto& [key, value] : opts.params) {
-        if (std::find(info.options.begin(), info.options.end(), key) != info.options.end())
-            continue;
-        std::string known;
-        for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o;
-        throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
-                         (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
+    // Options are checked and normalised here, once, for every explorer: a misspelt option or a
+    // value the explorer would misread (e.g. "False" for a bool) must not silently change what
+    // is measured.
+    ExploreOptions checked;
+    const bool normalise = !optsIn.params.empty();
+    if (normalise) checked = optsIn;
+    for (const auto& [key, value] : optsIn.params) {
+        auto spec = std::find_if(info.options.begin(), info.options.end(),
+                                 [&](const ExplorerOption& o) { return o.name == key; });
+        if (spec == info.options.end()) {
+            std::string known;
+            for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o.name;
+            throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
+                             (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
+        }
+        std::string v = value;
+        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (spec->isBool()) {
+            if (v == "true" || v == "on" || v == "1" || v == "yes") v = "true";
+            else if (v == "false" || v == "off" || v == "0" || v == "no") v = "false";
+            else
+                throw InputError("explorer '" + info.name + "': option '" + key +
+                                 "' is a bool (true or false), not '" + value + "'");
+        } else if (std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end()) {
+            std::string allowed;
+            for (const auto& a : spec->values) allowed += (allowed.empty() ? "" : ", ") + a;
+            throw InputError("explorer '" + info.name + "': option '" + key + "' must be one of " +
+                             allowed + ", not '" + value + "'");
+        } else {
+            v = value;
+        }
+        checked.params[key] = v;
     }
-    const ExploreRun run = [&](const ExploreOptions& o) { return runOnBigStack(info, program, o); };
+    const ExploreOptions& opts = normalise ? checked : optsIn;
+    // A poller needs somewhere to put its interrupt: a control block of our own if the caller
+    // gave none.
+    ExploreControl ownControl;
+    ExploreOptions withControl;
+    const ExploreOptions* o = &opts;
+    if (opts.poll && !opts.control) {
+        withControl = opts;
+        withControl.control = &ownControl;
+        o = &withControl;
+    }
+    const ExploreRun run = [&](const ExploreOptions& ro) { return runOnBigStack(info, program, ro); };
     std::optional<ExploreResult> driven;
     for (const auto& d : exploreDrivers())
-        if ((driven = d(program, opts, run))) break;
-    ExploreResult r = driven ? std::move(*driven) : run(opts);
+        if ((driven = d(program, *o, run))) break;
+    ExploreResult r = driven ? std::move(*driven) : run(*o);
     r.explorer = info.name;
     return r;
 }

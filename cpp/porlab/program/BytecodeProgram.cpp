@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/program/BytecodeProgram.hpp"
 
+#include <iterator>
 #include <sstream>
 
 #include "porlab/core/Conflict.hpp"
@@ -118,7 +119,7 @@ void BytecodeProgram::validate() const {
             case Opcode::Store: location(false); reg(in.c, "value"); break;
             case Opcode::FetchOp:
                 location(false); reg(in.a, "result"); reg(in.c, "operand");
-                if (in.sub > static_cast<int>(RmwOp::Min)) bad("unknown read-modify-write op");
+                if (in.sub >= static_cast<int>(std::size(kRmwOpNames))) bad("unknown read-modify-write op");
                 break;
             case Opcode::Xchg: location(false); reg(in.a, "result"); reg(in.c, "value"); break;
             case Opcode::Cas:
@@ -392,8 +393,22 @@ private:
                 case BinOp::And: r = x & y; break;
                 case BinOp::Or: r = x | y; break;
                 case BinOp::Xor: r = x ^ y; break;
-                case BinOp::Shl: r = static_cast<Value>(ux << (uy & 63)); break;
-                case BinOp::Shr: r = x >> (uy & 63); break;
+                case BinOp::Shl:
+                case BinOp::Shr:
+                    // Python's shifts on 64-bit ints (the builder writes `<<` and `>>` in
+                    // Python): a count past 63 shifts every bit out, a negative count is an
+                    // error (ValueError in Python), a fault here.
+                    if (y < 0) {
+                        state_[base + kPc] = static_cast<std::int64_t>(pc);
+                        mark(t, EventKind::Fault, ThreadStatus::Failed,
+                             static_cast<int>(FaultKind::NegativeShift), in.pos);
+                        return;
+                    }
+                    if (static_cast<BinOp>(in.sub) == BinOp::Shl)
+                        r = y > 63 ? 0 : static_cast<Value>(ux << uy);
+                    else
+                        r = x >> (y > 63 ? 63 : y);
+                    break;
                 case BinOp::Eq: r = x == y; break;
                 case BinOp::Ne: r = x != y; break;
                 case BinOp::Lt: r = x < y; break;
