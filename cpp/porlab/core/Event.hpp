@@ -18,6 +18,11 @@ inline constexpr LocId kNoLoc = -1;
 // signal), so that a wait that never ends is reported as a condition-variable wait.
 inline constexpr std::int32_t kCondWaitAux = 1;
 
+// What a free or the end of a stack frame writes to each (non-mutex) location of the block, with
+// an exchange (the C front end): no store of a C value narrower than 64 bits produces it. The
+// reads-from explorers recognise these kills by it (RvfSmc.cpp).
+inline constexpr Value kDeadValue = static_cast<Value>(0x8badf00ddeadbeefULL);
+
 struct SourcePos {
     std::uint32_t file = 0;  // index into the program's file table; 0 = unknown
     std::uint32_t line = 0;
