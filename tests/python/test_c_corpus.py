@@ -318,15 +318,7 @@ def _id(p: Path) -> str:
 # every test or every explorer.
 
 _GRAPH = ("graph", "rf", "rf-graph", "lapor")
-KNOWN_BUGS: dict[tuple[str, str, str], str] = {
-    # The graph explorers miss the complete class r, w, w5 (t1's write before main's second
-    # write, the free reading 5): a write's use-after-free depends on its order with the free,
-    # as it did for rf and rvf before their liveness reads (RvfSmc.cpp).
-    ("explorer", "write_after_free_read.c", "rf-graph"):
-        "rf-graph misses the class of a write before a write the free reads",
-    ("explorer", "write_after_free_read.c", "lapor"):
-        "lapor misses the class of a write before a write the free reads",
-}
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
 
 # Programs an explorer rejects with an UnsupportedError naming the program and this reason: a
 # plain write faults when the frame (or block) it writes to has ended, so whether it does depends
