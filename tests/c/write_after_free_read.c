@@ -3,6 +3,8 @@
    naive: complete=4 blocked=0 errors=6
    optimal: complete=3 blocked=0
    rf: complete=3 blocked=0
+   rf-graph: complete=3 blocked=0
+   lapor: complete=3 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6
 */
 /* A read and a write through a pointer race with a free that another write precedes. main:
