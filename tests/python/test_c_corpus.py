@@ -318,7 +318,13 @@ def _id(p: Path) -> str:
 # every test or every explorer.
 
 _GRAPH = ("graph", "rf", "rf-graph", "lapor")
-KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {
+    # rf and rvf report 3 complete traces for 2 reads-from classes: t2's write before t1's first
+    # write and between t1's two writes (the free reads 2 either way) are reported as two
+    # classes: their liveness reads (RvfSmc.cpp) tell apart orders of writes that no read sees.
+    ("explorer", "write_after_free_po.c", e): f"{e} repeats a class of writes racing with a free"
+    for e in ("rf", "rvf")
+}
 
 # Programs an explorer rejects with an UnsupportedError naming the program and this reason: a
 # plain write faults when the frame (or block) it writes to has ended, so whether it does depends

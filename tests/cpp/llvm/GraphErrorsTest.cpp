@@ -119,7 +119,8 @@ TEST(LaporOnC, WritesRacingWithAFree) {
     // (wb) reported a graph only if its coherence was that of a canonical witness that could put
     // the write after the free, a faulting order, and lost the class where it precedes it.
     for (const char* file : {"write_after_free.c", "write_after_free_read.c", "write_after_free_other.c",
-                             "write_after_free_two.c", "write_after_frame_end.c", "dead_frame.c"}) {
+                             "write_after_free_two.c", "write_after_free_po.c", "write_after_frame_end.c",
+                             "dead_frame.c"}) {
         SCOPED_TRACE(file);
         EXPECT_EQ(checkLapor(*corpus(file)), "");
     }
