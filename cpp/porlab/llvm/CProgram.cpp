@@ -24,6 +24,7 @@
 #include <set>
 #include <tuple>
 #include <sstream>
+#include <unordered_map>
 
 #include <unistd.h>
 
@@ -32,6 +33,7 @@
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CodeModel.hpp"
 #include "porlab/llvm/Compile.hpp"
+#include "porlab/llvm/CValueNames.hpp"
 #include "porlab/llvm/Lower.hpp"
 #include "porlab/llvm/ThreadBound.hpp"
 
@@ -79,10 +81,13 @@ public:
 
     // ---- --nondet-domain: choice points (thread, n-th __VERIFIER_nondet_* call of the thread),
     // numbered in discovery order; the driver sets one value per point before each run.
-    Value choice(ThreadId t, int n) const {
+    Value choice(ThreadId t, int n, SourcePos pos) const {
         std::lock_guard lk(mu_);
         auto [it, fresh] = choiceIds_.try_emplace({t, n}, static_cast<int>(choicePoints_.size()));
-        if (fresh) choicePoints_.emplace_back(t, n);
+        if (fresh) {
+            choicePoints_.emplace_back(t, n);
+            names_->addChoiceSite(t, n, pos);  // shown with the inputs of a trace
+        }
         const auto i = static_cast<std::size_t>(it->second);
         return i < assignment_.size() ? assignment_[i] : opts_.nondetDomain->first;
     }
@@ -126,7 +131,8 @@ private:
 
     // ThreadId of the n-th child of `parent` (-1 beyond maxThreads).
     ThreadId threadId(ThreadId parent, int n, std::int32_t fn) const;
-    std::int64_t dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind) const;
+    std::int64_t dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
+                               SourcePos pos) const;
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
     LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
     std::string objectName(std::int64_t obj) const;
@@ -153,6 +159,7 @@ private:
     std::string where(SourcePos p) const {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
+    void setDisplayInfo(ProgramInfo& info);
     void warnOnce(const std::string& w) const {
         std::lock_guard lk(mu_);
         for (const auto& x : warnings_)
@@ -162,6 +169,8 @@ private:
 
     CModule mod_;
     CLoadOptions opts_;
+    std::shared_ptr<CValueNames> names_;  // pointers, objects and choice sites, for traces
+    std::shared_ptr<CallContexts> contexts_;  // the call stacks of events (Event::ctx)
     std::shared_ptr<ProgramInfo> infoMut_;
     std::shared_ptr<const ProgramInfo> info_;
     std::vector<Value> initMem_;
@@ -215,9 +224,26 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     }
     numLocs_ = next;
     initMem_ = info->initialValues;
+    setDisplayInfo(*info);
     infoMut_ = info;
     info_ = info;
     for (const auto& w : mod_.warnings) warnings_.push_back(w);
+}
+
+// What traces show beyond names and positions: assertion texts, call stacks, symbolic pointers,
+// the program's nondet inputs.
+void CProgram::setDisplayInfo(ProgramInfo& info) {
+    info.messages = mod_.messages;
+    std::vector<std::string> functions;
+    for (const auto& f : mod_.functions) functions.push_back(f.name);
+    contexts_ = std::make_shared<CallContexts>(std::move(functions));
+    info.contexts = contexts_;
+    names_ = std::make_shared<CValueNames>(mod_, kDead, capacity_);
+    info.values = names_;
+    for (const auto& f : mod_.functions)
+        for (const auto& in : f.code)
+            if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Nondet) info.hasNondet = true;
+    if (opts_.nondetDomain) info.nondetDomain = opts_.nondetDomain;
 }
 
 ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
@@ -232,7 +258,8 @@ ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
     return t;
 }
 
-std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind) const {
+std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
+                                     SourcePos pos) const {
     std::lock_guard lk(mu_);
     auto key = std::make_tuple(t, n, size, kind);
     auto it = dynIds_.find(key);
@@ -249,6 +276,7 @@ std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std:
                     "#" + std::to_string(n)});
     cells_.resize(static_cast<std::size_t>(id) + 1);
     dynIds_[key] = id;
+    names_->addObject(id, {dyn_.back().name, kind >= 0 ? "stack" : what, size, pos, t});
     return id;
 }
 
@@ -332,6 +360,7 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
     infoMut_->isMutex[static_cast<std::size_t>(l)] = mutex;
     locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(sz);
     cells[off] = l;
+    if (!isGlobal) names_->setLocationObject(l, obj);
     numLocs_.store(l + 1);
     return l;
 }
@@ -477,7 +506,8 @@ public:
 
 private:
     struct Frame {
-        std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1, pad = 0;
+        std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
+        std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
     };
     struct Thread {
         ThreadStatus status = ThreadStatus::NotStarted;
@@ -616,7 +646,10 @@ private:
         return norm(v, w);
     }
 
-    void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos) {
+    // ctx: the marker's call stack; by default the running frame's (0 once the thread has none).
+    static constexpr std::uint32_t kRunningFrame = ~0U;
+    void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos,
+              std::uint32_t ctx = kRunningFrame) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         Event m;
         m.thread = t;
@@ -624,6 +657,7 @@ private:
         m.kind = k;
         m.aux = aux;
         m.pos = pos;
+        m.ctx = ctx != kRunningFrame ? ctx : th.frames.empty() ? 0 : ctxOf(th);
         emitted_.push_back(m);
         th.status = st;
         if (st == ThreadStatus::Failed) failed_ = true;
@@ -655,13 +689,14 @@ private:
     }
 
     // Returns the new pointer, or 0 after a thread-limit error.
-    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind) {
+    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, SourcePos pos) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         if (size >= (1ULL << 31)) size = (1ULL << 31) - 1;
         if (size > m_.offMask + 1)
             throw InputError("an allocation of " + std::to_string(size) + " bytes: more than " +
                              std::to_string(m_.offMask + 1) + " bytes per object with 32-bit pointers");
-        const std::int64_t id = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind);
+        const std::int64_t id =
+            p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos);
         ensureObj(id);
         objs_[static_cast<std::size_t>(id)] = {static_cast<std::uint32_t>(size), 1,
                                                static_cast<std::uint8_t>(kind < 0 ? 1 : 0),
@@ -711,6 +746,13 @@ private:
         return chunk;
     }
     void doReturn(ThreadId t, Value rv, bool hasValue);
+    // The call stack of the running frame: one load on the hot path; computed (and kept in the
+    // frame) the first time an event of the frame needs it.
+    std::uint32_t ctxOf(Thread& th) {
+        const std::int32_t c = th.frames.back().ctx;
+        return c >= 0 ? static_cast<std::uint32_t>(c) : computeCtx(th);
+    }
+    std::uint32_t computeCtx(Thread& th);
     // The end of a frame whose stack variables escaped: a write event of every location of each
     // (th.phase: the next offset), like a free; the variable is dead after its last one. True
     // when such a write is pending.
@@ -731,6 +773,7 @@ private:
             if (p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
                 th.pendObj = obj;
                 th.aux = off;
                 return true;
@@ -751,6 +794,7 @@ private:
         e.kind = k;
         e.loc = loc;
         e.pos = pos;
+        e.ctx = ctxOf(th);
         th.pendW = 64;
         th.pendTry = false;
         th.pendNew = 0;
@@ -768,11 +812,44 @@ private:
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
+    // (caller's context, call pc, callee) -> context: this execution's cache of the program's
+    // CallContexts, so that re-executions intern without taking its lock.
+    struct CtxKeyHash {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+            return static_cast<std::size_t>(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+        }
+    };
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash> ctxCache_;
     std::int64_t totalEvents_ = 0;  // visible operations of this execution
     bool failed_ = false;
 };
 
 // ---- local execution -------------------------------------------------------------------------
+
+std::uint32_t CExecution::computeCtx(Thread& th) {
+    std::size_t k = th.frames.size();
+    while (k > 0 && th.frames[k - 1].ctx < 0) --k;
+    for (; k < th.frames.size(); ++k) {
+        Frame& f = th.frames[k];
+        std::uint32_t parent = 0;
+        std::int32_t pc = -1;
+        SourcePos site;
+        if (k > 0) {  // called from the frame below, at its pc (a call until the return)
+            const Frame& caller = th.frames[k - 1];
+            parent = static_cast<std::uint32_t>(caller.ctx);
+            pc = caller.pc;
+            site = m_.functions[static_cast<std::size_t>(caller.fn)].code[static_cast<std::size_t>(pc)].pos;
+        }
+        const std::pair<std::uint64_t, std::uint64_t> key{
+            (static_cast<std::uint64_t>(parent) << 32) | static_cast<std::uint32_t>(pc),
+            static_cast<std::uint32_t>(f.fn)};
+        auto it = ctxCache_.find(key);
+        if (it == ctxCache_.end())
+            it = ctxCache_.emplace(key, p_.contexts_->intern(parent, static_cast<std::uint32_t>(f.fn), site)).first;
+        f.ctx = static_cast<std::int32_t>(it->second);
+    }
+    return static_cast<std::uint32_t>(th.frames.back().ctx);
+}
 
 void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
@@ -819,7 +896,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
             e.rmwOp = ops[in.sub];
             e.operand = val(th, in.c);
             e.resultUsed = in.resultUsed;
-            e.zne = in.imm2 == 1;
+            e.zne = (in.imm2 & kAccessMarked) != 0;
         }
         break;
     case COp::CmpXchg:
@@ -830,6 +907,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     default: return false;
     }
     th.pendW = in.w;
+    e.pointer = (in.imm2 & kAccessPointer) != 0;
     if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
     return true;
 }
@@ -937,6 +1015,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             // glibc stores *thread before the child runs), so that readers of the handle see it.
             setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
             th.pend.wval = child;
+            th.pend.aux = kThreadHandleAux;  // shown with the thread's name
             if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
             return true;
         }
@@ -959,6 +1038,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         const Addr ad = resolve(th, arg(th, in, 1), m_.ptrBytes);  // phase 1: *retval in shared memory
         setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
         th.pend.wval = threads_[static_cast<std::size_t>(tid)].exitVal;
+        th.pend.pointer = true;  // a void *
         return true;
     }
     case Builtin::Memset:
@@ -1305,9 +1385,10 @@ void CExecution::runLocal(ThreadId t) {
             }
             const bool has = in.b != -1;
             const Value rv = has ? V(in.b) : 0;
+            const std::uint32_t endCtx = th.frames.size() == 1 ? ctxOf(th) : 0;  // the thread's last
             doReturn(t, rv, has);
             if (th.frames.empty()) {
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, endCtx);
                 return;
             }
             enter();
@@ -1321,7 +1402,7 @@ void CExecution::runLocal(ThreadId t) {
                 throw InputError(p_.where(in.pos) + "stack variable of " + std::to_string(size) +
                                  " bytes is too large");
             if (in.op == COp::AllocaShared) {
-                const Value p = allocShared(t, size, in.imm2);
+                const Value p = allocShared(t, size, in.imm2, in.pos);
                 th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
                                           static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
                 th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
@@ -1405,7 +1486,7 @@ void CExecution::runLocal(ThreadId t) {
                 if (size > (1ULL << 28))
                     throw InputError(p_.where(in.pos) + "allocation of " + std::to_string(size) +
                                      " bytes is too large");
-                setResult(allocShared(t, size, b == Builtin::Malloc ? -1 : -2));
+                setResult(allocShared(t, size, b == Builtin::Malloc ? -1 : -2, in.pos));
                 break;
             }
             case Builtin::Free: {
@@ -1431,6 +1512,7 @@ void CExecution::runLocal(ThreadId t) {
                 }
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.aux = kFreeAux;  // shown as a free, not an exchange
                 th.pendObj = obj;
                 th.aux = off;
                 return;
@@ -1476,11 +1558,12 @@ void CExecution::runLocal(ThreadId t) {
             case Builtin::Nondet:
                 // --nondet-domain: the value of choice point (t, n-th call), set by the driver
                 // (exploreNondet) for this run; LO for points it has not assigned yet.
-                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++), in.w) : 0);
+                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++, in.pos), in.w) : 0);
                 break;
             case Builtin::AssertFail:
-            case Builtin::ReachError:
-                mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
+            case Builtin::ReachError:  // aux: the assertion's text (CModule::messages)
+                mark(t, EventKind::AssertFail, ThreadStatus::Failed, static_cast<std::int32_t>(in.imm) - 1,
+                     in.pos);
                 return;
             case Builtin::Abort:
             case Builtin::Exit:
@@ -1490,9 +1573,10 @@ void CExecution::runLocal(ThreadId t) {
                 if (frameEnd(t, in, true)) return;
                 th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
                 const Value ev = th.exitVal;
+                const std::uint32_t endCtx = ctxOf(th);  // the call of exit ends the thread
                 while (!th.frames.empty()) doReturn(t, 0, false);
                 th.exitVal = ev;
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, endCtx);
                 return;
             }
             case Builtin::Assume:
@@ -1751,7 +1835,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         // SAVER's relaxation: a store the pass found dead at its loop's header, into a block
         // no other thread can reach yet, is no effect.
         const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
-                               in.op == COp::Store && in.imm2 == 1;
+                               in.op == COp::Store && (in.imm2 & kAccessMarked) != 0;
         if (!invisible) ++th.effects;
     } else if (ev.kind == EventKind::Spawn) {
         publish(spawnArg);
@@ -2019,6 +2103,7 @@ std::optional<ExploreResult> exploreNondet(const Program& program, const Explore
         ++runs;
         for (auto& t : r.traces) t.setInputs(inputs);
         if (r.firstError) r.firstError->setInputs(inputs);
+        for (auto& s : r.errorsBySite) s.first.setInputs(inputs);
         const bool budget = r.budgetExceeded;
         mergeResult(total, std::move(r));
         if (budget || (opts.stopOnError && total.errors > 0)) break;
