@@ -125,6 +125,13 @@ def test_function_and_call_stack_of_every_event(list_trace: porlab.Trace) -> Non
     assert btr.function(0) == "" and btr.stack(0) == [] and btr.stack_text(0) == ""
 
 
+def test_trace_frame_has_functions_and_texts(list_trace: porlab.Trace) -> None:
+    df = porlab.trace_frame(list_trace)
+    assert list(df["function"]) == [list_trace.function(i) for i in range(len(list_trace))]
+    assert set(df["function"]) == {"main", "worker", "push"}
+    assert list(df["event"])[-1] == "assertion `data == 42 && h != 0' failed"
+
+
 def test_pointers_by_the_programs_names(list_trace: porlab.Trace) -> None:
     tr = list_trace
     text = [tr.describe(i) for i in range(len(tr))]

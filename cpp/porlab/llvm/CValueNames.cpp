@@ -83,10 +83,10 @@ std::string CValueNames::pointer(Value v) const {
         if (off > g.size) return "";
         if (!g.literal.empty()) return g.literal + plus;
         // The outermost struct that starts there, else the scalar that does, else a byte offset.
-        auto at = [&](const std::vector<std::pair<std::uint32_t, std::string>>& v) -> const std::string* {
-            auto it = std::lower_bound(v.begin(), v.end(), off,
+        auto at = [&](const std::vector<std::pair<std::uint32_t, std::string>>& named) -> const std::string* {
+            auto it = std::lower_bound(named.begin(), named.end(), off,
                                        [](const auto& p, std::uint32_t o) { return p.first < o; });
-            return it != v.end() && it->first == off ? &it->second : nullptr;
+            return it != named.end() && it->first == off ? &it->second : nullptr;
         };
         if (const std::string* s = at(g.parts)) return "&" + *s;
         if (const std::string* s = at(g.cells)) return "&" + *s;
