@@ -115,6 +115,9 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             spec["explorer"],
             max_traces=int(spec.get("max_traces") or 0),
             max_seconds=float(spec.get("max_seconds") or 0.0),
+            # porlab's own memory budget below the worker's hard limit: a clean end with the
+            # partial counts (status "budget") rather than a MemoryError
+            max_memory=int(int(spec.get("memory_mib") or 0) * 2**20 * 0.9),
             collect_outcomes=False,
             ifaa=bool(spec.get("ifaa", False)),
             **(spec.get("options") or {}),
@@ -129,9 +132,12 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     except Exception as e:
         return {"status": "crash",
                 "message": f"{type(e).__name__}: {e}\n{traceback.format_exc()}"[-4000:]}
+    status = "budget" if r.budget_exceeded else "incomplete" if r.incomplete else "ok"
     return {
-        "status": "budget" if r.budget_exceeded else "ok",
-        "message": f"budget exceeded ({r.budget_reason})" if r.budget_exceeded else "",
+        "status": status,
+        "message": f"incomplete ({', '.join(r.incomplete)})" if r.incomplete else "",
+        "incomplete": list(r.incomplete),
+        "blocked_by": dict(r.blocked_by),
         "program_name": program.name,
         "complete": r.complete,
         "blocked": r.blocked,

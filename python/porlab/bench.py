@@ -74,7 +74,7 @@ __all__ = [
 
 #: Every status a row can have. All are final: a run with a row is not run again (unless
 #: ``force``, or ``retry_failed`` for the failed ones).
-FINAL_STATUSES = ("ok", "budget", "timeout", "memory", "crash", "error")
+FINAL_STATUSES = ("ok", "budget", "incomplete", "timeout", "memory", "crash", "error")
 #: The statuses counted as failed runs (a budget is a deliberate, clean end).
 FAILED_STATUSES = ("timeout", "memory", "crash", "error")
 
@@ -83,7 +83,7 @@ COLUMNS = [
     "suite", "program", "instance", "path", "kind", "params",
     "explorer", "config", "options",
     "status", "complete", "blocked", "errors", "traces", "events", "seconds",
-    "wall_seconds", "peak_memory_bytes", "message",
+    "wall_seconds", "peak_memory_bytes", "message", "blocked_by", "incomplete",
     "timeout", "memory_mib", "porlab_version", "hostname", "cpu", "timestamp",
     "seq", "run_id",
 ]  # fmt: skip
@@ -399,6 +399,10 @@ def _row(run: Run, result: Mapping[str, Any], wall: float) -> dict[str, Any]:
         "seconds": result.get("seconds"), "wall_seconds": round(wall, 4),
         "peak_memory_bytes": result.get("peak_memory_bytes"),
         "message": result.get("message", ""),
+        # blocked traces by reason (JSON), so that e.g. complete + loop-bound-blocked (what
+        # GenMC counts as complete) is one column away; why the run was not exhaustive
+        "blocked_by": _json(result.get("blocked_by") or {}),
+        "incomplete": ",".join(result.get("incomplete") or []),
         "timeout": run.timeout, "memory_mib": run.memory_mib,
         "porlab_version": _version(), "hostname": socket.gethostname(), "cpu": _cpu(),
         "timestamp": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),

@@ -331,7 +331,8 @@ _AWAIT_OPS = {
     "==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge",
     "u<": "ult", "u<=": "ule", "u>": "ugt", "u>=": "uge",
 }
-_RMW_OPS = ("add", "sub", "and", "or", "xor", "max", "min")
+_RMW_OPS = ("add", "sub", "and", "or", "xor", "max", "min", "nand", "umax", "umin", "uinc-wrap",
+            "udec-wrap")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,9 +102,20 @@ def _traces(
             raise _Cancelled
         put(trace)
 
+    user_progress = options.pop("progress", None)
+
+    def poll(p: Any) -> None:
+        # Called about every _POLL_SECONDS while the exploration runs, even when it finds no
+        # trace for a long time: a consumer that left stops it at once.
+        if cancelled.is_set():
+            raise _Cancelled
+        if callable(user_progress):
+            user_progress(p)
+
     def work() -> None:
         try:
-            explore(compiled, explorer, on_trace=on_trace, **options)
+            explore(compiled, explorer, on_trace=on_trace, progress=poll,
+                    progress_seconds=_POLL_SECONDS, **options)
         except _Cancelled:
             return
         except BaseException as e:  # handed to the consumer, which re-raises it

@@ -22,6 +22,7 @@ with three significant digits (``0.00312``, ``0.480``, ``12.5``; whole seconds f
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -355,8 +356,9 @@ def lapor_table(df: Any, explorers: Sequence[str] | None = None, *,
 
 
 def plain_table(df: Any, *, format: str = "markdown") -> str:
-    """Every row: benchmark, configuration, status, complete, blocked, errors, events, time
-    and peak memory (MiB), in suite order."""
+    """Every row: benchmark, configuration, status, complete, blocked (and how many of those the
+    loop bound blocked: complete + bound is GenMC's complete count), errors, events, time and
+    peak memory (MiB), in suite order."""
     order = {inst: i for i, inst in enumerate(instances(df))}
     corder = {c: i for i, c in enumerate(configs(df))}
     recs = sorted(_records(df), key=lambda r: (order[str(r["instance"])],
@@ -365,14 +367,21 @@ def plain_table(df: Any, *, format: str = "markdown") -> str:
     def num(v: Any, f: Callable[[Any], str] = lambda v: str(int(v))) -> str:
         return "" if v is None else f(v)
 
+    def bound(r: Any) -> str:
+        # blocked by the loop bound: GenMC counts these executions as complete
+        raw = r.get("blocked_by")
+        if r.get("blocked") is None or not isinstance(raw, str) or not raw:
+            return ""
+        return str(int(json.loads(raw).get("loop-bound", 0)))
+
     rows = [[Cell(str(r["instance"])), Cell(str(r["config"])), Cell(str(r["status"])),
-             Cell(num(r.get("complete"))), Cell(num(r.get("blocked"))),
+             Cell(num(r.get("complete"))), Cell(num(r.get("blocked"))), Cell(bound(r)),
              Cell(num(r.get("errors"))), Cell(num(r.get("events"))),
              Cell(num(r.get("seconds"), lambda v: _fmt_time(float(v)))),
              Cell(num(r.get("peak_memory_bytes"), lambda v: f"{int(v) / 2**20:.1f}"))]
             for r in recs]
-    header = ["Benchmark", "Explorer", "Status", "Complete", "Blocked", "Errors", "Events",
-              "Time (s)", "Memory (MiB)"]
+    header = ["Benchmark", "Explorer", "Status", "Complete", "Blocked", "of which bound",
+              "Errors", "Events", "Time (s)", "Memory (MiB)"]
     return Table(header, rows).render(format)
 
 

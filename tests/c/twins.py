@@ -8,8 +8,9 @@ corpus runner (tests/python/test_c_corpus.py) asserts that the C program and its
 counts under every explorer and equal partition sizes. Load one with
 ``porlab.load_program("tests/c/twins.py", name="mutex_counter")``.
 
-Loop bounds: ``--unroll N`` lets a C loop jump back N times per entry, a builder ``loop(bound=B)``
-starts at most B iterations, so a C loop under ``--unroll N`` is a builder loop with bound N + 1.
+Loop bounds: ``--unroll N`` lets a C loop visit its header N times per entry (N - 1 jumps back),
+a builder ``loop(bound=B)`` starts at most B iterations, so a C loop under ``--unroll N`` is a
+builder loop with bound N.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _vars(p: Program, shared: dict, *names: str) -> list:
 def cas_counter() -> Program:
     def body(p, w, sh):
         (count,) = _vars(p, sh, "count")
-        with w.loop(bound=2) as lp:  # --unroll 1
+        with w.loop(bound=2) as lp:  # --unroll 2
             old = w.load(count)
             ok = w.cas(count, old, old + 1)
             lp.break_if(ok)
@@ -172,7 +173,7 @@ def faa_tickets() -> Program:
 def spinlock_tas() -> Program:
     def body(p, w, sh):
         lock, count = _vars(p, sh, "lock", "count")
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             r = w.exchange(lock, 1)
             lp.break_if(r == 0)
         _incr(w, count)
@@ -185,7 +186,7 @@ def ticket_lock() -> Program:
     def body(p, w, sh):
         nxt, serving, count = _vars(p, sh, "next", "serving", "count")
         my = w.fetch_add(nxt, 1)
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             s = w.load(serving)
             lp.break_if(s == my)
         _incr(w, count)
@@ -197,8 +198,8 @@ def ticket_lock() -> Program:
 def ttas_lock() -> Program:
     def body(p, w, sh):
         lock, count = _vars(p, sh, "lock", "count")
-        with w.loop(bound=2) as outer:  # for (;;), --unroll 1
-            with w.loop(bound=2) as inner:  # while (lock != 0), --unroll 1
+        with w.loop(bound=2) as outer:  # for (;;), --unroll 2
+            with w.loop(bound=2) as inner:  # while (lock != 0), --unroll 2
                 v = w.load(lock)
                 inner.break_if(v == 0)
             r = w.exchange(lock, 1)
@@ -459,7 +460,7 @@ def sync_builtins() -> Program:
     for i, w in enumerate(ws):
         w.fetch_add(hits, 1)
         w.cas(owner, 0, i + 1)
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             r = w.exchange(lk, 1)
             lp.break_if(r == 0)
         _incr(w, count)
@@ -581,7 +582,7 @@ def treiber_stack() -> Program:
     ws = [p.thread(f"pusher{k}", start=False) for k in range(2)]
     for k, w in enumerate(ws):
         w.store(val[k], k + 1)
-        with w.loop(bound=2) as lp:  # --unroll 1
+        with w.loop(bound=2) as lp:  # --unroll 2
             old = w.load(top)
             w.store(nxt[k], old)
             ok = w.cas(top, old, k + 1)
@@ -659,7 +660,7 @@ def peterson() -> Program:
     def critical(t, i):
         t.store(flag[i], 1)
         t.store(turn, 1 - i)
-        with t.loop(bound=2) as lp:  # --unroll 1
+        with t.loop(bound=2) as lp:  # --unroll 2
             f = t.load(flag[1 - i])
             lp.break_if(f != 1)
             tn = t.load(turn)
@@ -723,7 +724,7 @@ def unroll_blocked() -> Program:
     main = p.thread("main")  # thread 0, as in C
     x, y = p.vars("x", "y")
     r = p.thread("reader", start=False)
-    with r.loop(bound=3) as lp:  # --unroll 2
+    with r.loop(bound=3) as lp:  # --unroll 3
         v = r.load(x)
         lp.break_if(v != 0)
     r.load(y)
@@ -1183,4 +1184,133 @@ def lastzero(n: int = 3) -> Program:
             v = t.load(a[i])
             lp.break_if(v == 0)
             t.set(i, i - 1)
+    return p
+
+
+def _barrier_wait(t, b, n: int, rnd: int) -> None:
+    """pthread_barrier_wait as porlab models it (CProgram.cpp): the barrier word is
+    (n << 32) + arrivals; fetch-add 1, and unless this completes round ``rnd`` (the old value
+    then ends in n * rnd - 1 arrivals), await the word reaching the round's end."""
+    base = n << 32
+    old = t.fetch_add(b, 1)
+    with t.if_(old != base + n * rnd - 1):
+        t.await_(b, ">=", base + n * rnd)
+
+
+@twin
+def barrier() -> Program:
+    p = Program("barrier")
+    main = p.thread("main")  # thread 0, as in C
+    b = p.var("b")
+    x = p.array("x", 2)
+
+    def w(t, i: int) -> None:
+        for rnd in (1, 2):
+            t.store(x[i], rnd)
+            _barrier_wait(t, b, 2, rnd)
+            t.assert_(t.load(x[1 - i]) >= rnd)
+
+    t1 = p.thread("t1", start=False)
+    w(t1, 1)
+    with main as t:
+        t.store(b, 2 << 32)  # pthread_barrier_init(&b, 0, 2)
+        t.spawn(t1)
+        w(t, 0)
+        t.join(t1)
+    return p
+
+
+@twin
+def barrier_missing() -> Program:
+    p = Program("barrier_missing")
+    main = p.thread("main")  # thread 0, as in C
+    x = p.array("x", 2)
+
+    def w(t, i: int) -> None:
+        t.store(x[i], 1)
+        t.assert_(t.load(x[1 - i]) == 1)
+
+    t1 = p.thread("t1", start=False)
+    w(t1, 1)
+    with main as t:
+        t.spawn(t1)
+        w(t, 0)
+        t.join(t1)
+    return p
+
+
+class _RwLock:
+    """pthread_rwlock_* as porlab models it (CProgram.cpp): a mutex taken by writers for the
+    whole critical section and by readers only to register in the reader count, which a writer
+    awaits to be 0 and a reader's unlock decrements (its old value is checked: used)."""
+
+    def __init__(self, p: Program, name: str) -> None:
+        self.m = p.mutex(name)
+        self.readers = p.var(f"{name}.readers")
+
+    def rdlock(self, t) -> None:
+        t.lock(self.m)
+        t.fetch_add(self.readers, 1)
+        t.unlock(self.m)
+
+    def wrlock(self, t) -> None:
+        t.lock(self.m)
+        t.await_(self.readers, "==", 0)
+
+    def rdunlock(self, t) -> None:
+        t.assert_(t.fetch_sub(self.readers, 1) >= 1)
+
+    def wrunlock(self, t) -> None:
+        t.unlock(self.m)
+
+
+def _rwlock_pair(name: str, writer_reads: bool) -> Program:
+    p = Program(name)
+    main = p.thread("main")  # thread 0, as in C
+    rw = _RwLock(p, "rw")
+    x, y = p.vars("x", "y")
+    r = p.thread("reader", start=False)
+    rw.rdlock(r)
+    a, b = r.load(x), r.load(y)
+    rw.rdunlock(r)
+    r.assert_(a == b)
+    with main as t:
+        t.spawn(r)
+        rw.rdlock(t) if writer_reads else rw.wrlock(t)
+        t.store(x, 1)
+        t.store(y, 1)
+        rw.rdunlock(t) if writer_reads else rw.wrunlock(t)
+        t.join(r)
+    return p
+
+
+@twin
+def rwlock() -> Program:
+    return _rwlock_pair("rwlock", writer_reads=False)
+
+
+@twin
+def rwlock_misuse() -> Program:
+    return _rwlock_pair("rwlock_misuse", writer_reads=True)
+
+
+@twin
+def rwlock_readers() -> Program:
+    p = Program("rwlock_readers")
+    main = p.thread("main")  # thread 0, as in C
+    rw = _RwLock(p, "rw")
+    inside = p.var("inside")
+
+    def reader(t) -> None:
+        rw.rdlock(t)
+        t.assert_(t.fetch_add(inside, 1) + 1 == 1)
+        t.fetch_sub(inside, 1)
+        rw.rdunlock(t)
+
+    r = p.thread("reader", start=False)
+    reader(r)
+    with main as t:
+        t.spawn(r)
+        reader(t)
+        t.join(r)
     return p

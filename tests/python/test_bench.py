@@ -121,6 +121,13 @@ def test_smoke_suite_writes_one_row_per_run(tmp_path):
     assert json.loads(row["options"]) == {"ifaa": False}
     assert row["peak_memory_bytes"] > 0 and row["porlab_version"] and row["hostname"]
     assert f"{n}/{n} done" in stream.getvalue()
+    # every row says why its blocked executions were blocked, and that the run was exhausted
+    for _, r in df.iterrows():
+        assert sum(json.loads(r["blocked_by"]).values()) == r["blocked"], r["instance"]
+        assert r["incomplete"] == ""
+    baseline = df[(df["config"] != "await") & (df["blocked"] > 0)]
+    assert len(baseline) and all(set(json.loads(b)) <= {"assume", "spin-loop"}
+                                 for b in baseline["blocked_by"])
 
 
 def test_resume_skips_finished_runs(tmp_path, monkeypatch):

@@ -357,8 +357,8 @@ def test_exchange_and_fetch_ops():
     ]
     assert written(tr, "out") == [33]
     with pytest.raises(porlab.ProgramError) as ei:
-        t.fetch_op("nand", z, 1)
-    assert_names_here(ei, "nand")
+        t.fetch_op("fma", z, 1)
+    assert_names_here(ei, "fma")
 
 
 def test_unused_fetch_add_results_are_marked():

@@ -156,7 +156,7 @@ def test_times_keep_three_significant_digits(seconds, text):
     # A 3 ms run is 0.00300 s, never 0.00 or 0.003 (one digit) in a table.
     df = rows(("p(1)", 1, "x", "ok", 1, 0, seconds))
     assert md_rows(report.godot_table(df))[0][2] == text
-    assert md_rows(report.plain_table(df))[0][7] == text
+    assert md_rows(report.plain_table(df))[0][8] == text
 
 
 def test_check_columns():
@@ -172,11 +172,21 @@ def test_check_columns():
         report.check_columns(RVF.drop(columns=["config", "explorer"]), "plain")
 
 
+def test_plain_table_shows_the_bound_blocked_executions():
+    # complete + loop-bound-blocked is what GenMC counts as complete: one column away
+    df = rows(("p(1)", 1, "x", "ok", 4, 7, 0.5))
+    df["blocked_by"] = ['{"assume":2,"loop-bound":5}']
+    row = md_rows(report.plain_table(df))[0]
+    assert row[3:6] == ["4", "7", "5"]
+
+
 def test_plain_table_and_dispatch():
     text = report.table(GODOT, "plain")
-    assert md_rows(text)[0] == ["sortnet(4)", "baseline", "ok", "1", "312", "0", "3130",
+    # (no blocked_by column in these rows: the "of which bound" cell stays empty)
+    assert md_rows(text)[0] == ["sortnet(4)", "baseline", "ok", "1", "312", "", "0", "3130",
                                 "0.480", "16.0"]
-    assert md_rows(text)[2] == ["sortnet(7)", "baseline", "timeout", "", "", "", "", "", "16.0"]
+    assert md_rows(text)[2] == ["sortnet(7)", "baseline", "timeout", "", "", "", "", "", "",
+                                "16.0"]
     assert len(md_rows(report.table(GODOT, "plain", explorers=["await"]))) == 2
     with pytest.raises(ValueError, match="unknown table"):
         report.table(GODOT, "nope")

@@ -46,6 +46,9 @@ struct ConflictRelation {
     return false;
 }
 
+// Values of a width w < 64 are held sign-extended (atWidth), which keeps their unsigned order:
+// comparing the 64-bit patterns compares them as unsigned w-bit numbers. Results are cut back to
+// the width by rmwResult.
 [[nodiscard]] constexpr Value applyRmw(RmwOp op, Value old, Value operand) {
     auto uo = static_cast<std::uint64_t>(old);
     auto up = static_cast<std::uint64_t>(operand);
@@ -57,6 +60,11 @@ struct ConflictRelation {
     case RmwOp::Xor: return old ^ operand;
     case RmwOp::Max: return old > operand ? old : operand;
     case RmwOp::Min: return old < operand ? old : operand;
+    case RmwOp::Nand: return ~(old & operand);
+    case RmwOp::UMax: return uo > up ? old : operand;
+    case RmwOp::UMin: return uo < up ? old : operand;
+    case RmwOp::UIncWrap: return uo >= up ? 0 : static_cast<Value>(uo + 1);
+    case RmwOp::UDecWrap: return uo == 0 || uo > up ? operand : static_cast<Value>(uo - 1);
     }
     return old;
 }

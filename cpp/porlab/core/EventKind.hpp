@@ -51,8 +51,13 @@ inline constexpr std::string_view kEventKindNames[] = {
     X(And, "and")                                                                                  \
     X(Or, "or")                                                                                    \
     X(Xor, "xor")                                                                                  \
-    X(Max, "max")                                                                                  \
-    X(Min, "min")
+    X(Max, "max")                /* signed */                                                      \
+    X(Min, "min")                /* signed */                                                      \
+    X(Nand, "nand")              /* ~(old & operand) */                                            \
+    X(UMax, "umax")              /* unsigned, at the event's width */                              \
+    X(UMin, "umin")                                                                                \
+    X(UIncWrap, "uinc-wrap")     /* old >=u operand ? 0 : old + 1 (LLVM's uinc_wrap) */            \
+    X(UDecWrap, "udec-wrap")     /* old == 0 || old >u operand ? operand : old - 1 (udec_wrap) */
 
 enum class RmwOp : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -154,6 +159,7 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(InvalidFree, "free of a pointer not returned by malloc")                                     \
     X(InvalidThread, "join of a thread that does not exist")                                       \
     X(Unreachable, "unreachable code reached")                                                     \
+    X(BarrierNotInitialized, "wait on a barrier that is not initialised")                          \
     X(Deadlock, "deadlock: every live thread waits for a mutex or a join")
 
 enum class FaultKind : std::uint8_t {

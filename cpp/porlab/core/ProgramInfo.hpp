@@ -63,7 +63,9 @@ private:
 // An object of a C program (a heap block, an escaped stack variable) as a trace shows it.
 struct ObjectInfo {
     std::string name;  // "malloc@t1#0", "x@main#2"
-    std::string kind;  // "malloc", "calloc", or "stack" (a stack variable whose address escaped)
+    // "malloc", "calloc", "stack" (a stack variable whose address escaped) or "thread-local" (a
+    // thread's copy of a thread-local whose address escaped)
+    std::string kind;
     std::uint64_t size = 0;
     SourcePos pos;            // where it was allocated (the malloc call, the declaration)
     ThreadId thread = 0;      // the allocating thread

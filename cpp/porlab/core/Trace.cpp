@@ -303,7 +303,9 @@ void cell(std::ostringstream& o, const std::string& s, std::size_t width) {
 
 std::string objectText(const ObjectInfo& ob, const ProgramInfo& info) {
     std::string s = ob.name + ": " + std::to_string(ob.size) + " bytes, ";
-    s += ob.kind == "stack" ? "a stack variable whose address escaped" : "from " + ob.kind;
+    s += ob.kind == "stack"          ? "a stack variable whose address escaped"
+         : ob.kind == "thread-local" ? "the thread's copy of a thread-local whose address escaped"
+                                     : "from " + ob.kind;
     if (const std::string at = info.position(ob.pos); !at.empty()) s += " at " + at;
     return s + " (" + info.threadName(ob.thread) + ")";
 }

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -56,6 +57,21 @@ inline std::uint64_t mask(std::int64_t v, unsigned w) {
 }
 
 constexpr std::int64_t kLocalInstrLimit = 50'000'000;
+// The program used every location --max-locations allows: the execution that needs one more is
+// blocked (BlockCause::LocationLimit), not the whole run (CProgram::cell throws it, runLocal
+// catches it).
+struct LocationLimitReached {};
+// An object of a dynamic kind (CProgram::dynamicObject): malloc, calloc, a thread-local's copy;
+// kinds >= 0 are escaped stack variables (CModule::allocaNames).
+constexpr std::int64_t kMallocKind = -1;
+constexpr std::int64_t kCallocKind = -2;
+constexpr std::int64_t tlsKind(std::int64_t global) { return -3 - global; }
+// What a heap allocation may ask for: larger sizes are impossible (malloc returns NULL, as C
+// says), between the two limits porlab cannot represent the object.
+constexpr std::uint64_t kImpossible64 = std::uint64_t{1} << 40;
+constexpr std::uint64_t kMaxObject64 = std::uint64_t{1} << 28;
+// A loop without a bound is checked for a livelock every this many jumps back (a power of 2).
+constexpr std::int64_t kLivelockPeriod = 8;
 constexpr std::uint32_t kFreeOffset = 0xffffffffU;
 constexpr int kEBusy = 16;
 // What a free or the end of a stack frame leaves in each location of the block: an access that
@@ -127,12 +143,17 @@ private:
 
     struct DynObj {
         std::string name;
+        std::int64_t tls = -1;  // a thread-local's copy: the global (initial values)
+    };
+    struct DynRef {
+        std::int64_t id = 0;
+        std::uint64_t base = 0;  // low address bits of byte 0 (CodeModel.hpp)
     };
 
     // ThreadId of the n-th child of `parent` (-1 beyond maxThreads).
     ThreadId threadId(ThreadId parent, int n, std::int32_t fn) const;
-    std::int64_t dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                               SourcePos pos) const;
+    DynRef dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
+                         SourcePos pos, std::uint64_t align = 16) const;
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
     LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
     std::string objectName(std::int64_t obj) const;
@@ -160,6 +181,21 @@ private:
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
     void setDisplayInfo(ProgramInfo& info);
+    // Tells the trace display a new dynamic object (its name is dyn_.back()'s; mu_ held).
+    void addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind, std::uint32_t size,
+                       SourcePos pos, ThreadId t) const;
+    void warnLocationLimit(SourcePos pos) const {
+        {
+            std::lock_guard lk(mu_);
+            if (locationLimitWarned_) return;
+            locationLimitWarned_ = true;
+        }
+        warnOnce("more than " + std::to_string(opts_.maxDynamicLocations) +
+                 " shared heap/stack locations (max_locations; first needed at " +
+                 (pos.line ? mod_.files[pos.file] + ":" + std::to_string(pos.line) : std::string("?")) +
+                 "): executions that need more are blocked there (location-limit); raise "
+                 "--max-locations");
+    }
     void warnOnce(const std::string& w) const {
         std::lock_guard lk(mu_);
         for (const auto& x : warnings_)
@@ -173,13 +209,15 @@ private:
     std::shared_ptr<CallContexts> contexts_;  // the call stacks of events (Event::ctx)
     std::shared_ptr<ProgramInfo> infoMut_;
     std::shared_ptr<const ProgramInfo> info_;
-    std::vector<Value> initMem_;
+    mutable std::vector<Value> initMem_;  // (a thread-local's copy sets its locations' entries)
     std::size_t capacity_ = 0;
 
     mutable std::mutex mu_;
     mutable std::map<std::pair<ThreadId, int>, ThreadId> threadIds_;
     mutable ThreadId nextThread_ = 1;
-    mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t>, std::int64_t> dynIds_;
+    mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t, std::uint64_t>, DynRef> dynIds_;
+    mutable std::uint64_t nextDynBase_ = 0;
+    mutable bool locationLimitWarned_ = false;
     mutable std::vector<DynObj> dyn_;  // by object id - firstDynamicObject
     mutable std::vector<std::map<std::uint32_t, LocId>> cells_;  // by object id
     mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_
@@ -246,6 +284,15 @@ void CProgram::setDisplayInfo(ProgramInfo& info) {
     if (opts_.nondetDomain) info.nondetDomain = opts_.nondetDomain;
 }
 
+void CProgram::addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind,
+                             std::uint32_t size, SourcePos pos, ThreadId t) const {
+    const std::string what = kind == kMallocKind   ? "malloc"
+                             : kind == kCallocKind ? "calloc"
+                             : kind <= tlsKind(0)  ? "thread-local"
+                                                   : "stack";
+    names_->addObject(id, {dyn_.back().name, what, size, pos, t}, base);
+}
+
 ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
     std::lock_guard lk(mu_);
     auto it = threadIds_.find({parent, n});
@@ -258,26 +305,44 @@ ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
     return t;
 }
 
-std::int64_t CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                                     SourcePos pos) const {
+CProgram::DynRef CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
+                                         SourcePos pos, std::uint64_t align) const {
     std::lock_guard lk(mu_);
-    auto key = std::make_tuple(t, n, size, kind);
+    auto key = std::make_tuple(t, n, size, kind, align);
     auto it = dynIds_.find(key);
     if (it != dynIds_.end()) return it->second;
     const std::int64_t id = mod_.firstDynamicObject() + static_cast<std::int64_t>(dyn_.size());
     if (id >= mod_.maxObjects)
         throw InputError("too many allocations (" + std::to_string(mod_.maxObjects) +
                          " objects" + (mod_.objShift < 32 ? " with 32-bit pointers)" : ")"));
-    std::string what = kind == -1   ? "malloc"
-                       : kind == -2 ? "calloc"
-                                    : mod_.allocaNames[static_cast<std::size_t>(kind)];
-    dyn_.push_back({what + "@" + infoMut_->threadNames[static_cast<std::size_t>(t)].substr(
-                                      0, infoMut_->threadNames[static_cast<std::size_t>(t)].find(':')) +
-                    "#" + std::to_string(n)});
+    const std::string thread = infoMut_->threadNames[static_cast<std::size_t>(t)].substr(
+        0, infoMut_->threadNames[static_cast<std::size_t>(t)].find(':'));
+    if (kind <= tlsKind(0)) {
+        const auto g = static_cast<std::size_t>(tlsKind(0) - kind);
+        dyn_.push_back({mod_.globals[g].name + "@" + thread, static_cast<std::int64_t>(g)});
+    } else {
+        const std::string what = kind == kMallocKind   ? "malloc"
+                                 : kind == kCallocKind ? "calloc"
+                                                       : mod_.allocaNames[static_cast<std::size_t>(kind)];
+        dyn_.push_back({what + "@" + thread + "#" + std::to_string(n)});
+    }
+    // The base, as a bump allocator would place it: after the previous object, aligned, with a
+    // gap (so one past the end of an object is not the start of the next); from the start again
+    // once the 32 bits are used up (objects then share low bits, but never an object id).
+    std::uint64_t base = 0;
+    if (mod_.lowBits) {
+        auto up = [](std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; };
+        const std::uint64_t a = std::max<std::uint64_t>(align, 16);
+        if (nextDynBase_ == 0) nextDynBase_ = mod_.dynamicBase;
+        base = up(nextDynBase_, a);
+        if (base + size + 16 >= (std::uint64_t{1} << 32)) base = up(mod_.dynamicBase, a);
+        nextDynBase_ = base + std::max<std::uint64_t>(size, 1) + 16;
+    }
     cells_.resize(static_cast<std::size_t>(id) + 1);
-    dynIds_[key] = id;
-    names_->addObject(id, {dyn_.back().name, kind >= 0 ? "stack" : what, size, pos, t});
-    return id;
+    const DynRef ref{id, base};
+    dynIds_[key] = ref;
+    addObjectName(id, base, kind, size, pos, t);  // for traces
+    return ref;
 }
 
 std::string CProgram::objectName(std::int64_t obj) const {
@@ -321,9 +386,7 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
     }
     if (off == kFreeOffset) {  // the hidden location a free writes (double frees conflict)
         const LocId l = numLocs_.load();
-        if (static_cast<std::size_t>(l) >= capacity_)
-            throw InputError(where(pos) + "more than " + std::to_string(opts_.maxDynamicLocations) +
-                             " shared heap/stack locations; raise max_locations (--max-locations)");
+        if (static_cast<std::size_t>(l) >= capacity_) throw LocationLimitReached{};
         infoMut_->locationNames[static_cast<std::size_t>(l)] = objectName(obj) + ".free";
         locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(size);
         cells[off] = l;
@@ -335,7 +398,7 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
         throw UnsupportedError(where(pos) + "access of " + std::to_string(size) + " bytes at offset " +
                                std::to_string(off) + " of '" + objectName(obj) +
                                "' does not match its declared layout");
-    const unsigned sz = mutex ? 8 : size;
+    const unsigned sz = mutex ? (size ? size : 8) : size;  // (a spin lock is a 4-byte mutex)
     auto next = cells.lower_bound(off);
     if (next != cells.end() && next->first < off + sz)
         throw UnsupportedError(where(pos) + "overlapping accesses of different sizes to '" +
@@ -351,14 +414,24 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
                                    " and " + std::to_string(off));
     }
     const LocId l = numLocs_.load();
-    if (static_cast<std::size_t>(l) >= capacity_)
-        throw InputError(where(pos) + "more than " + std::to_string(opts_.maxDynamicLocations) +
-                         " shared heap/stack locations; raise max_locations (--max-locations)");
+    if (static_cast<std::size_t>(l) >= capacity_) throw LocationLimitReached{};
     std::string name = objectName(obj);
     if (off) name += "+" + std::to_string(off);
     infoMut_->locationNames[static_cast<std::size_t>(l)] = name;
     infoMut_->isMutex[static_cast<std::size_t>(l)] = mutex;
     locSize_[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(sz);
+    if (!isGlobal) {
+        const auto& d = dyn_[static_cast<std::size_t>(obj - mod_.firstDynamicObject())];
+        if (d.tls >= 0 && !mutex) {  // a thread-local's copy starts with the initialiser
+            const auto& bytes = mod_.globals[static_cast<std::size_t>(d.tls)].bytes;
+            std::int64_t v = 0;
+            if (off < bytes.size())
+                std::memcpy(&v, bytes.data() + off, std::min<std::size_t>(sz, bytes.size() - off));
+            const Value init = sz >= 8 ? v : norm(v, sz * 8);
+            infoMut_->initialValues[static_cast<std::size_t>(l)] = init;
+            initMem_[static_cast<std::size_t>(l)] = init;
+        }
+    }
     cells[off] = l;
     if (!isGlobal) names_->setLocationObject(l, obj);
     numLocs_.store(l + 1);
@@ -370,8 +443,8 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
 class CExecution final : public Execution {
 public:
     explicit CExecution(const CProgram& p)
-        : p_(p), m_(p.mod()), T_(p.opts().maxThreads), mem_(p.initMem_),
-          owner_(p.capacity_, -1), threads_(static_cast<std::size_t>(T_)) {
+        : p_(p), m_(p.mod()), T_(p.opts().maxThreads), mem_(p.initMem_), owner_(p.capacity_, -1),
+          threads_(static_cast<std::size_t>(T_)), knownLocs_(p.numLocs_.load()) {
         emitted_.reserve(8);
     }
 
@@ -380,6 +453,7 @@ public:
         const auto nl = static_cast<std::ptrdiff_t>(p_.numLocs_.load());
         std::copy(p_.initMem_.begin(), p_.initMem_.begin() + nl, mem_.begin());
         std::fill(owner_.begin(), owner_.begin() + nl, -1);
+        knownLocs_ = static_cast<LocId>(nl);
         objs_.clear();
         for (auto& th : threads_) {
             th.status = ThreadStatus::NotStarted;
@@ -387,10 +461,21 @@ public:
             th.regs.clear();
             th.local.clear();
             th.stackObjs.clear();
+            th.wrHeld.clear();
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
-            th.effects = 0;
+            th.effects = th.hidden = 0;
+            th.lastLoop = 0;
+            th.lastWriteStep = th.lastWriteAmount = 0;
+            th.lastWriteIndex = th.lastWriteLoc = -1;
+            th.cand.valid = false;
+            th.cand.runnableAt = -1;
+        }
+        if (zneAwaits_) {
+            std::fill(obsThread_.begin(), obsThread_.begin() + nl, -1);
+            std::fill(obsStep_.begin(), obsStep_.begin() + nl, 0);
+            std::fill(obsOther_.begin(), obsOther_.begin() + nl, 0);
         }
         failed_ = false;
         totalEvents_ = 0;
@@ -453,6 +538,10 @@ public:
             break;
         default: break;
         }
+        // A zne await (setZneAwaits): the canceling decrement waits until another thread has
+        // observed the increment (Execution::setZneAwaits).
+        if (e.kind == EventKind::FetchAdd && e.zne && e.aux >= 0)
+            e.enabled = observedSince(e.loc, t, th.lastWriteStep);
         return e;
     }
 
@@ -467,8 +556,23 @@ public:
         emitted_.clear();
         Thread& th = threads_[static_cast<std::size_t>(t)];
         if (th.status != ThreadStatus::Ready) return {};
-        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), th.pend.pos);
+        // A thread blocked at a canceling decrement: the marker names the start of the
+        // iteration (the decrement's loop's bookkeeping, CInstr::d of the Rmw).
+        Value operand = -1;
+        const CInstr& in = cur(th);
+        if (cause == BlockCause::Zne && in.op == COp::Rmw && in.d >= 0) operand = val(th, in.d);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause),
+             th.pend.pos, operand);
         return emitted_;
+    }
+    bool setZneAwaits(bool on) override {
+        zneAwaits_ = on;
+        if (on) {
+            obsThread_.assign(p_.capacity_, -1);
+            obsStep_.assign(p_.capacity_, 0);
+            obsOther_.assign(p_.capacity_, 0);
+        }
+        return true;
     }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
@@ -486,7 +590,13 @@ public:
                 o.push_back(th.frames.back().fn);
                 o.push_back(th.frames.back().pc);
                 o.push_back(th.phase);
-                o.insert(o.end(), th.regs.begin(), th.regs.end());
+                // The registers of every frame, without the loop bookkeeping (CFunction::
+                // stateSlots): it counts events, not state.
+                for (const Frame& fr : th.frames) {
+                    const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
+                    const auto b = th.regs.begin() + fr.regBase;
+                    o.insert(o.end(), b, b + state);
+                }
             }
         }
         return o;
@@ -518,6 +628,18 @@ private:
         // SAVER's dynamic purity checks: writes this thread made that another thread can see
         // (published memory) or that change its own state (private stack), so far.
         std::int64_t effects = 0;
+        // Writes SAVER's relaxation does not count as effects (stores dead at their loop's header
+        // into a block no other thread can reach yet): state changes all the same, for the
+        // livelock check (the loop bookkeeping counts effects + hidden).
+        std::int64_t hidden = 0;
+        // The header of the loop the thread last jumped back to (file << 32 | line), to name the
+        // loop when an execution is cut.
+        std::int64_t lastLoop = 0;
+        // The thread's last write (zne awaits: the increment a canceling decrement cancels): its
+        // step number (totalEvents_ after it), Event::index, location and the amount a
+        // fetch-and-add added (0: another kind of write).
+        std::int64_t lastWriteStep = 0, lastWriteAmount = 0;
+        std::int32_t lastWriteIndex = -1, lastWriteLoc = -1;
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
@@ -528,6 +650,21 @@ private:
         std::vector<Value> regs;
         std::vector<std::uint8_t> local;
         std::vector<std::pair<std::int64_t, std::int64_t>> stackObjs;  // (frame depth, object)
+        std::vector<LocId> wrHeld;  // the read-write locks (their mutexes) it holds for writing
+        // The livelock check (loopBack): the thread's state at a visit of a loop header after an
+        // iteration without effects, while no other thread could run. Not part of snapshots (a
+        // restore drops it: it only has to survive straight-line execution).
+        struct Candidate {
+            bool valid = false;
+            // When the last check found another thread that can run: nothing changes that
+            // before this thread writes or some thread makes a step (totalEvents_), so a tight
+            // loop checks once per step, not once per iteration.
+            std::int64_t runnableAt = -1, runnableChanges = -1;
+            std::int32_t depth = 0, slot = 0, nAllocs = 0, nNondet = 0, atomicDepth = 0;
+            std::int64_t effects = 0, others = 0;
+            std::size_t localSize = 0;
+            std::vector<Value> regs;
+        } cand;
     };
     struct ObjState {
         std::uint32_t size = 0;
@@ -536,6 +673,7 @@ private:
         // Can another thread reach it? Heap blocks are private until a pointer into them is
         // written to shared memory or handed to a thread (SAVER ignores writes to private ones).
         std::uint8_t published = 1;
+        std::uint32_t base = 0;   // low address bits of byte 0 (CProgram::dynamicObject)
     };
     enum class Where : std::uint8_t { Local, Const, Shared, Fault };
     struct Addr {
@@ -582,13 +720,17 @@ private:
             return a;
         }
         const auto obj = static_cast<std::int64_t>((u & (m_.localTag - 1)) >> m_.objShift);
-        const std::uint64_t off = u & m_.offMask;
+        // The offset: the low bits minus the object's base (a pointer below the base wraps to a
+        // huge offset, out of bounds).
+        std::uint64_t off = u & m_.offMask;
         if (u >= m_.localTag) return a;  // beyond the encoding (e.g. a wrapped 32-bit pointer)
         if (obj <= static_cast<std::int64_t>(m_.functions.size())) return a;
+        auto within = [&](std::uint64_t limit) { return off <= limit && size <= limit - off; };
         if (obj < m_.firstDynamicObject()) {
             const CGlobal& g = m_.globals[static_cast<std::size_t>(
                 obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
-            if (off + size > g.size) return a;
+            off -= m_.staticBase[static_cast<std::size_t>(obj)];
+            if (!within(g.size) || g.tls) return a;
             a.where = g.constant ? Where::Const : Where::Shared;
         } else {
             const auto i = static_cast<std::size_t>(obj);
@@ -597,7 +739,8 @@ private:
                 a.fault = objs_[i].status == 2 ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
                 return a;
             }
-            if (off + size > objs_[i].size) return a;
+            off -= objs_[i].base;
+            if (!within(objs_[i].size)) return a;
             a.where = Where::Shared;
         }
         a.obj = obj;
@@ -614,11 +757,36 @@ private:
             if (isM == mutex && (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
                 return l;
         }
-        const LocId l = p_.cell(obj, off, size, mutex, pos);
+        const LocId l = known(p_.cell(obj, off, size, mutex, pos));
         if (off == kFreeOffset) return l;
         if (off >= c.size()) c.resize(off + 1, -1);
         c[off] = l;
         return l;
+    }
+
+    // A location created since this execution last synchronised its memory with the program's
+    // initial values (reset, restore): those created meanwhile (by any execution) start with
+    // their initial value here too. Every location the execution touches passes through here
+    // first, so none of them is reset after it was written.
+    LocId known(LocId l) {
+        if (l < knownLocs_) return l;
+        const LocId now = p_.numLocs_.load();
+        for (LocId k = knownLocs_; k < now; ++k) {
+            mem_[static_cast<std::size_t>(k)] = p_.initMem_[static_cast<std::size_t>(k)];
+            owner_[static_cast<std::size_t>(k)] = -1;
+        }
+        knownLocs_ = now;
+        return l;
+    }
+
+    // Byte offset of pointer u in object obj (huge when u points below the object).
+    std::uint64_t offsetIn(std::uint64_t u, std::int64_t obj) const {
+        std::uint64_t base = 0;
+        if (obj < m_.firstDynamicObject())
+            base = m_.staticBase[static_cast<std::size_t>(obj)];
+        else if (static_cast<std::size_t>(obj) < objs_.size())
+            base = objs_[static_cast<std::size_t>(obj)].base;
+        return (u & m_.offMask) - base;
     }
 
     Value loadLocal(const Thread& th, std::uint32_t off, std::uint64_t size, unsigned w) const {
@@ -626,8 +794,17 @@ private:
         std::memcpy(&v, th.local.data() + off, size);
         return norm(v, w);
     }
+    // A write to the private stack is an effect (SAVER's purity checks, the livelock check)
+    // only when it changes a byte: a store of the value already there changes no state.
     void storeLocal(Thread& th, std::uint32_t off, std::uint64_t size, Value v) {
+        if (std::memcmp(th.local.data() + off, &v, size) == 0) return;
         std::memcpy(th.local.data() + off, &v, size);
+        ++th.effects;
+    }
+    // The same for a block of bytes (memset, memcpy, memmove into the private stack).
+    void writeLocalBytes(Thread& th, std::uint32_t off, const std::uint8_t* src, std::uint64_t n) {
+        if (n == 0 || std::memcmp(th.local.data() + off, src, n) == 0) return;
+        std::memmove(th.local.data() + off, src, n);
         ++th.effects;
     }
     // A value written where other threads can see it: a pointer into a private heap block
@@ -646,10 +823,12 @@ private:
         return norm(v, w);
     }
 
+    // `operand`: an AssumeBlock marker's Event::index of the thread's first event of the
+    // iteration a loop reduction (or the livelock check) blocked, -1 if none (EventKind.hpp).
     // ctx: the marker's call stack; by default the running frame's (0 once the thread has none).
     static constexpr std::uint32_t kRunningFrame = ~0U;
     void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos,
-              std::uint32_t ctx = kRunningFrame) {
+              Value operand = -1, std::uint32_t ctx = kRunningFrame) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         Event m;
         m.thread = t;
@@ -658,6 +837,7 @@ private:
         m.aux = aux;
         m.pos = pos;
         m.ctx = ctx != kRunningFrame ? ctx : th.frames.empty() ? 0 : ctxOf(th);
+        if (k == EventKind::AssumeBlock) m.operand = operand;
         emitted_.push_back(m);
         th.status = st;
         if (st == ThreadStatus::Failed) failed_ = true;
@@ -671,10 +851,12 @@ private:
         th.status = ThreadStatus::Ready;
         th.frames.clear();
         th.regs.clear();
-        th.local.clear();
+        th.local.assign(m_.tlsTemplate.begin(), m_.tlsTemplate.end());  // private thread-locals
+        th.wrHeld.clear();
         const CFunction& f = m_.functions[static_cast<std::size_t>(fn)];
         Frame fr;
         fr.fn = fn;
+        fr.localBase = static_cast<std::int32_t>(th.local.size());
         th.frames.push_back(fr);
         th.regs.assign(static_cast<std::size_t>(f.numSlots), 0);
         int i = 0;
@@ -688,20 +870,38 @@ private:
         if (static_cast<std::size_t>(id) >= cache_.size()) cache_.resize(static_cast<std::size_t>(id) + 1);
     }
 
-    // Returns the new pointer, or 0 after a thread-limit error.
-    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, SourcePos pos) {
+    // The largest object porlab represents (bytes).
+    [[nodiscard]] std::uint64_t maxObjectBytes() const {
+        return m_.lowBits ? kMaxObject64 : m_.offMask + 1;
+    }
+
+    // A new shared object (heap block or escaped stack variable; the caller checked the size):
+    // a pointer to its byte 0.
+    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, SourcePos pos,
+                      std::uint64_t align = 16) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
-        if (size >= (1ULL << 31)) size = (1ULL << 31) - 1;
-        if (size > m_.offMask + 1)
-            throw InputError("an allocation of " + std::to_string(size) + " bytes: more than " +
-                             std::to_string(m_.offMask + 1) + " bytes per object with 32-bit pointers");
-        const std::int64_t id =
-            p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos);
-        ensureObj(id);
-        objs_[static_cast<std::size_t>(id)] = {static_cast<std::uint32_t>(size), 1,
-                                               static_cast<std::uint8_t>(kind < 0 ? 1 : 0),
-                                               static_cast<std::uint8_t>(kind < 0 ? 0 : 1)};
-        return id << m_.objShift;
+        const auto ref = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos, align);
+        ensureObj(ref.id);
+        const bool heap = kind == kMallocKind || kind == kCallocKind;
+        objs_[static_cast<std::size_t>(ref.id)] = {static_cast<std::uint32_t>(size), 1,
+                                                   static_cast<std::uint8_t>(heap ? 1 : 0),
+                                                   static_cast<std::uint8_t>(heap ? 0 : 1),
+                                                   static_cast<std::uint32_t>(ref.base)};
+        return static_cast<Value>(m_.pointer(ref.id, ref.base));
+    }
+
+    // malloc and friends: NULL for a size no machine can provide (C's answer), an
+    // UnsupportedError for one porlab cannot represent.
+    Value allocHeap(ThreadId t, std::uint64_t size, std::int64_t kind, std::uint64_t align, SourcePos pos) {
+        const std::uint64_t impossible = m_.lowBits ? kImpossible64 : std::uint64_t{1} << 31;
+        if (size >= impossible || align == 0 || (align & (align - 1)) != 0 || align > maxObjectBytes())
+            return 0;
+        if (size > maxObjectBytes())
+            throw UnsupportedError(p_.where(pos) + "an allocation of " + std::to_string(size) +
+                                   " bytes: porlab's objects hold at most " +
+                                   std::to_string(maxObjectBytes()) + " bytes" +
+                                   (m_.lowBits ? "" : " with 32-bit pointers"));
+        return allocShared(t, size, kind, pos, align);
     }
 
     // The bytes memset / memcpy moves as one event at byte k of n: a location of the shared
@@ -725,8 +925,13 @@ private:
                 fixed = true;
                 return sz;
             }
+            // an aligned chunk that ends before the block's next location
+            std::uint64_t room = n - k;
+            std::uint32_t nx = 0;
+            LocId nl = kNoLoc;
+            if (p_.nextCell(a.obj, off + 1, nx, nl)) room = std::min<std::uint64_t>(room, nx - off);
             for (unsigned c = 8; c > 1; c /= 2)
-                if (off % c == 0 && k + c <= n) return c;
+                if (off % c == 0 && c <= room) return c;
             return 1;
         };
         bool fd = false, fs = false;
@@ -771,6 +976,7 @@ private:
             std::uint32_t off = 0;
             LocId l = kNoLoc;
             if (p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
+                l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
                 th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
@@ -786,6 +992,7 @@ private:
     }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     void runLocal(ThreadId t);
+    void runLocalSteps(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
     void setPend(Thread& th, ThreadId t, EventKind k, LocId loc, SourcePos pos) {
         Event& e = th.pend;
@@ -809,6 +1016,7 @@ private:
     bool relaxedLocks_ = false;  // LAPOR replays: locks never block nor fault
     mutable std::vector<Thread> threads_;
     std::vector<ObjState> objs_;
+    LocId knownLocs_ = 0;  // see known()
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
@@ -820,6 +1028,36 @@ private:
         }
     };
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash> ctxCache_;
+    std::vector<std::uint8_t> tmpBytes_;
+    // zne awaits (setZneAwaits): per location, the last access that observes its value (any
+    // access but a fetch-and-add whose result is unused): its thread and step number, and the
+    // step number of the last such access by another thread than that one.
+    bool zneAwaits_ = false;
+    std::vector<ThreadId> obsThread_;
+    std::vector<std::int64_t> obsStep_, obsOther_;
+    std::vector<std::int64_t> warnedLoops_;  // loops this execution already warned about
+    // "file:line" of a loop header packed as file << 32 | line (CInstr::imm2 of LoopBack).
+    std::string loopName(std::int64_t packed) const {
+        const auto file = static_cast<std::size_t>(packed >> 32);
+        const auto line = packed & 0xffffffff;
+        return (file < m_.files.size() ? m_.files[file] : std::string("?")) + ":" + std::to_string(line);
+    }
+    // Warns about a loop once per execution object (warnOnce keeps one copy program-wide; this
+    // saves its lock on every blocked execution).
+    void warnLoop(std::int64_t packed, BlockCause why, const std::string& text) {
+        const std::int64_t key = packed * 16 + static_cast<int>(why);
+        if (std::find(warnedLoops_.begin(), warnedLoops_.end(), key) != warnedLoops_.end()) return;
+        warnedLoops_.push_back(key);
+        p_.warnOnce(text);
+    }
+    // The livelock check at a jump back (slots L of the loop, `others` the steps of other threads
+    // so far): true when the thread was blocked (livelock).
+    bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
+    // Did a thread other than t observe location l after step s?
+    [[nodiscard]] bool observedSince(LocId l, ThreadId t, std::int64_t s) const {
+        const auto i = static_cast<std::size_t>(l);
+        return obsThread_[i] != t ? obsStep_[i] > s : obsOther_[i] > s;
+    }
     std::int64_t totalEvents_ = 0;  // visible operations of this execution
     bool failed_ = false;
 };
@@ -891,12 +1129,17 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
             e.wval = val(th, in.c);
         } else {
             setPend(th, t, EventKind::FetchAdd, loc, in.pos);
-            static constexpr RmwOp ops[] = {RmwOp::Add, RmwOp::Add, RmwOp::Sub, RmwOp::And,
-                                            RmwOp::Or,  RmwOp::Xor, RmwOp::Max, RmwOp::Min};
-            e.rmwOp = ops[in.sub];
+            e.rmwOp = kRmwOfCRmw[in.sub];
             e.operand = val(th, in.c);
             e.resultUsed = in.resultUsed;
             e.zne = (in.imm2 & kAccessMarked) != 0;
+            // zne awaits: a canceling decrement whose thread's last write is the increment it
+            // cancels (same location, opposite amount) waits for an observer of the increment;
+            // aux is the increment's Event::index (-1: it runs as a plain fetch-and-add).
+            if (e.zne && zneAwaits_ && th.lastWriteLoc == loc && th.lastWriteAmount != 0 &&
+                (e.rmwOp == RmwOp::Add || e.rmwOp == RmwOp::Sub) &&
+                th.lastWriteAmount == -(e.rmwOp == RmwOp::Add ? e.operand : -e.operand))
+                e.aux = th.lastWriteIndex;
         }
         break;
     case COp::CmpXchg:
@@ -917,7 +1160,8 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
 bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     const auto b = static_cast<Builtin>(in.sub);
-    auto mutexLoc = [&](Value p, LocId& loc) {
+    // size: of the mutex location (0: 8 bytes, or the declared size of a global's mutex).
+    auto mutexLoc = [&](Value p, LocId& loc, unsigned size = 0) {
         const Addr ad = resolve(th, p, 1);
         if (ad.where == Where::Local || ad.where == Where::Const)
             throw UnsupportedError(p_.where(in.pos) + "a mutex or condition variable in private or constant memory");
@@ -925,7 +1169,19 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             fault(t, ad.fault, in.pos);
             return false;
         }
-        loc = cellOf(ad.obj, ad.off, 0, true, in.pos);
+        loc = cellOf(ad.obj, ad.off, size, true, in.pos);
+        return true;
+    };
+    // A plain location of a synchronisation object at byte `at` of it (rwlock, barrier).
+    auto syncLoc = [&](Value p, std::uint32_t at, LocId& loc) {
+        const Addr ad = resolve(th, p, at + 8);
+        if (ad.where == Where::Local || ad.where == Where::Const)
+            throw UnsupportedError(p_.where(in.pos) + "a read-write lock or barrier in private or constant memory");
+        if (ad.where == Where::Fault) {
+            fault(t, ad.fault, in.pos);
+            return false;
+        }
+        loc = cellOf(ad.obj, ad.off + at, 8, false, in.pos);
         return true;
     };
     auto condLoc = [&](Value p, LocId& loc) {
@@ -944,17 +1200,24 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     switch (b) {
     case Builtin::MutexLock:
     case Builtin::MutexTryLock:
-        if (!mutexLoc(arg(th, in, 0), loc)) return true;
-        if (b == Builtin::MutexLock && !relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] == t) {
+    case Builtin::MtxTryLock:
+    case Builtin::SpinLock:
+    case Builtin::SpinTryLock: {
+        // A spin lock is a mutex of 4 bytes (pthread_spinlock_t is an int).
+        const bool spin = b == Builtin::SpinLock || b == Builtin::SpinTryLock;
+        const bool isTry = b == Builtin::MutexTryLock || b == Builtin::MtxTryLock || b == Builtin::SpinTryLock;
+        if (!mutexLoc(arg(th, in, 0), loc, spin ? 4 : 0)) return true;
+        if (!isTry && !relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] == t) {
             fault(t, FaultKind::RelockHeld, in.pos);
             return true;
         }
-        setPend(th, t, b == Builtin::MutexTryLock ? EventKind::CasFailure : EventKind::Lock, loc,
-                in.pos);
-        th.pendTry = b == Builtin::MutexTryLock;
+        setPend(th, t, isTry ? EventKind::CasFailure : EventKind::Lock, loc, in.pos);
+        th.pendTry = isTry;
         return true;
+    }
     case Builtin::MutexUnlock:
-        if (!mutexLoc(arg(th, in, 0), loc)) return true;
+    case Builtin::SpinUnlock:
+        if (!mutexLoc(arg(th, in, 0), loc, b == Builtin::SpinUnlock ? 4 : 0)) return true;
         if (!relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] != t) {
             fault(t, FaultKind::UnlockNotHeld, in.pos);
             return true;
@@ -990,13 +1253,17 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         th.pend.operand = 1;
         th.pend.resultUsed = false;
         return true;
-    case Builtin::ThreadCreate: {
-        const Value fp = arg(th, in, 2);
+    case Builtin::ThreadCreate:
+    case Builtin::ThrdCreate: {
+        // pthread_create(thread, attr, fn, arg); thrd_create(thread, fn, arg)
+        const Value fp = arg(th, in, b == Builtin::ThrdCreate ? 1 : 2);
         const auto fobj = static_cast<std::int64_t>(static_cast<std::uint64_t>(fp) >> m_.objShift);
-        if ((fp & static_cast<Value>(m_.offMask)) != 0 || fobj < 1 ||
+        if ((static_cast<std::uint64_t>(fp) & m_.localTag) || fobj < 1 ||
             fobj > static_cast<std::int64_t>(m_.functions.size()) ||
+            offsetIn(static_cast<std::uint64_t>(fp), fobj) != 0 ||
             !m_.functions[static_cast<std::size_t>(fobj - 1)].defined)
-            throw UnsupportedError(p_.where(in.pos) + "pthread_create of something that is not a function of the program");
+            throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                   " of something that is not a function of the program");
         const Addr ad = resolve(th, arg(th, in, 0), m_.ptrBytes);
         if (ad.where == Where::Fault || ad.where == Where::Const) {
             fault(t, ad.where == Where::Const ? FaultKind::InvalidPointer : ad.fault, in.pos);
@@ -1023,7 +1290,8 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         th.pend.aux = child;
         return true;
     }
-    case Builtin::ThreadJoin: {
+    case Builtin::ThreadJoin:
+    case Builtin::ThrdJoin: {
         const Value tid = arg(th, in, 0);
         if (th.phase == 0) {
             if (tid < 0 || tid >= T_ || tid == t ||
@@ -1035,12 +1303,90 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             th.pend.aux = static_cast<std::int32_t>(tid);
             return true;
         }
-        const Addr ad = resolve(th, arg(th, in, 1), m_.ptrBytes);  // phase 1: *retval in shared memory
-        setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
-        th.pend.wval = threads_[static_cast<std::size_t>(tid)].exitVal;
-        th.pend.pointer = true;  // a void *
+        // phase 1: *retval in shared memory (a void * for pthread_join, an int for thrd_join)
+        const unsigned bytes = b == Builtin::ThrdJoin ? 4 : m_.ptrBytes;
+        const Addr ad = resolve(th, arg(th, in, 1), bytes);
+        setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, bytes, false, in.pos), in.pos);
+        th.pend.pointer = b != Builtin::ThrdJoin;  // a void * (display)
+        th.pend.wval = norm(threads_[static_cast<std::size_t>(tid)].exitVal, 8 * bytes);
         return true;
     }
+    // A read-write lock is a mutex M (its byte 0) and a reader count R (byte 8): a writer holds M
+    // from wrlock to unlock after waiting for R == 0; a reader takes M only to increment R (so it
+    // waits while a writer holds the lock) and decrements R to unlock. Two readers' critical
+    // sections overlap; their increments commute under IFAA. th.phase: the step of the operation.
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock: {
+        LocId r = kNoLoc;
+        if (!mutexLoc(arg(th, in, 0), loc) || !syncLoc(arg(th, in, 0), 8, r)) return true;
+        const bool isTry = b == Builtin::RwTryRdLock || b == Builtin::RwTryWrLock;
+        const bool reader = b == Builtin::RwRdLock || b == Builtin::RwTryRdLock;
+        switch (th.phase) {
+        case 0:
+            if (!isTry && std::find(th.wrHeld.begin(), th.wrHeld.end(), loc) != th.wrHeld.end()) {
+                fault(t, FaultKind::RelockHeld, in.pos);  // glibc: EDEADLK; a deadlock in effect
+                return true;
+            }
+            setPend(th, t, isTry ? EventKind::CasFailure : EventKind::Lock, loc, in.pos);
+            th.pendTry = isTry;
+            return true;
+        case 1:
+            if (reader) {
+                setPend(th, t, EventKind::FetchAdd, r, in.pos);
+                th.pend.rmwOp = RmwOp::Add;
+                th.pend.operand = 1;
+                th.pend.resultUsed = false;
+            } else if (isTry) {
+                setPend(th, t, EventKind::Read, r, in.pos);  // any reader: give M back, EBUSY
+            } else {
+                setPend(th, t, EventKind::Await, r, in.pos);
+                th.pend.cond = AwaitCond::EQ;
+                th.pend.operand = 0;
+            }
+            return true;
+        default: setPend(th, t, EventKind::Unlock, loc, in.pos); return true;
+        }
+    }
+    case Builtin::RwUnlock: {
+        LocId r = kNoLoc;
+        if (!mutexLoc(arg(th, in, 0), loc) || !syncLoc(arg(th, in, 0), 8, r)) return true;
+        if (std::find(th.wrHeld.begin(), th.wrHeld.end(), loc) != th.wrHeld.end()) {
+            setPend(th, t, EventKind::Unlock, loc, in.pos);
+            return true;
+        }
+        // a reader's unlock; the old count tells whether there was a reader (else: a fault)
+        setPend(th, t, EventKind::FetchAdd, r, in.pos);
+        th.pend.rmwOp = RmwOp::Sub;
+        th.pend.operand = 1;
+        th.pend.resultUsed = true;
+        return true;
+    }
+    // A barrier is one word: (count << 32) + arrivals. pthread_barrier_init writes it; a waiter
+    // adds 1 and, unless it completes the round (it then returns PTHREAD_BARRIER_SERIAL_THREAD),
+    // awaits the word reaching the end of its round, (count << 32) + (round + 1) * count (kept in
+    // th.aux). The word only grows, so the barrier serves round after round.
+    case Builtin::BarrierInit: {
+        const auto n = static_cast<std::uint64_t>(arg(th, in, 2)) & 0xffffffffULL;
+        if (!syncLoc(arg(th, in, 0), 0, loc)) return true;
+        setPend(th, t, EventKind::Write, loc, in.pos);
+        th.pend.wval = static_cast<Value>(n << 32);
+        return true;
+    }
+    case Builtin::BarrierWait:
+        if (!syncLoc(arg(th, in, 0), 0, loc)) return true;
+        if (th.phase == 0) {
+            setPend(th, t, EventKind::FetchAdd, loc, in.pos);
+            th.pend.rmwOp = RmwOp::Add;
+            th.pend.operand = 1;
+            th.pend.resultUsed = true;
+        } else {
+            setPend(th, t, EventKind::Await, loc, in.pos);
+            th.pend.cond = AwaitCond::SGE;
+            th.pend.operand = th.aux;
+        }
+        return true;
     case Builtin::Memset:
     case Builtin::Memcpy: {
         // One location at a time (copyChunk gives the chunks): a read event of the source chunk
@@ -1048,9 +1394,21 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         // destination is (a private destination is written locally). th.phase = 2 * bytes done
         // + 1 once the chunk's source has been read (its value in th.aux).
         const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
-        const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
+        auto k = static_cast<std::uint64_t>(th.phase) >> 1;
         const Addr d = resolve(th, arg(th, in, 0), n);
         const Addr s = b == Builtin::Memcpy ? resolve(th, arg(th, in, 1), n) : Addr{Where::Local, 0, 0, {}};
+        if (in.imm2 == 1 && (th.phase & 1) == 0 && s.where == Where::Shared) {
+            // realloc's copy into a fresh block (zeros): only the source's locations, which are
+            // the only bytes that can be other than 0.
+            std::uint32_t nx = 0;
+            LocId nl = kNoLoc;
+            if (!p_.nextCell(s.obj, s.off + static_cast<std::uint32_t>(k), nx, nl) || nx >= s.off + n) {
+                th.phase = 0;
+                return false;  // copied
+            }
+            k = nx - s.off;
+            th.phase = static_cast<std::int32_t>(2 * k);
+        }
         const unsigned chunk = copyChunk(in, d, s, k, n);
         if (b == Builtin::Memcpy && s.where == Where::Shared && (th.phase & 1) == 0) {
             setPend(th, t, EventKind::Read, cellOf(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
@@ -1140,6 +1498,20 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
 }
 
 void CExecution::runLocal(ThreadId t) {
+    try {
+        runLocalSteps(t);
+    } catch (const LocationLimitReached&) {
+        // Issue 15: a limit, not bad input. This execution is blocked; the run goes on (and is
+        // incomplete: the warning says which option to raise).
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        const SourcePos pos = th.frames.empty() ? SourcePos{} : cur(th).pos;
+        p_.warnLocationLimit(pos);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+             static_cast<int>(BlockCause::LocationLimit), pos);
+    }
+}
+
+void CExecution::runLocalSteps(ThreadId t) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     std::int64_t budget = kLocalInstrLimit;
     const Value* consts = m_.constants.data();
@@ -1321,24 +1693,68 @@ void CExecution::runLocal(ThreadId t) {
             fr->pc = pc = in.next;
             continue;
         }
-        case COp::LoopEnter: R[in.a] = 0; fr->pc = pc = in.next; continue;
-        case COp::LoopBack:
-            if (R[in.a] >= in.imm) {
-                mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                     static_cast<int>(BlockCause::LoopBound), in.pos);
-                return;
-            }
-            R[in.a] += 1;
+        case COp::LoopEnter: {
+            // Slots: jumps back so far, then at the last visit of the header the thread's next
+            // Event::index (the iteration's first event), its effect count and the steps of the
+            // other threads (totalEvents_ counts every thread's, evCount this one's).
+            Value* L = R + in.a;
+            L[0] = 0;
+            L[1] = th.evCount;
+            L[2] = th.effects + th.hidden;
+            L[3] = totalEvents_ - th.evCount;
             fr->pc = pc = in.next;
             continue;
+        }
+        case COp::LoopBack: {
+            Value* L = R + in.a;
+            if (in.imm >= 0) {  // --unroll: N visits of the header, N - 1 jumps back
+                if (L[0] >= in.imm) {
+                    warnLoop(in.imm2, BlockCause::LoopBound,
+                             "the loop at " + loopName(in.imm2) + " reached the bound (--unroll " +
+                                 std::to_string(in.imm + 1) + ": " + std::to_string(in.imm + 1) +
+                                 " visits of its header) and blocked executions there "
+                                 "(loop-bound): raise --unroll to explore further" +
+                                 (p_.opts().loops == "none"
+                                      ? ", or reduce spin loops (drop --loops none)"
+                                      : ""));
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
+                    return;
+                }
+                L[0] += 1;
+                L[1] = th.evCount;
+                th.lastLoop = in.imm2;
+            } else if ((++L[0] & (kLivelockPeriod - 1)) == 0) {
+                // Without a bound, every kLivelockPeriod-th jump back: did the iterations since
+                // the last check change nothing while no other thread moved? Then maybe a
+                // livelock (see livelock()). Under --unroll the bound ends the loop anyway, and
+                // whether others can run depends on the interleaving, so the check would tell
+                // equivalent executions apart by their block cause. It is skipped while
+                // another thread was found runnable and nothing changed since; sampling keeps
+                // tight local loops cheap and loses nothing (the check compares the state with
+                // the one at the previous check, nothing changed in between).
+                const std::int64_t others = totalEvents_ - th.evCount;
+                const std::int64_t changes = th.effects + th.hidden;
+                if (changes == L[2] && others == L[3] &&
+                    (th.cand.runnableAt != totalEvents_ || th.cand.runnableChanges != changes) &&
+                    livelock(t, in, L, others))
+                    return;
+                L[1] = th.evCount;
+                L[2] = changes;
+                L[3] = others;
+                th.lastLoop = in.imm2;
+            }
+            fr->pc = pc = in.next;
+            continue;
+        }
         case COp::Call:
         case COp::CallPtr: {
             std::int32_t fn = static_cast<std::int32_t>(in.imm);
             if (in.op == COp::CallPtr) {
                 const auto u = static_cast<std::uint64_t>(V(in.d));
                 const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-                if ((u & m_.offMask) != 0 || (u & m_.localTag) || obj < 1 ||
-                    obj > static_cast<std::int64_t>(m_.functions.size())) {
+                if ((u & m_.localTag) || obj < 1 || obj > static_cast<std::int64_t>(m_.functions.size()) ||
+                    offsetIn(u, obj) != 0) {
                     fault(t, u == 0 ? FaultKind::NullDereference : FaultKind::InvalidPointer, in.pos);
                     return;
                 }
@@ -1388,7 +1804,7 @@ void CExecution::runLocal(ThreadId t) {
             const std::uint32_t endCtx = th.frames.size() == 1 ? ctxOf(th) : 0;  // the thread's last
             doReturn(t, rv, has);
             if (th.frames.empty()) {
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, endCtx);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
                 return;
             }
             enter();
@@ -1398,11 +1814,11 @@ void CExecution::runLocal(ThreadId t) {
         case COp::AllocaShared: {
             std::uint64_t size = static_cast<std::uint64_t>(in.imm);
             if (in.c != -1) size *= static_cast<std::uint64_t>(V(in.c));
-            if (size > (1ULL << 28))
+            if (size > (1ULL << 28) || (in.op == COp::AllocaShared && size > maxObjectBytes()))
                 throw InputError(p_.where(in.pos) + "stack variable of " + std::to_string(size) +
                                  " bytes is too large");
             if (in.op == COp::AllocaShared) {
-                const Value p = allocShared(t, size, in.imm2, in.pos);
+                const Value p = allocShared(t, size, in.imm2, in.pos);  // (size checked above)
                 th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
                                           static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
                 th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
@@ -1448,17 +1864,9 @@ void CExecution::runLocal(ThreadId t) {
             } else if (in.op == COp::Rmw) {
                 const Value old = loadLocal(th, ad.off, size, in.w);
                 const Value y = V(in.c);
-                Value nv = y;
-                switch (static_cast<CRmw>(in.sub)) {
-                case CRmw::Xchg: nv = y; break;
-                case CRmw::Add: nv = applyRmw(RmwOp::Add, old, y); break;
-                case CRmw::Sub: nv = applyRmw(RmwOp::Sub, old, y); break;
-                case CRmw::And: nv = old & y; break;
-                case CRmw::Or: nv = old | y; break;
-                case CRmw::Xor: nv = old ^ y; break;
-                case CRmw::Max: nv = std::max(old, y); break;
-                case CRmw::Min: nv = std::min(old, y); break;
-                }
+                const Value nv = static_cast<CRmw>(in.sub) == CRmw::Xchg
+                                     ? y
+                                     : applyRmw(kRmwOfCRmw[in.sub], old, y);
                 storeLocal(th, ad.off, size, norm(nv, in.w));
                 R[in.a] = old;
             } else {
@@ -1479,14 +1887,114 @@ void CExecution::runLocal(ThreadId t) {
             };
             switch (b) {
             case Builtin::Malloc:
-            case Builtin::Calloc: {
-                const std::uint64_t size = b == Builtin::Malloc
-                                               ? static_cast<std::uint64_t>(A(0))
-                                               : static_cast<std::uint64_t>(A(0)) * static_cast<std::uint64_t>(A(1));
-                if (size > (1ULL << 28))
-                    throw InputError(p_.where(in.pos) + "allocation of " + std::to_string(size) +
-                                     " bytes is too large");
-                setResult(allocShared(t, size, b == Builtin::Malloc ? -1 : -2, in.pos));
+            case Builtin::Calloc:
+            case Builtin::AlignedAlloc: {
+                const unsigned sw = 8 * m_.ptrBytes;  // size_t arguments
+                std::uint64_t size = mask(A(b == Builtin::AlignedAlloc ? 1 : 0), sw), align = 16;
+                if (b == Builtin::Calloc) {
+                    const std::uint64_t k = mask(A(1), sw);
+                    size = k != 0 && size > ~std::uint64_t{0} / k ? ~std::uint64_t{0} : size * k;
+                }
+                if (b == Builtin::AlignedAlloc) align = std::max<std::uint64_t>(mask(A(0), sw), 1);
+                setResult(allocHeap(t, size, b == Builtin::Calloc ? kCallocKind : kMallocKind, align,
+                                    in.pos));
+                break;
+            }
+            case Builtin::BlockSize: {  // realloc: the size of p's block (0 for NULL)
+                const auto u = static_cast<std::uint64_t>(A(0));
+                if (u == 0) {
+                    setResult(0);
+                    break;
+                }
+                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+                const auto i = static_cast<std::size_t>(obj);
+                if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
+                    objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
+                    fault(t, FaultKind::InvalidFree, in.pos);
+                    return;
+                }
+                // (a freed block: the copy and the free that follow find it, by the values
+                // their events read)
+                setResult(objs_[i].size);
+                break;
+            }
+            case Builtin::TlsAddress: {  // a thread-local whose address escapes: a copy per thread
+                const auto gi = static_cast<std::size_t>(in.imm);
+                const CGlobal& g = m_.globals[gi];
+                const auto ref = p_.dynamicObject(t, -1, g.size, tlsKind(static_cast<std::int64_t>(gi)), in.pos);
+                ensureObj(ref.id);
+                auto& o = objs_[static_cast<std::size_t>(ref.id)];
+                if (o.status == 0) o = {g.size, 1, 0, 1, static_cast<std::uint32_t>(ref.base)};
+                setResult(static_cast<Value>(m_.pointer(ref.id, ref.base)));
+                break;
+            }
+            case Builtin::ThreadEqual: setResult(A(0) == A(1)); break;
+            case Builtin::MtxInit:
+                if (A(1) & 1)  // mtx_recursive, from a value the lowering could not see
+                    throw UnsupportedError(p_.where(in.pos) + "a recursive mutex (mtx_recursive) is not supported");
+                setResult(0);
+                break;
+            case Builtin::BarrierInit:
+                if ((A(2) & 0xffffffff) == 0) {
+                    setResult(22);  // EINVAL: a barrier of no thread
+                    break;
+                }
+                if (visibleBuiltin(t, in)) return;
+                break;
+            case Builtin::Strlen:
+            case Builtin::Strcmp:
+            case Builtin::Memcmp: {
+                // Read-only string functions over private or constant memory (byte by byte; a
+                // string in shared memory would need an event per location).
+                auto byteAt = [&](Value p, std::uint64_t k, std::uint8_t& out) {
+                    const Addr ad = resolve(th, static_cast<Value>(static_cast<std::uint64_t>(p) + k), 1);
+                    if (ad.where == Where::Shared)
+                        throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                               " of memory other threads can reach is not supported");
+                    if (ad.where == Where::Fault) {
+                        fault(t, ad.fault, in.pos);
+                        return false;
+                    }
+                    out = static_cast<std::uint8_t>(ad.where == Where::Local ? th.local[ad.off]
+                                                                             : loadConst(ad.obj, ad.off, 1, 64));
+                    return true;
+                };
+                const std::uint64_t n = b == Builtin::Memcmp ? mask(A(2), 8 * m_.ptrBytes) : ~std::uint64_t{0};
+                Value r = 0;
+                for (std::uint64_t k = 0; k < n; ++k) {
+                    std::uint8_t x = 0, y = 0;
+                    if (!byteAt(A(0), k, x)) return;
+                    if (b == Builtin::Strlen) {
+                        if (x == 0) break;
+                        r = static_cast<Value>(k + 1);
+                        continue;
+                    }
+                    if (!byteAt(A(1), k, y)) return;
+                    if (x != y) {
+                        r = x < y ? -1 : 1;
+                        break;
+                    }
+                    if (b == Builtin::Strcmp && x == 0) break;
+                }
+                setResult(norm(r, in.w));
+                break;
+            }
+            case Builtin::Popcount: setResult(std::popcount(mask(A(0), in.w))); break;
+            case Builtin::Clz: {
+                const std::uint64_t x = mask(A(0), in.w);
+                setResult(x == 0 ? in.w : std::countl_zero(x) - (64 - in.w));
+                break;
+            }
+            case Builtin::Ctz: {
+                const std::uint64_t x = mask(A(0), in.w);
+                setResult(x == 0 ? in.w : std::countr_zero(x));
+                break;
+            }
+            case Builtin::Bswap: {
+                const std::uint64_t x = mask(A(0), in.w);
+                std::uint64_t y = 0;
+                for (unsigned k = 0; k < in.w / 8; ++k) y = (y << 8) | ((x >> (8 * k)) & 0xff);
+                setResult(norm(static_cast<Value>(y), in.w));
                 break;
             }
             case Builtin::Free: {
@@ -1494,8 +2002,8 @@ void CExecution::runLocal(ThreadId t) {
                 if (u == 0) break;
                 const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
                 const auto i = static_cast<std::size_t>(obj);
-                if ((u & m_.localTag) || (u & m_.offMask) != 0 || obj < m_.firstDynamicObject() ||
-                    i >= objs_.size() || objs_[i].status == 0 || !objs_[i].heap) {
+                if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
+                    objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
                     fault(t, FaultKind::InvalidFree, in.pos);
                     return;
                 }
@@ -1510,6 +2018,7 @@ void CExecution::runLocal(ThreadId t) {
                     l = cellOf(obj, 0, 0, false, in.pos);
                     off = 0;
                 }
+                l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
                 th.pend.aux = kFreeAux;  // shown as a free, not an exchange
@@ -1538,13 +2047,15 @@ void CExecution::runLocal(ThreadId t) {
                     break;
                 }
                 if (b == Builtin::Memset) {
-                    std::memset(th.local.data() + d.off, static_cast<int>(A(1) & 0xff), n);
+                    tmpBytes_.assign(n, static_cast<std::uint8_t>(A(1) & 0xff));
+                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
                 } else if (s.where == Where::Local) {
-                    std::memmove(th.local.data() + d.off, th.local.data() + s.off, n);
+                    tmpBytes_.assign(th.local.begin() + s.off, th.local.begin() + s.off + static_cast<std::ptrdiff_t>(n));
+                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
                 } else {
                     const CGlobal& g = m_.globals[static_cast<std::size_t>(
                         s.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
-                    std::memcpy(th.local.data() + d.off, g.bytes.data() + s.off, n);
+                    writeLocalBytes(th, d.off, g.bytes.data() + s.off, n);
                 }
                 setResult(A(0));
                 break;
@@ -1576,7 +2087,7 @@ void CExecution::runLocal(ThreadId t) {
                 const std::uint32_t endCtx = ctxOf(th);  // the call of exit ends the thread
                 while (!th.frames.empty()) doReturn(t, 0, false);
                 th.exitVal = ev;
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, endCtx);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
                 return;
             }
             case Builtin::Assume:
@@ -1587,12 +2098,22 @@ void CExecution::runLocal(ThreadId t) {
                 }
                 break;
             case Builtin::IterationBegin: setResult(th.effects); break;
+            case Builtin::IterationStart: setResult(th.evCount); break;
             case Builtin::PurityCheck:
                 // SAVER's dynamic purity check at a potentially effect-free backedge: an
                 // iteration without effects changed nothing another iteration could not redo.
                 if (A(0) == th.effects) {
                     mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::PureIteration), in.pos);
+                         static_cast<int>(BlockCause::PureIteration), in.pos, in.c > 1 ? A(1) : -1);
+                    return;
+                }
+                break;
+            case Builtin::SpinAssume:
+                // An assume a loop reduction inserted (spin-assume, PLP): told apart from the
+                // program's own __VERIFIER_assume by its cause.
+                if (A(0) == 0) {
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::SpinAssume), in.pos, in.c > 1 ? A(1) : -1);
                     return;
                 }
                 break;
@@ -1615,6 +2136,63 @@ void CExecution::runLocal(ThreadId t) {
         case COp::Unreachable: fault(t, FaultKind::Unreachable, in.pos); return;
         }
     }
+}
+
+// A thread jumps back to a loop header after an iteration in which it changed nothing (no write,
+// no private store that changed a byte, no spawn) while no other thread made a step. If no other
+// thread can run now either (finished, blocked, or waiting on something only a write or the end
+// of a thread can change, and this thread writes nothing), memory stays as it is; if, besides,
+// the thread's state at the header is the one it had at an earlier visit with nothing changed in
+// between, the thread repeats the same iterations forever. That is exact: the thread is blocked
+// (livelock), it never leaves the loop in the program as written. The state at a visit is kept
+// (Thread::cand) only once the others cannot run, so the check costs nothing while they can; it
+// needs two visits, the first records the state. Loops under --unroll are not checked: whether
+// the other threads can run depends on the interleaving, so two executions of one Mazurkiewicz
+// or reads-from class can reach the check in different situations and end with different block
+// causes (loop-bound, livelock); the bound ends such a loop anyway. Without a bound the same can
+// happen, and the alternative is an endless execution cut at max_execution_events.
+bool CExecution::livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    auto& c = th.cand;
+    const std::int64_t changes = th.effects + th.hidden;
+    if (c.runnableAt == totalEvents_ && c.runnableChanges == changes) return false;
+    for (ThreadId u = 0; u < T_; ++u)
+        if (u != t && threads_[static_cast<std::size_t>(u)].status == ThreadStatus::Ready &&
+            pending(u).enabled) {
+            c.valid = false;
+            c.runnableAt = totalEvents_;
+            c.runnableChanges = changes;
+            return false;
+        }
+    const Frame& fr = th.frames.back();
+    const CFunction& f = m_.functions[static_cast<std::size_t>(fr.fn)];
+    const Value* regs = th.regs.data() + fr.regBase;
+    const auto n = static_cast<std::size_t>(f.stateSlots);
+    const auto depth = static_cast<std::int32_t>(th.frames.size());
+    if (c.valid && c.depth == depth && c.slot == in.a && c.effects == changes &&
+        c.others == others && c.localSize == th.local.size() && c.nAllocs == th.nAllocs &&
+        c.nNondet == th.nNondet && c.atomicDepth == th.atomicDepth && c.regs.size() == n &&
+        std::equal(c.regs.begin(), c.regs.end(), regs)) {
+        warnLoop(in.imm2, BlockCause::Livelock,
+                 "thread " + p_.info_->threadName(t) + " can never leave the loop at " +
+                     loopName(in.imm2) + ": an iteration changed nothing and no other thread can "
+                     "run (livelock); the execution is blocked there (livelock)");
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(BlockCause::Livelock),
+             in.pos, L[1]);
+        c.valid = false;
+        return true;
+    }
+    c.valid = true;
+    c.depth = depth;
+    c.slot = in.a;
+    c.effects = changes;
+    c.others = others;
+    c.localSize = th.local.size();
+    c.nAllocs = th.nAllocs;
+    c.nNondet = th.nNondet;
+    c.atomicDepth = th.atomicDepth;
+    c.regs.assign(regs, regs + n);
+    return false;
 }
 
 // ---- visible steps -------------------------------------------------------------------------------
@@ -1660,6 +2238,82 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     auto setResult = [&](Value v) {
         if (in.a >= 0) reg(th, in.a) = v;
     };
+    const auto bi = in.op == COp::Builtin ? static_cast<Builtin>(in.sub) : Builtin::Nop;
+    auto goOn = [&](std::int32_t phase) {  // the operation goes on with its step `phase`
+        th.phase = phase;
+        advance = false;
+    };
+    // Read-write locks and barriers (visibleBuiltin describes them).
+    bool handled = true;
+    switch (bi) {
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock: {
+        const bool reader = bi == Builtin::RwRdLock || bi == Builtin::RwTryRdLock;
+        const auto m = static_cast<std::size_t>(th.aux);
+        switch (ev.kind) {
+        case EventKind::Lock:
+        case EventKind::CasSuccess:
+            mem_[loc] = 1;
+            owner_[loc] = t;
+            th.aux = ev.loc;  // M, for the steps to come
+            goOn(1);
+            break;
+        case EventKind::CasFailure: setResult(kEBusy); break;
+        case EventKind::FetchAdd: mem_[loc] = ev.wval; goOn(2); break;  // a reader registered
+        case EventKind::Read:  // trywrlock: readers hold the lock?
+            if (ev.rval != 0) {
+                goOn(2);
+            } else {
+                th.wrHeld.push_back(static_cast<LocId>(m));
+                setResult(0);
+            }
+            break;
+        case EventKind::Await:  // wrlock: the last reader left
+            th.wrHeld.push_back(static_cast<LocId>(m));
+            setResult(0);
+            break;
+        case EventKind::Unlock:
+            mem_[loc] = 0;
+            owner_[loc] = -1;
+            setResult(reader ? 0 : kEBusy);
+            break;
+        default: handled = false; break;
+        }
+        break;
+    }
+    case Builtin::RwUnlock:
+        if (ev.kind == EventKind::Unlock) {
+            mem_[loc] = 0;
+            owner_[loc] = -1;
+            th.wrHeld.erase(std::find(th.wrHeld.begin(), th.wrHeld.end(), ev.loc));
+            setResult(0);
+        } else {
+            mem_[loc] = ev.wval;
+            if (ev.rval <= 0 && !freeFault) freeFault = FaultKind::UnlockNotHeld;  // no reader held it
+            setResult(0);
+        }
+        break;
+    case Builtin::BarrierWait:
+        if (ev.kind == EventKind::FetchAdd) {
+            mem_[loc] = ev.wval;
+            const auto word = static_cast<std::uint64_t>(ev.rval);
+            const std::uint64_t n = word >> 32, arrived = word & 0xffffffffULL;
+            if (n == 0) {
+                if (!freeFault) freeFault = FaultKind::BarrierNotInitialized;
+            } else if (arrived % n == n - 1) {
+                setResult(-1);  // PTHREAD_BARRIER_SERIAL_THREAD: the last to arrive
+            } else {
+                th.aux = static_cast<Value>((n << 32) + (arrived / n + 1) * n);
+                goOn(1);
+            }
+        } else {
+            setResult(0);
+        }
+        break;
+    default: handled = false; break;
+    }
     // A location of a freed block or of a dead frame (see frameEnd and Builtin::Free).
     auto killLocation = [&] {
         if (ev.kind == EventKind::Exchange ? ev.rval == kDead
@@ -1677,7 +2331,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
             objs_[static_cast<std::size_t>(th.pendObj)].status = 2;
         }
     };
-    switch (ev.kind) {
+    switch (handled ? EventKind::ThreadEnd : ev.kind) {  // (ThreadEnd: nothing more to do)
     case EventKind::Read:
         if (in.op == COp::Load) setResult(norm(ev.rval, in.w));
         else if (static_cast<Builtin>(in.sub) == Builtin::Memcpy) {  // a chunk of the source
@@ -1725,7 +2379,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
                 setResult(arg(th, in, 0));
             break;
         }
-        if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::ThreadCreate) {
+        if (bi == Builtin::ThreadCreate || bi == Builtin::ThrdCreate) {
             th.phase = 1;  // the handle is stored; the spawn comes next
             advance = false;
             break;
@@ -1756,7 +2410,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
                 owner_[loc] = t;
                 setResult(0);
             } else {
-                setResult(kEBusy);
+                setResult(bi == Builtin::MtxTryLock ? 1 : kEBusy);  // thrd_busy : EBUSY
             }
             break;
         }
@@ -1805,8 +2459,9 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         spawned = ev.aux;
         const CFunction& f = fnOf(th);
         const auto A = [&](int k) { return val(th, f.args[static_cast<std::size_t>(in.b + k)]); };
-        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(2)) >> m_.objShift) - 1);
-        spawnArg = A(3);
+        const int fnArg = bi == Builtin::ThrdCreate ? 1 : 2;
+        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(fnArg)) >> m_.objShift) - 1);
+        spawnArg = A(fnArg + 1);
         const Addr ad = resolve(th, A(0), m_.ptrBytes);
         if (ad.where == Where::Local) storeLocal(th, ad.off, m_.ptrBytes, spawned);
         ++th.nSpawns;
@@ -1817,9 +2472,10 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         const Value rp = arg(th, in, 1);
         setResult(0);
         if (rp != 0) {
-            const Addr ad = resolve(th, rp, m_.ptrBytes);
+            const unsigned bytes = bi == Builtin::ThrdJoin ? 4 : m_.ptrBytes;
+            const Addr ad = resolve(th, rp, bytes);
             if (ad.where == Where::Local) {
-                storeLocal(th, ad.off, m_.ptrBytes, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
+                storeLocal(th, ad.off, bytes, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
             } else if (ad.where == Where::Shared) {
                 th.phase = 1;
                 advance = false;
@@ -1837,18 +2493,45 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
                                in.op == COp::Store && (in.imm2 & kAccessMarked) != 0;
         if (!invisible) ++th.effects;
+        else ++th.hidden;
+        // The thread's last write (zne awaits; see stopAtAccess).
+        th.lastWriteStep = totalEvents_ + 1;
+        th.lastWriteIndex = static_cast<std::int32_t>(th.evCount);
+        th.lastWriteLoc = ev.loc;
+        th.lastWriteAmount = 0;
+        if (ev.kind == EventKind::FetchAdd && (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))
+            th.lastWriteAmount = ev.rmwOp == RmwOp::Add ? ev.operand : -ev.operand;
     } else if (ev.kind == EventKind::Spawn) {
         publish(spawnArg);
         ++th.effects;
     }
+    if (zneAwaits_ && ev.loc >= 0 && accessesMemory(ev.kind) &&
+        !(ev.kind == EventKind::FetchAdd && !ev.resultUsed &&
+          (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))) {
+        // An access that observes the location's value (zne awaits, observedSince).
+        const auto l = static_cast<std::size_t>(ev.loc);
+        if (obsThread_[l] != t) {
+            obsOther_[l] = obsStep_[l];
+            obsThread_[l] = t;
+        }
+        obsStep_[l] = totalEvents_ + 1;
+    }
     th.evCount += 1;
     emitted_.push_back(ev);
     if (++totalEvents_ > p_.opts().maxExecutionEvents && th.status == ThreadStatus::Ready) {
-        // An execution this long is most likely an unbounded loop: cut it, with a warning (and
-        // keep the explorers' recursion within the stack).
+        // An execution this long is most likely an unbounded loop: cut it, with a warning that
+        // names the loop the thread last jumped back in (and keep the explorers' recursion
+        // within the stack).
+        std::string advice = "bound loops with --unroll N";
+        std::int64_t loop = th.lastLoop;  // the cut thread's loop, else another's
+        for (const auto& other : threads_)
+            if (loop == 0) loop = other.lastLoop;
+        if (loop != 0)
+            advice = "a thread was looping at " + loopName(loop) + ": bound it with --unroll N";
+        if (p_.opts().loops == "none") advice += ", or reduce spin loops (drop --loops none)";
         p_.warnOnce("an execution exceeded " + std::to_string(p_.opts().maxExecutionEvents) +
-                    " events and was cut there (counted as blocked): an unbounded loop? bound "
-                    "loops with --unroll N (or raise max_execution_events)");
+                    " events and was cut there (counted as blocked, execution-cut): " + advice +
+                    " (or raise --max-execution-events)");
         mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
              static_cast<int>(BlockCause::ExecutionCut), ev.pos);
         return emitted_;
@@ -1864,8 +2547,8 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     if (spawned >= 0) startThread(spawned, spawnFn, {spawnArg});
     if (th.status == ThreadStatus::Ready) {
         // a join whose *retval is invalid faults here (phase 1 resolves it again)
-        if (!advance && in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::ThreadJoin) {
-            const Addr ad = resolve(th, arg(th, in, 1), m_.ptrBytes);
+        if (!advance && (bi == Builtin::ThreadJoin || bi == Builtin::ThrdJoin)) {
+            const Addr ad = resolve(th, arg(th, in, 1), bi == Builtin::ThrdJoin ? 4 : m_.ptrBytes);
             if (ad.where != Where::Shared) {
                 fault(t, ad.fault, in.pos);
                 return emitted_;
@@ -1889,12 +2572,12 @@ inline void copyBytes(void* dst, const void* src, std::size_t n) {
 void CExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    std::size_t size = 4 + 2 * nl + objs_.size();
+    std::size_t size = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
     for (const auto& th : threads_) {
         size += 1;
         if (th.status == ThreadStatus::NotStarted) continue;
-        size += 12 + kEventWords + 4 + th.frames.size() * 3 + th.regs.size() +
-                (th.local.size() + 7) / 8 + 2 * th.stackObjs.size();
+        size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
+                (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
     auto& v = s.words;
     v.resize(size);
@@ -1906,9 +2589,16 @@ void CExecution::save(Snapshot& s) const {
     std::copy_n(mem_.begin(), nl, w);
     w += nl;
     for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
-    for (const auto& o : objs_)
+    if (zneAwaits_) {
+        for (std::size_t i = 0; i < nl; ++i) *w++ = obsThread_[i];
+        w = std::copy_n(obsStep_.begin(), nl, w);
+        w = std::copy_n(obsOther_.begin(), nl, w);
+    }
+    for (const auto& o : objs_) {
         *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
                (static_cast<std::int64_t>(o.heap) << 40) | (static_cast<std::int64_t>(o.published) << 48);
+        *w++ = o.base;
+    }
     for (const auto& th : threads_) {
         *w++ = static_cast<std::int64_t>(th.status);
         if (th.status == ThreadStatus::NotStarted) continue;
@@ -1924,6 +2614,12 @@ void CExecution::save(Snapshot& s) const {
         *w++ = th.pendNew;
         *w++ = th.pendObj;
         *w++ = th.effects;
+        *w++ = th.hidden;
+        *w++ = th.lastLoop;
+        *w++ = th.lastWriteStep;
+        *w++ = th.lastWriteAmount;
+        *w++ = (static_cast<std::int64_t>(th.lastWriteIndex) << 32) |
+               static_cast<std::uint32_t>(th.lastWriteLoc);
         w[kEventWords - 1] = 0;
         copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
         w += kEventWords;
@@ -1931,6 +2627,8 @@ void CExecution::save(Snapshot& s) const {
         *w++ = static_cast<std::int64_t>(th.regs.size());
         *w++ = static_cast<std::int64_t>(th.local.size());
         *w++ = static_cast<std::int64_t>(th.stackObjs.size());
+        *w++ = static_cast<std::int64_t>(th.wrHeld.size());
+        for (const LocId l : th.wrHeld) *w++ = l;
         copyBytes(static_cast<void*>(w), th.frames.data(), th.frames.size() * sizeof(Frame));
         w += th.frames.size() * 3;
         copyBytes(static_cast<void*>(w), th.regs.data(), th.regs.size() * 8);
@@ -1959,11 +2657,22 @@ void CExecution::restore(const Snapshot& s) {
         mem_[k] = p_.initMem_[k];
         owner_[k] = -1;
     }
+    knownLocs_ = static_cast<LocId>(now);
+    if (zneAwaits_) {
+        for (std::size_t k = 0; k < nl; ++k) obsThread_[k] = static_cast<ThreadId>(w[i++]);
+        for (std::size_t k = 0; k < nl; ++k) obsStep_[k] = w[i++];
+        for (std::size_t k = 0; k < nl; ++k) obsOther_[k] = w[i++];
+        for (std::size_t k = nl; k < now; ++k) {
+            obsThread_[k] = -1;
+            obsStep_[k] = obsOther_[k] = 0;
+        }
+    }
     objs_.resize(no);
     for (std::size_t k = 0; k < no; ++k) {
         const std::int64_t x = w[i++];
         objs_[k] = {static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
-                    static_cast<std::uint8_t>((x >> 40) & 0xff), static_cast<std::uint8_t>((x >> 48) & 0xff)};
+                    static_cast<std::uint8_t>((x >> 40) & 0xff), static_cast<std::uint8_t>((x >> 48) & 0xff),
+                    static_cast<std::uint32_t>(w[i++])};
     }
     for (auto& th : threads_) {
         th.status = static_cast<ThreadStatus>(w[i++]);
@@ -1972,10 +2681,15 @@ void CExecution::restore(const Snapshot& s) {
             th.regs.clear();
             th.local.clear();
             th.stackObjs.clear();
+            th.wrHeld.clear();
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
-            th.effects = 0;
+            th.effects = th.hidden = 0;
+            th.lastLoop = th.lastWriteStep = th.lastWriteAmount = 0;
+            th.lastWriteIndex = th.lastWriteLoc = -1;
+            th.cand.valid = false;
+            th.cand.runnableAt = -1;
             continue;
         }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
@@ -1991,12 +2705,22 @@ void CExecution::restore(const Snapshot& s) {
         th.pendNew = w[i++];
         th.pendObj = w[i++];
         th.effects = w[i++];
+        th.hidden = w[i++];
+        th.lastLoop = w[i++];
+        th.lastWriteStep = w[i++];
+        th.lastWriteAmount = w[i++];
+        th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
+        th.lastWriteLoc = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        th.cand.valid = false;  // the livelock check starts over after a restore
+        th.cand.runnableAt = -1;
         copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
         i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);
         const auto nr = static_cast<std::size_t>(w[i++]);
         const auto nlb = static_cast<std::size_t>(w[i++]);
         const auto ns = static_cast<std::size_t>(w[i++]);
+        th.wrHeld.resize(static_cast<std::size_t>(w[i++]));
+        for (auto& l : th.wrHeld) l = static_cast<LocId>(w[i++]);
         th.frames.resize(nf);
         th.regs.resize(nr);
         th.local.resize(nlb);
@@ -2136,7 +2860,9 @@ std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& op
     if (opts.nondetDomain && opts.nondetDomain->first > opts.nondetDomain->second)
         throw InputError("nondet domain " + std::to_string(opts.nondetDomain->first) + ":" +
                          std::to_string(opts.nondetDomain->second) + " is empty (LO > HI)");
-    if (opts.unroll && *opts.unroll < 0) throw InputError("unroll must be >= 0");
+    if (opts.unroll && *opts.unroll < 1)
+        throw InputError("unroll must be >= 1 (the visits of a loop header allowed), not " +
+                         std::to_string(*opts.unroll));
     auto rename = [&](std::string text) {
         if (shownPath == path) return text;
         for (std::size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))

@@ -2,6 +2,7 @@
 #include "porlab/llvm/CValueNames.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace porlab::cfront {
 
@@ -27,6 +28,7 @@ std::string literalOf(const CGlobal& g) {
 
 CValueNames::CValueNames(const CModule& m, Value dead, std::size_t maxLocations)
     : objShift_(m.objShift), localTag_(m.localTag), offMask_(m.offMask),
+      staticBase_(m.staticBase),
       firstDynamic_(m.firstDynamicObject()), dead_(dead), locationObject_(maxLocations, 0) {
     for (const auto& f : m.functions) functions_.push_back(f.name);
     for (const auto& g : m.globals) {
@@ -40,11 +42,15 @@ CValueNames::CValueNames(const CModule& m, Value dead, std::size_t maxLocations)
     }
 }
 
-void CValueNames::addObject(std::int64_t obj, ObjectInfo info) {
+void CValueNames::addObject(std::int64_t obj, ObjectInfo info, std::uint64_t base) {
     std::lock_guard lk(mu_);
     const auto i = static_cast<std::size_t>(obj - firstDynamic_);
-    if (i >= dynamic_.size()) dynamic_.resize(i + 1);
+    if (i >= dynamic_.size()) {
+        dynamic_.resize(i + 1);
+        dynamicBase_.resize(i + 1, 0);
+    }
     dynamic_[i] = std::move(info);
+    dynamicBase_[i] = base;
 }
 
 void CValueNames::setLocationObject(LocId l, std::int64_t obj) {
@@ -71,21 +77,35 @@ std::string CValueNames::pointer(Value v) const {
     if (u == 0) return "NULL";
     if (u & localTag_) return "";  // the private stack: never in shared memory
     const auto obj = static_cast<std::int64_t>(u >> objShift_);
-    const auto off = static_cast<std::uint32_t>(u & offMask_);
-    const std::string plus = off ? "+" + std::to_string(off) : "";
     if (obj <= 0) return "";
-    if (obj <= static_cast<std::int64_t>(functions_.size()))
-        return off ? "" : functions_[static_cast<std::size_t>(obj - 1)];
+    // The offset: the low bits minus the object's base (as CExecution::resolve decodes it; a
+    // pointer below the base wraps to a huge offset, shown as a number).
+    const std::uint64_t low = u & offMask_;
+    auto offsetFrom = [&](std::uint64_t base) -> std::optional<std::uint32_t> {
+        if (low < base || low - base > 0xffffffffULL) return std::nullopt;
+        return static_cast<std::uint32_t>(low - base);
+    };
+    auto staticOffset = [&]() {
+        const auto i = static_cast<std::size_t>(obj);
+        return offsetFrom(i < staticBase_.size() ? staticBase_[i] : 0);
+    };
+    if (obj <= static_cast<std::int64_t>(functions_.size())) {
+        const auto off = staticOffset();
+        return off && *off == 0 ? functions_[static_cast<std::size_t>(obj - 1)] : "";
+    }
     if (obj < firstDynamic_) {
         const auto gi = static_cast<std::size_t>(obj - 1 - static_cast<std::int64_t>(functions_.size()));
-        if (gi >= globals_.size()) return "";
+        const auto o = staticOffset();
+        if (gi >= globals_.size() || !o) return "";
+        const std::uint32_t off = *o;
         const Global& g = globals_[gi];
         if (off > g.size) return "";
+        const std::string plus = off ? "+" + std::to_string(off) : "";
         if (!g.literal.empty()) return g.literal + plus;
         // The outermost struct that starts there, else the scalar that does, else a byte offset.
         auto at = [&](const std::vector<std::pair<std::uint32_t, std::string>>& named) -> const std::string* {
             auto it = std::lower_bound(named.begin(), named.end(), off,
-                                       [](const auto& p, std::uint32_t o) { return p.first < o; });
+                                       [](const auto& p, std::uint32_t x) { return p.first < x; });
             return it != named.end() && it->first == off ? &it->second : nullptr;
         };
         if (const std::string* s = at(g.parts)) return "&" + *s;
@@ -95,10 +115,14 @@ std::string CValueNames::pointer(Value v) const {
     std::lock_guard lk(mu_);
     const auto i = static_cast<std::size_t>(obj - firstDynamic_);
     if (i >= dynamic_.size() || dynamic_[i].name.empty()) return "";
-    const ObjectInfo& o = dynamic_[i];
-    if (off > o.size) return "";
-    // A stack variable is named by the program: its address; a heap block is the block.
-    return (o.kind == "stack" ? "&" : "") + o.name + plus;
+    const auto o = offsetFrom(dynamicBase_[i]);
+    const ObjectInfo& info = dynamic_[i];
+    if (!o || *o > info.size) return "";
+    const std::string plus = *o ? "+" + std::to_string(*o) : "";
+    // A variable (escaped stack variable, thread-local's copy) is named by the program: its
+    // address; a heap block is the block.
+    const bool heap = info.kind == "malloc" || info.kind == "calloc";
+    return (heap ? "" : "&") + info.name + plus;
 }
 
 std::int64_t CValueNames::dynamicObjectOf(Value v) const {

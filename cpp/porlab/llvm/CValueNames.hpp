@@ -28,7 +28,8 @@ public:
     [[nodiscard]] SourcePos choiceSite(ThreadId t, int n) const override;
 
     // Filled by the program as it runs (each call once per object, location or choice point).
-    void addObject(std::int64_t obj, ObjectInfo info);
+    // base: the low address bits of the object's byte 0 (CModule::pointer).
+    void addObject(std::int64_t obj, ObjectInfo info, std::uint64_t base);
     void setLocationObject(LocId l, std::int64_t obj);
     void addChoiceSite(ThreadId t, int n, SourcePos pos);
 
@@ -45,6 +46,7 @@ private:
 
     int objShift_;
     std::uint64_t localTag_, offMask_;
+    std::vector<std::uint64_t> staticBase_;  // CModule::staticBase (functions and globals)
     std::int64_t firstDynamic_;
     Value dead_;
     std::vector<std::string> functions_;
@@ -52,6 +54,7 @@ private:
 
     mutable std::mutex mu_;
     std::vector<ObjectInfo> dynamic_;          // by object id - firstDynamic_ (name "" = unknown)
+    std::vector<std::uint64_t> dynamicBase_;   // their bases, likewise
     std::vector<std::int64_t> locationObject_;  // by LocId: its dynamic object (0: none)
     std::map<std::pair<ThreadId, int>, SourcePos> choiceSites_;
 };

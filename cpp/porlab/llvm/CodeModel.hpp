@@ -14,9 +14,13 @@
 
 namespace porlab::cfront {
 
-// Pointers are 64-bit values: 0 is null; (object << 32) | offset names a byte of a shared object
-// (global, heap block, escaped stack variable) or a function; kLocalTag | offset is a byte of the
-// running thread's private stack (stack variables whose address never escapes the thread).
+// Pointers are 64-bit values: 0 is null; (object << 32) | (base + offset) names a byte of a shared
+// object (global, heap block, escaped stack variable) or a function, where `base` is the object's
+// address in a 32-bit address space laid out as an allocator would (distinct, 16-aligned, object
+// after object), so that a pointer truncated to an int is non-zero and differs between objects;
+// decoding needs the object's base (CModule::staticBase for functions and globals, the execution's
+// object table for dynamic objects). kLocalTag | offset is a byte of the running thread's private
+// stack (stack variables whose address never escapes the thread, private thread-locals).
 inline constexpr std::uint64_t kLocalTag = 1ULL << 62;
 inline constexpr int kObjShift = 32;
 inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
@@ -35,8 +39,9 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(Branch, "br")         /* pc = b ? a : c */                                                  \
     X(Switch, "switch")     /* jump by b through the case table at imm (n = c cases), default a */ \
     X(ParCopy, "parcopy")   /* copy pairs [imm, imm + c) of the copy table at once */            \
-    X(LoopEnter, "loopenter") /* slot a = 0 */                                                    \
-    X(LoopBack, "loopback") /* if slot a >= imm: blocked (loop bound) else a += 1 */              \
+    X(LoopEnter, "loopenter") /* a loop entered: slots a..a+3 = 0, iteration start (see below) */ \
+    X(LoopBack, "loopback") /* a jump back: livelock check; slot a >= imm >= 0: blocked (loop   \
+                               bound); else a += 1 and a+1..a+3 = the new iteration's start */   \
     X(Call, "call")         /* a = function imm (args table [b, b + c)) */                        \
     X(CallPtr, "callptr")   /* a = function pointed to by d (args table [b, b + c)) */            \
     X(Ret, "ret")           /* return b (-1: void) */                                             \
@@ -68,7 +73,12 @@ inline constexpr std::int64_t kAccessPointer = 2;  // the value accessed is a po
 enum class CBin : std::uint8_t { Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr };
 enum class CPred : std::uint8_t { Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle };
 enum class CCast : std::uint8_t { Trunc, ZExt, SExt };
-enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min };
+// Xchg, then the fetch-and-op operations in the order of RmwOp (kRmwOfCRmw maps them).
+enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min, Nand, UMax, UMin, UIncWrap, UDecWrap };
+inline constexpr RmwOp kRmwOfCRmw[] = {RmwOp::Add,  RmwOp::Add,  RmwOp::Sub,      RmwOp::And,
+                                       RmwOp::Or,   RmwOp::Xor,  RmwOp::Max,      RmwOp::Min,
+                                       RmwOp::Nand, RmwOp::UMax, RmwOp::UMin,     RmwOp::UIncWrap,
+                                       RmwOp::UDecWrap};
 
 // Library functions and intrinsics porlab implements (docs/supported-c.md lists them).
 #define PORLAB_BUILTINS(X)                                                                         \
@@ -90,6 +100,31 @@ enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min };
     X(CondWait, "pthread_cond_wait")                                                               \
     X(CondSignal, "pthread_cond_signal")                                                           \
     X(CondDestroy, "pthread_cond_destroy")                                                         \
+    X(BarrierInit, "pthread_barrier_init")                                                         \
+    X(BarrierWait, "pthread_barrier_wait")                                                         \
+    X(RwRdLock, "pthread_rwlock_rdlock")                                                           \
+    X(RwWrLock, "pthread_rwlock_wrlock")                                                           \
+    X(RwTryRdLock, "pthread_rwlock_tryrdlock")                                                     \
+    X(RwTryWrLock, "pthread_rwlock_trywrlock")                                                     \
+    X(RwUnlock, "pthread_rwlock_unlock")                                                           \
+    X(SpinLock, "pthread_spin_lock")                                                               \
+    X(SpinTryLock, "pthread_spin_trylock")                                                         \
+    X(SpinUnlock, "pthread_spin_unlock")                                                           \
+    X(ThrdCreate, "thrd_create")                                                                   \
+    X(ThrdJoin, "thrd_join")                                                                       \
+    X(MtxInit, "mtx_init")                                                                         \
+    X(MtxTryLock, "mtx_trylock")                                                                   \
+    X(ThreadEqual, "pthread_equal")                                                                \
+    X(TlsAddress, "(address of a thread-local variable)") /* imm: the global */                   \
+    X(AlignedAlloc, "aligned_alloc")  /* (alignment, size) */                                     \
+    X(BlockSize, "(size of a heap block)") /* realloc: 0 for NULL */                              \
+    X(Strlen, "strlen")                                                                            \
+    X(Strcmp, "strcmp")                                                                            \
+    X(Memcmp, "memcmp")                                                                            \
+    X(Popcount, "__builtin_popcount")                                                              \
+    X(Clz, "__builtin_clz")   /* (value, zero-is-poison) */                                        \
+    X(Ctz, "__builtin_ctz")                                                                        \
+    X(Bswap, "__builtin_bswap")                                                                    \
     X(AssertFail, "__assert_fail")                                                                 \
     X(ReachError, "reach_error")                                                                   \
     X(Abort, "abort")                                                                              \
@@ -101,7 +136,11 @@ enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min };
     X(LoadAwait, "__VERIFIER_load_await_*")                                                        \
     X(XchgAwait, "__VERIFIER_xchg_await_*")                                                        \
     X(IterationBegin, "__porlab_iteration_begin") /* SAVER: the thread's effect count */       \
-    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count */     \
+    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count (arg 0);  \
+                                               arg 1: the iteration's start (marker operand) */  \
+    X(IterationStart, "__porlab_iteration_start") /* the Event::index of the thread's next event */ \
+    X(SpinAssume, "__porlab_spin_assume") /* an assume a loop reduction inserted: block if arg 0  \
+                                             is 0 (cause spin-loop, operand arg 1) */            \
     X(Nop, "(no effect)")                                                                          \
     X(SMax, "llvm.smax")                                                                           \
     X(SMin, "llvm.smin")                                                                           \
@@ -139,6 +178,12 @@ struct CFunction {
     std::string name;
     std::int32_t numParams = 0;  // parameters occupy slots [0, numParams)
     std::int32_t numSlots = 0;
+    // Slots [0, stateSlots) are the frame's registers; [stateSlots, numSlots) are bookkeeping that
+    // does not steer the program (loop counters and iteration starts, LoopEnter/LoopBack: four
+    // slots per loop, the counter of jumps back, then the thread's Event::index, effect count and
+    // the steps of other threads at the last visit of the header; results of
+    // __porlab_iteration_start/begin). A livelock is a header state that repeats in the former.
+    std::int32_t stateSlots = 0;
     bool atomic = false;         // __VERIFIER_atomic_*: runs under the atomic-section lock
     bool defined = false;
     std::vector<CInstr> code;
@@ -166,6 +211,11 @@ struct CGlobal {
     bool constant = false;          // never written: accessed without events
     std::vector<std::uint8_t> bytes;  // initial contents (constants are read from here)
     std::vector<CGlobalCell> cells;   // the shared locations (non-constant globals)
+    // _Thread_local / __thread: one copy per thread, never accessed through this object. A
+    // thread-local whose address may reach another thread (tlsOffset -1) gets a shared object per
+    // thread (Builtin::TlsAddress); the others live at tlsOffset in every thread's private area.
+    bool tls = false;
+    std::int32_t tlsOffset = -1;
 };
 
 struct CModule {
@@ -179,6 +229,13 @@ struct CModule {
     // What a failed assertion says (Builtin AssertFail / ReachError: imm - 1), e.g.
     // "assertion `x == 1' failed"; ProgramInfo::messages of the program.
     std::vector<std::string> messages;
+    // The private area every thread starts with: its private thread-locals, initialised.
+    std::vector<std::uint8_t> tlsTemplate;
+    // Low 32 bits of the address of byte 0 of each function and global (by object id; 0 with
+    // 32-bit pointers), and where dynamic objects (heap, escaped stack, shared thread-locals)
+    // start.
+    std::vector<std::uint64_t> staticBase;
+    std::uint64_t dynamicBase = 0;
     // Pointer encoding (see kObjShift): 64-bit targets use the constants above; 32-bit targets
     // (-m32), whose pointers are stored in 4 bytes, use bit 31 as the private-stack tag, bits
     // 20..30 for the object and 20 bits of offset.
@@ -187,7 +244,9 @@ struct CModule {
     std::uint64_t offMask = kOffMask;
     std::int64_t maxObjects = std::int64_t{1} << 29;
     unsigned ptrBytes = 8;  // sizeof(void *), sizeof(pthread_t)
+    bool lowBits = true;    // objects have bases (64-bit targets)
     void useThirtyTwoBitPointers() {
+        lowBits = false;
         ptrBytes = 4;
         objShift = 20;
         localTag = std::uint64_t{1} << 31;
@@ -195,6 +254,10 @@ struct CModule {
         maxObjects = std::int64_t{1} << 11;
     }
     std::vector<std::string> warnings;
+    // Pointer to byte 0 of an object whose base (low address bits) is `base`.
+    [[nodiscard]] std::uint64_t pointer(std::int64_t obj, std::uint64_t base) const {
+        return (static_cast<std::uint64_t>(obj) << objShift) | base;
+    }
 
     [[nodiscard]] std::int64_t functionObject(std::size_t f) const {
         return static_cast<std::int64_t>(1 + f);

@@ -54,6 +54,8 @@ void runPasses(llvm::Module& m) {
 std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string& path,
                                        const CLoadOptions& opts) {
     if (!std::filesystem::exists(path)) throw InputError(path + ": no such file");
+    if (std::filesystem::is_directory(path))
+        throw InputError(path + ": is a directory, not a C file");
     std::vector<std::string> args = {PORLAB_CLANG_BINARY, "-c", "-g", "-O0", "-Xclang",
                                      "-disable-O0-optnone", "-fno-discard-value-names",
                                      "-Wno-everything"};

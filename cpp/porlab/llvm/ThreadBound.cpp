@@ -67,10 +67,11 @@ private:
                 if (!call || call->isInlineAsm()) continue;
                 const llvm::Function* callee = call->getCalledFunction();
                 if (!callee) return false;  // through a pointer: could be anything
-                if (callee->getName() == "pthread_create") {
-                    const auto* target = call->arg_size() > 2
+                if (callee->getName() == "pthread_create" || callee->getName() == "thrd_create") {
+                    const unsigned fnArg = callee->getName() == "thrd_create" ? 1 : 2;
+                    const auto* target = call->arg_size() > fnArg
                                              ? llvm::dyn_cast<llvm::Function>(
-                                                   call->getArgOperand(2)->stripPointerCasts())
+                                                   call->getArgOperand(fnArg)->stripPointerCasts())
                                              : nullptr;
                     if (!target || target->isDeclaration()) return false;
                     out.push_back({target, times, true});

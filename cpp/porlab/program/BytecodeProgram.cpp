@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/program/BytecodeProgram.hpp"
 
+#include <iterator>
 #include <sstream>
 
 #include "porlab/core/Conflict.hpp"
@@ -118,7 +119,7 @@ void BytecodeProgram::validate() const {
             case Opcode::Store: location(false); reg(in.c, "value"); break;
             case Opcode::FetchOp:
                 location(false); reg(in.a, "result"); reg(in.c, "operand");
-                if (in.sub > static_cast<int>(RmwOp::Min)) bad("unknown read-modify-write op");
+                if (in.sub >= static_cast<int>(std::size(kRmwOpNames))) bad("unknown read-modify-write op");
                 break;
             case Opcode::Xchg: location(false); reg(in.a, "result"); reg(in.c, "value"); break;
             case Opcode::Cas:

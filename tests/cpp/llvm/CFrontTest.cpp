@@ -388,6 +388,8 @@ std::vector<CorpusProgram> corpus() {
                     else if (a == "--") clang = true;
                     else if (a == "--unroll" && args >> a) p.opts.unroll = std::stoi(a);
                     else if (a == "--max-threads" && args >> a) p.opts.maxThreads = std::stoi(a);
+                    else if (a == "--max-locations" && args >> a) p.opts.maxDynamicLocations = std::stoi(a);
+                    else if (a == "--loops" && args >> a) p.opts.loops = a;
                     else if (a == "--deadlock-blocked") p.opts.deadlockIsError = false;
                     else if (a.rfind("-D", 0) == 0) {
                         const auto eq = a.find('=');

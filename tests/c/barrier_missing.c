@@ -1,0 +1,28 @@
+/* porlab-test
+   verdict: violation assert
+   twin: tests/c/twins.py name=barrier_missing
+   naive: complete=4 blocked=0 errors=2
+   optimal: complete=1 blocked=0
+   partition: interleavings=6 mazurkiewicz=3 reads-from=3 rvf=3
+*/
+/* barrier.c without its barrier (one round): a thread may read the other's slot before it is
+   written. */
+#include <assert.h>
+#include <pthread.h>
+
+int x[2];
+
+void *w(void *arg) {
+    long i = (long)arg;
+    x[i] = 1;
+    assert(x[1 - i] == 1); // porlab: error
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, w, (void *)1);
+    w((void *)0);
+    pthread_join(t, 0);
+    return 0;
+}
