@@ -16,6 +16,7 @@ using namespace porlab;
 namespace porlab::bind {
 
 void bindExplore(py::module_& m) {
+    bindErrorSiteTraces(m);
     py::class_<ExploreResult>(m, "Result", "What an exploration found.")
         .def_readonly("explorer", &ExploreResult::explorer)
         .def_readonly("complete", &ExploreResult::complete, "Complete traces explored.")
@@ -62,6 +63,9 @@ void bindExplore(py::module_& m) {
                                    return l;
                                },
                                "Distinct (thread, kind, code, file, line) of errors found.")
+        .def_readonly("errors_by_site", &ExploreResult::errorsBySite,
+                      "Per distinct error site (as error_sites): the number of error traces that "
+                      "reached it and the first of them.")
         .def_readonly("stats", &ExploreResult::stats, "Explorer-specific statistics.");
 
     m.def("explorers",

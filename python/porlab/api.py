@@ -109,6 +109,15 @@ class Result:
                 for r, f, ln, n in self._core.block_sites]
 
     @property
+    def errors_by_site(self) -> list[dict[str, Any]]:
+        """One entry per distinct error site, in the order of :attr:`error_sites`:
+        ``{"thread", "kind", "message", "source", "traces", "trace"}``, where ``traces`` counts
+        the error traces that reached the site and ``trace`` is the first of them."""
+        from porlab.traceview import error_site_dicts
+
+        return error_site_dicts(self._core.errors_by_site, list(self.program.files))
+
+    @property
     def exhausted(self) -> bool:
         """True when the exploration covered everything it set out to (no budget, interrupt,
         cut or limit ended it first); then 'no error' is a proof up to the loop bounds."""
@@ -148,7 +157,10 @@ class Result:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready data (the CLI's --json shape): counts, time, memory,
-        budget, verdict, ``stats`` and, when an error was found, ``error_trace``."""
+        budget, verdict, ``stats`` and, when an error was found, ``error`` (what the first
+        error says, where, and the objects and inputs of its trace), ``error_trace`` (its
+        events) and ``errors_by_site`` (each distinct site with its count and first trace)."""
+        from porlab.traceview import event_dicts, trace_dict
         d: dict[str, Any] = {
             "program": self.program.name,
             "explorer": self.explorer,
@@ -168,15 +180,17 @@ class Result:
             "stats": dict(self.stats),
         }
         if self.first_error is not None:
-            t = self.first_error
-            d["error_trace"] = [
-                {
-                    "thread": t.thread_name(e.thread),
-                    "source": t.source(i),
-                    "event": t.describe(i),
-                    "kind": e.kind,
-                }
-                for i, e in enumerate(t.events)
+            t = trace_dict(self.first_error)
+            d["error_trace"] = t.pop("events")
+            pos = t["error_position"]
+            where = d["error_trace"][pos] if pos is not None else {}
+            d["error"] = {"message": t["error"], "thread": where.get("thread"),
+                          "source": where.get("source"), "function": where.get("function"),
+                          "stack": where.get("stack", []), "objects": t["objects"],
+                          "inputs": t["inputs"], "inputs_note": t["inputs_note"]}
+            d["errors_by_site"] = [
+                {**{k: v for k, v in s.items() if k != "trace"}, "trace": event_dicts(s["trace"])}
+                for s in self.errors_by_site
             ]
         return d
 

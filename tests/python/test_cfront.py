@@ -319,7 +319,8 @@ def test_cli_run_verdicts_and_json(tmp_path: Path) -> None:
     assert (d["verdict"] == "violation" and d["error_trace"][-1]["source"] == "sbf.c:13") or \
         d["error_trace"][-1]["source"].endswith("sbf.c:13")
     res = run_cli("run", str(bad))
-    assert "error trace:" in res.stdout and "assertion failure" in res.stdout
+    # the assertion's own text (issue 14), where the trace used to say "assertion failure"
+    assert "error trace:" in res.stdout and "assertion `a == 1 && b == 1' failed" in res.stdout
 
 
 def test_cli_run_defines_includes_and_clang_args(tmp_path: Path) -> None:

@@ -17,6 +17,11 @@ inline constexpr LocId kNoLoc = -1;
 // Event::aux of an Await a thread performs inside pthread_cond_wait / cnd_wait (waiting for a
 // signal), so that a wait that never ends is reported as a condition-variable wait.
 inline constexpr std::int32_t kCondWaitAux = 1;
+// Event::aux of writes and exchanges a program performs for its own bookkeeping, so that a trace
+// shows them for what they are (the explorers see plain writes and exchanges).
+inline constexpr std::int32_t kFreeAux = 2;          // free(p): one location of the block dies
+inline constexpr std::int32_t kFrameEndAux = 3;      // a returning frame's escaped variable dies
+inline constexpr std::int32_t kThreadHandleAux = 4;  // pthread_create stores the new thread's id
 
 // What a free or the end of a stack frame writes to each (non-mutex) location of the block, with
 // an exchange (the C front end): no store of a C value narrower than 64 bits produces it. The
@@ -41,12 +46,18 @@ struct Event {
     // FetchAdd: a canceling decrement of a zero-net-effect loop (SAVER's spin-zne annotation);
     // a graph explorer may block the thread here instead (Execution::blockThread).
     bool zne = false;
+    bool pointer = false;  // the values read and written are pointers (shown symbolically)
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
     Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)
     Value operand = 0;  // FetchAdd operand, CAS expected value, await operand
-    std::int32_t aux = -1;  // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind
+    // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind; AssertFail: the
+    // failed assertion's text (ProgramInfo::messages, -1: none); writes: k*Aux above
+    std::int32_t aux = -1;
     SourcePos pos;
+    // The call stack the event runs in (ProgramInfo::contexts; 0: unknown). With pos, it is what
+    // a trace shows of where the event comes from; explorers never look at it.
+    std::uint32_t ctx = 0;
 
     friend bool operator==(const Event&, const Event&) = default;
 };

@@ -84,6 +84,14 @@ struct ErrorSite {
     friend bool operator==(const ErrorSite&, const ErrorSite&) = default;
 };
 
+// An error site with the number of error traces that reached it and the first of them (what
+// --all-errors lists: one trace per distinct site).
+struct ErrorSiteTraces {
+    ErrorSite site;
+    std::uint64_t traces = 0;
+    Trace first;
+};
+
 // Why a thread of a blocked execution stopped: a block cause of an AssumeBlock marker
 // (kBlockCauseNames) or a wait that can never end ("deadlock" when every unfinished thread waits
 // on a mutex or a join and deadlocks are not errors). In precedence order: the primary reason of a
@@ -173,6 +181,7 @@ struct ExploreResult {
     std::vector<Trace> traces;          // when keepTraces
     std::unordered_set<std::vector<Value>, VectorHash> outcomes;  // final states (complete+blocked)
     std::vector<ErrorSite> errorSites;  // distinct, sorted
+    std::vector<ErrorSiteTraces> errorsBySite;  // as errorSites, with counts and a trace each
     std::map<std::string, double> stats;  // explorer-specific statistics
 
     [[nodiscard]] std::uint64_t traceCount() const { return complete + blocked + errors; }
@@ -216,6 +225,7 @@ private:
     void periodic();
     void budget(std::string_view reason);
     void countBlocked(const Execution& exec, const std::vector<Event>& events);
+    void countErrorSites(const std::vector<Event>& events);
 
     const Program& program_;
     const ExploreOptions& opts_;

@@ -142,6 +142,13 @@ void mergeResult(ExploreResult& total, ExploreResult&& r) {
         auto it = std::lower_bound(total.errorSites.begin(), total.errorSites.end(), site);
         if (it == total.errorSites.end() || !(*it == site)) total.errorSites.insert(it, site);
     }
+    for (auto& x : r.errorsBySite) {
+        auto& by = total.errorsBySite;
+        auto it = std::lower_bound(by.begin(), by.end(), x.site,
+                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (it != by.end() && it->site == x.site) it->traces += x.traces;  // the earlier trace stays
+        else by.insert(it, std::move(x));
+    }
     for (const auto& [k, v] : r.stats) total.stats[k] += v;
 }
 
@@ -211,6 +218,7 @@ std::optional<Event> Reporter::deadlock(const Execution& exec) {
     m.kind = EventKind::Fault;
     m.aux = static_cast<std::int32_t>(FaultKind::Deadlock);
     m.pos = p.pos;
+    m.ctx = p.ctx;
     return m;
 }
 
@@ -314,12 +322,7 @@ void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vec
             .fetch_add(1, std::memory_order_relaxed);
     }
     if (status == TraceStatus::Error) {
-        for (const Event& e : events) {
-            if (!isErrorKind(e.kind)) continue;
-            ErrorSite s{e.thread, e.kind, e.aux, e.pos};
-            auto it = std::lower_bound(result_.errorSites.begin(), result_.errorSites.end(), s);
-            if (it == result_.errorSites.end() || !(*it == s)) result_.errorSites.insert(it, s);
-        }
+        countErrorSites(events);
         if (!result_.firstError) result_.firstError.emplace(events, status, program_.info());
         if (opts_.stopOnError) stopped_ = true;
     } else if (opts_.collectOutcomes) {
@@ -337,6 +340,29 @@ void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vec
         if (opts_.keepTraces) result_.traces.push_back(std::move(t));
     }
     if (opts_.maxTraces && result_.traceCount() >= opts_.maxTraces && !stopped_) budget("traces");
+}
+
+// Every distinct error site of an error trace: into errorSites, and counted in errorsBySite
+// (the trace once per site), which keeps the first trace of each site.
+void Reporter::countErrorSites(const std::vector<Event>& events) {
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        if (!isErrorKind(e.kind)) continue;
+        const ErrorSite s{e.thread, e.kind, e.aux, e.pos};
+        bool again = false;  // the same site earlier in this trace
+        for (std::size_t j = 0; j < i && !again; ++j)
+            again = isErrorKind(events[j].kind) &&
+                    ErrorSite{events[j].thread, events[j].kind, events[j].aux, events[j].pos} == s;
+        if (again) continue;
+        auto it = std::lower_bound(result_.errorSites.begin(), result_.errorSites.end(), s);
+        if (it == result_.errorSites.end() || !(*it == s)) result_.errorSites.insert(it, s);
+        auto& by = result_.errorsBySite;
+        auto jt = std::lower_bound(by.begin(), by.end(), s,
+                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (jt == by.end() || !(jt->site == s))
+            jt = by.insert(jt, {s, 0, Trace(events, TraceStatus::Error, program_.info())});
+        ++jt->traces;
+    }
 }
 
 bool Reporter::stop() {

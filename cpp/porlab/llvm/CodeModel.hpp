@@ -48,10 +48,10 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(AllocaLocal, "alloca") /* a = private stack block of imm bytes (* c if c >= 0) */           \
     X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */     \
     X(Load, "load")         /* a = *b (w bits) */                                                 \
-    X(Store, "store")       /* *b = c (w bits); imm2 = 1: SAVER may ignore it in a private block */ \
-    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 = 1: SAVER zne candidate */     \
+    X(Store, "store")       /* *b = c (w bits); imm2 & 1: SAVER may ignore it in a private block */ \
+    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 & 1: SAVER zne candidate */     \
     X(CmpXchg, "cmpxchg")   /* a = *b; a+1 = (*b == c); if so *b = d */                           \
-    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)) */                        \
+    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)); assert: imm - 1 = text */ \
     X(Unreachable, "unreachable")
 
 enum class COp : std::uint8_t {
@@ -65,6 +65,10 @@ inline constexpr std::string_view kCOpNames[] = {
     PORLAB_COPS(PORLAB_X)
 #undef PORLAB_X
 };
+
+// Bits of CInstr::imm2 on memory accesses (Load, Store, Rmw, CmpXchg).
+inline constexpr std::int64_t kAccessMarked = 1;   // Store: SAVER's private store; Rmw: zne
+inline constexpr std::int64_t kAccessPointer = 2;  // the value accessed is a pointer (display)
 
 enum class CBin : std::uint8_t { Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr };
 enum class CPred : std::uint8_t { Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle };
@@ -199,6 +203,10 @@ struct CGlobalCell {
 
 struct CGlobal {
     std::string name;
+    std::string displayName;  // the program's name for it (debug info), for pointers to it
+    // Display of pointers into it: (offset, name) of every struct it is or contains (the global,
+    // array elements, members), outermost first, in offset order ("nodes[1]" at 16).
+    std::vector<std::pair<std::uint32_t, std::string>> parts;
     std::uint32_t size = 0;
     bool constant = false;          // never written: accessed without events
     std::vector<std::uint8_t> bytes;  // initial contents (constants are read from here)
@@ -218,6 +226,9 @@ struct CModule {
     std::int32_t mainFunction = -1;
     std::int64_t atomicLockObject = 0;     // the mutex of __VERIFIER_atomic sections (0: none)
     std::vector<std::string> allocaNames;  // AllocaShared imm2 -> variable name
+    // What a failed assertion says (Builtin AssertFail / ReachError: imm - 1), e.g.
+    // "assertion `x == 1' failed"; ProgramInfo::messages of the program.
+    std::vector<std::string> messages;
     // The private area every thread starts with: its private thread-locals, initialised.
     std::vector<std::uint8_t> tlsTemplate;
     // Low 32 bits of the address of byte 0 of each function and global (by object id; 0 with
