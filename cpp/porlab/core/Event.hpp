@@ -18,6 +18,14 @@ inline constexpr LocId kNoLoc = -1;
 // signal), so that a wait that never ends is reported as a condition-variable wait.
 inline constexpr std::int32_t kCondWaitAux = 1;
 
+// How a memory access takes part in C11's data races (the Reporter's race check). Atomic: an
+// atomic access or a synchronisation primitive (every access of a builder program): it races
+// only with non-atomic ones, and a read of an atomic write synchronises with it. Plain: a
+// non-atomic load or store (volatile included; memcpy/memset chunks). Internal: porlab's own
+// bookkeeping (the dead marker a free or the end of a stack frame writes): neither races nor
+// synchronises.
+enum class AccessMode : std::uint8_t { Atomic, Plain, Internal };
+
 struct SourcePos {
     std::uint32_t file = 0;  // index into the program's file table; 0 = unknown
     std::uint32_t line = 0;
@@ -36,6 +44,7 @@ struct Event {
     // FetchAdd: a canceling decrement of a zero-net-effect loop (SAVER's spin-zne annotation);
     // a graph explorer may block the thread here instead (Execution::blockThread).
     bool zne = false;
+    AccessMode mode = AccessMode::Atomic;  // memory accesses: see AccessMode
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
     Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)

@@ -21,6 +21,10 @@ struct ProgramInfo {
     // cycle) is an error trace with a Fault(Deadlock) site (the Reporter decides, for every
     // explorer alike); otherwise it is blocked. C programs set it; builder programs do not.
     bool deadlockIsError = false;
+    // The program may perform non-atomic accesses to shared memory (C programs with plain loads
+    // and stores of memory other threads can reach): only then does the Reporter look for data
+    // races, so that programs without them pay nothing.
+    bool plainAccesses = false;
 
     [[nodiscard]] int numThreads() const { return static_cast<int>(threadNames.size()); }
     [[nodiscard]] int numLocations() const { return static_cast<int>(locationNames.size()); }

@@ -59,7 +59,12 @@ std::string describe(const Event& e, const ProgramInfo* info) {
         o << "blocked (" << (e.aux >= 0 ? kBlockCauseNames[e.aux] : "?") << ")";
         break;
     case EventKind::AssertFail: o << "assertion failure"; break;
-    case EventKind::Fault: o << "fault: " << (e.aux >= 0 ? kFaultNames[e.aux] : "?"); break;
+    case EventKind::Fault:
+        o << "fault: " << (e.aux >= 0 ? kFaultNames[e.aux] : "?");
+        if (e.aux == static_cast<std::int32_t>(FaultKind::DataRace))  // (Reporter's marker)
+            o << " on " << loc() << " with " << thr(static_cast<ThreadId>(e.rval))
+              << "'s access, event #" << e.operand << " of the trace";
+        break;
     case EventKind::ThreadEnd: o << "end"; break;
     }
     return o.str();

@@ -408,7 +408,7 @@ private:
             // is the program's own summary of it, not something to patch by location).
             if (!atChosen()) {
                 if (!replay(witness)) return false;
-                result_.outcomes.insert(exec_->outcome());
+                rep_.outcome(*exec_, trace_);  // (unless the Reporter would make it an error)
             }
             return true;
         };

@@ -229,6 +229,7 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     info->name = name;
     info->files = mod_.files;
     info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
+    info->plainAccesses = mod_.plainAccesses;        // the Reporter's race check
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");
@@ -852,6 +853,7 @@ private:
                 l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return true;
@@ -951,6 +953,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     default: return false;
     }
     th.pendW = in.w;
+    if (in.plain) e.mode = AccessMode::Plain;
     if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
     return true;
 }
@@ -1211,6 +1214,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         if (b == Builtin::Memcpy && s.where == Where::Shared && (th.phase & 1) == 0) {
             setPend(th, t, EventKind::Read, cellOf(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                     in.pos);
+            th.pend.mode = AccessMode::Plain;
             th.pendW = static_cast<std::uint8_t>(chunk * 8);
             if (s.obj >= m_.firstDynamicObject()) th.pendObj = s.obj;
             return true;
@@ -1227,6 +1231,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         }
         setPend(th, t, EventKind::Write, cellOf(d.obj, d.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                 in.pos);
+        th.pend.mode = AccessMode::Plain;
         th.pend.wval = norm(v, chunk * 8);
         if (d.obj >= m_.firstDynamicObject()) th.pendObj = d.obj;
         return true;
@@ -1286,6 +1291,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                 cellOf(ad.obj, ad.off, size, false, in.pos), in.pos);
         th.pend.cond = *cond;
         th.pend.operand = operand;
+        if (in.plain) th.pend.mode = AccessMode::Plain;  // a reduced non-atomic load
         if (x) th.pend.wval = norm(arg(th, in, 1), in.w);
         th.pendW = in.w;
         return true;
@@ -1774,6 +1780,7 @@ void CExecution::runLocalSteps(ThreadId t) {
                 l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return;

@@ -179,10 +179,9 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     finalReplay_ = false;
     if (!accept(g)) {
         ++skipped_;
-        // Its final state is reachable; a deadlock that the program counts as an error has no
-        // outcome (as in the Reporter).
-        const bool deadlockError = deadlockIsError_ && Reporter::deadlock(*exec_).has_value();
-        if (collectOutcomes_ && !deadlockError) result_.outcomes.insert(exec_->outcome());
+        // Its final state is reachable, unless the Reporter would make it an error trace (a
+        // deadlock the program counts as an error, a data race).
+        rep_.outcome(*exec_, events_);
         return;
     }
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
