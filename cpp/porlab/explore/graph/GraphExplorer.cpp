@@ -9,6 +9,17 @@
 
 namespace porlab::graph {
 
+namespace {
+// A location of the graph with its initial value. A C program creates locations as they are first
+// used (a malloc'd block's start uninitialised, a thread-local's copy with its initialiser); the
+// program's table has the value from then on, which the table at the explorer's start did not.
+void ensureLocation(ExecutionGraph& g, LocId loc, const ProgramInfo& info) {
+    g.ensureLoc(loc);
+    const auto i = static_cast<std::size_t>(loc);
+    if (i < info.initialValues.size() && i < g.initial.size()) g.initial[i] = info.initialValues[i];
+}
+}  // namespace
+
 void GraphExplorer::useMutexLocks() {
     mutexLocks_ = true;
     sc_.mutexLocks = true;
@@ -489,7 +500,7 @@ void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, 
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     Node n;
     n.stamp = n.wstamp = g.nextStamp++;
-    g.ensureLoc(p.loc);
+    ensureLocation(g, p.loc, *info_);
     if (p.kind == EventKind::Lock) exec_->save(snap_[depth]);
     if (p.enabled || p.kind == EventKind::Unlock) {
         // The mutex is free at the end of the replay order: the lock (or unlock) goes there.
@@ -533,7 +544,7 @@ void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth)
     // whose acquire comes later revisit the success, see trylockRevisits).
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     const LocId m = exec_->pending(t).loc;
-    g.ensureLoc(m);
+    ensureLocation(g, m, *info_);
     exec_->save(snap_[depth]);
     auto& srcs = cands_[depth];
     srcs.clear();
@@ -631,7 +642,7 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.ev = ev[0];
     n.stamp = n.wstamp = g.nextStamp++;
     const LocId loc = n.ev.loc;
-    g.ensureLoc(loc);
+    ensureLocation(g, loc, *info_);
     g.threads[t].push_back(n);
     // g.co may grow (ensureLoc) during the exploration below: no reference is kept.
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
@@ -653,7 +664,7 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
 void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
     exec_->save(snap_[depth]);
     const LocId loc = p.loc;
-    g.ensureLoc(loc);
+    ensureLocation(g, loc, *info_);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     // The value a successful CAS would write (needed when a revisit flips its outcome).
     Value casWval = 0;
