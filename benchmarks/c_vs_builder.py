@@ -42,7 +42,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"{'program':<16} {'explorer':<9} {'C ev/s':>12} {'builder ev/s':>13} {'ratio':>6}")
     for cfile, defines, example, params in PAIRS:
-        c = porlab.load_c(ROOT / "benchmarks" / "programs" / cfile, defines=defines)
+        c = porlab.load_c(ROOT / "benchmarks" / "programs" / cfile, defines=defines, loops="none")
         b = porlab.load_program(str(ROOT / "examples" / example), **params)
         for explorer in args.explorers.split(","):
             rc, _ = rate(c, explorer, args.seconds)

@@ -25,13 +25,15 @@ C_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
 DEFAULT_MAX_THREADS = 16
 DEFAULT_MAX_LOCATIONS = 4096
 DEFAULT_MAX_EXECUTION_EVENTS = 100_000
+DEFAULT_LOOPS = "plp-saver"
 
-#: ``loops=`` transformations (docs/supported-c.md, "Loops"): ``none`` (the default: the
-#: program as written), ``spin-assume`` (SAVER's static spin-assume), ``plp`` (Godot's Partial
-#: Loop Purity elimination), ``plp-await`` (PLP with assume pairs rewritten into awaits),
-#: ``saver`` (SAVER: spin-assume, dynamic purity checks, and zne markers that the graph
-#: explorers turn into zne blocking).
-LOOP_MODES = ("none", "spin-assume", "plp", "plp-await", "saver")
+#: ``loops=`` transformations (docs/supported-c.md, "Loops"): ``plp-saver`` (the default: every
+#: spin-loop reduction porlab has, sound with every explorer, as Nidhugg and GenMC reduce spin
+#: loops by default), ``none`` (the program as written), ``spin-assume`` (SAVER's static
+#: spin-assume), ``plp`` (Godot's Partial Loop Purity elimination), ``plp-await`` (PLP with
+#: assume pairs rewritten into awaits), ``saver`` (SAVER: spin-assume, dynamic purity checks,
+#: and zne marks that the graph and DPOR explorers turn into zne blocking).
+LOOP_MODES = ("plp-saver", "none", "spin-assume", "plp", "plp-await", "saver")
 
 
 def has_c_frontend() -> bool:
@@ -81,11 +83,13 @@ def _domain(nondet_domain: tuple[int, int] | str | None) -> tuple[int, int] | No
 
 def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs: Iterable[str],
              clang_args: Iterable[str], unroll: int | None, max_threads: int,
-             max_locations: int, loops: str = "none") -> dict[str, object]:
+             max_locations: int, loops: str = DEFAULT_LOOPS) -> dict[str, object]:
     if loops not in LOOP_MODES:
         raise InputError(f"loops must be one of {', '.join(LOOP_MODES)}, not {loops!r}")
-    if unroll is not None and (not isinstance(unroll, int) or unroll < 0):
-        raise InputError(f"unroll must be a non-negative int, not {unroll!r}")
+    if unroll is not None and (not isinstance(unroll, int) or isinstance(unroll, bool)
+                               or unroll < 1):
+        raise InputError(f"unroll must be an int >= 1 (the visits of a loop header allowed), "
+                         f"not {unroll!r}")
     if not 1 <= max_threads <= 64:
         raise InputError(f"max_threads must be between 1 and 64, not {max_threads}")
     if isinstance(max_locations, bool) or not isinstance(max_locations, int) or max_locations < 0:
@@ -120,12 +124,14 @@ def load_c(
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
-    loops: str = "none",
+    loops: str = DEFAULT_LOOPS,
 ) -> _core.ProgramBase:
     """Compile the C file ``path`` and load it as a program.
 
-    ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` blocks an
-    execution that would jump back in a loop more than N times in a row (counted as blocked);
+    ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` allows N
+    visits of a loop's header per entry of the loop, as Nidhugg's and GenMC's ``-unroll=N``
+    (N - 1 jumps back; the N-th jump back blocks the execution, counted as blocked with cause
+    ``loop-bound``; a ``for`` loop of k iterations needs ``unroll=k + 1``);
     ``max_threads`` bounds the threads (main included; a ``pthread_create`` beyond it blocks the
     execution with a warning); ``deadlock_is_error=False`` counts deadlocks as blocked;
     ``max_locations`` bounds the shared heap/stack locations over all executions (an execution
@@ -135,8 +141,11 @@ def load_c(
     ``"LO:HI"``) explores every value of every ``__VERIFIER_nondet_*`` call: the explorer runs once
     per assignment of values to the calls reached (each execution is counted once); without it the
     calls return 0.
-    ``loops`` transforms loops before exploration (:data:`LOOP_MODES`; ``"none"``, the
-    default, explores the program as written): ``"plp-await"`` is Godot's PLP + Await.
+    ``loops`` transforms loops before exploration (:data:`LOOP_MODES`): the default
+    ``"plp-saver"`` removes loop iterations that change nothing (PLP with awaits, then SAVER's
+    checks and zero-net-effect blocking), so that ordinary spin loops terminate, as Nidhugg and
+    GenMC do by default; ``"none"`` explores the program as written; ``"plp-await"`` is
+    Godot's PLP + Await, ``"saver"`` SAVER.
 
     Raises :class:`porlab.InputError` with clang's diagnostics when the file does not compile,
     :class:`porlab.UnsupportedError` naming an unsupported construct and its source line."""
@@ -161,7 +170,7 @@ def load_c_source(
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
-    loops: str = "none",
+    loops: str = DEFAULT_LOOPS,
 ) -> _core.ProgramBase:
     """As :func:`load_c`, from C source text (``file_name`` names it in messages and traces)."""
     _need_frontend()

@@ -672,11 +672,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="C source file (.c or preprocessed .i)")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
-                   help="at most N back-jumps per loop entry; beyond: the execution is blocked")
-    p.add_argument("--loops", default="none",
-                   choices=["none", "spin-assume", "plp", "plp-await", "saver"],
-                   help="transform loops before exploring (default none: the program as "
-                   "written; plp-await = Godot's PLP+Await; see docs/supported-c.md)")
+                   help="at most N visits of a loop header per entry of the loop, as Nidhugg's and "
+                   "GenMC's -unroll=N (N-1 jumps back; the N-th blocks the execution: "
+                   "loop-bound); N >= 1")
+    p.add_argument("--loops", default="plp-saver",
+                   choices=["plp-saver", "none", "spin-assume", "plp", "plp-await", "saver"],
+                   help="spin-loop reduction (default plp-saver: iterations that change "
+                   "nothing are blocked, as Nidhugg and GenMC do by default, sound with every "
+                   "explorer; none: the program as written; plp-await: Godot's PLP+Await; "
+                   "saver: SAVER; see docs/supported-c.md)")
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
                    help="define a macro")
     p.add_argument("-I", dest="include", action="append", metavar="DIR",

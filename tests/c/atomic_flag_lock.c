@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 2
+   args: --unroll 3
    verdict: safe
    naive: complete=160 blocked=35 errors=0
    optimal: complete=6 blocked=2

@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 1
+   args: --unroll 2
    verdict: safe
    naive: complete=25 blocked=0 errors=0
    optimal: complete=4 blocked=0
@@ -7,7 +7,7 @@
    twin: tests/c/twins.py name=cas_counter
 */
 /* Two threads increment a counter with a CAS loop (C11 atomic_compare_exchange_strong); main
-   joins both and asserts 2. --unroll 1 allows one retry: a thread whose CAS fails twice would
+   joins both and asserts 2. --unroll 2 allows one retry: a thread whose CAS fails twice would
    need a third attempt and the execution is blocked (it cannot happen with two threads: each CAS
    fails at most once, because the other thread's increment is the only interference). */
 #include <assert.h>

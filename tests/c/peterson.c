@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 1
+   args: --unroll 2
    verdict: safe
    naive: complete=502 blocked=2024 errors=0
    optimal: complete=12 blocked=8
@@ -8,7 +8,7 @@
 */
 /* Peterson's mutual exclusion for two threads (correct under SC): main is thread 0, t1 is
    thread 1; each increments a counter in its critical section; main joins and checks 2. The
-   waiting loop is bounded by --unroll 1 (executions that would wait longer are blocked). */
+   waiting loop is bounded by --unroll 2 (executions that would wait longer are blocked). */
 #include <assert.h>
 #include <pthread.h>
 

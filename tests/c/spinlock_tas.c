@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 2
+   args: --unroll 3
    verdict: safe
    naive: complete=160 blocked=35 errors=0
    optimal: complete=6 blocked=2
@@ -7,7 +7,7 @@
    twin: tests/c/twins.py name=spinlock_tas
 */
 /* A test-and-set spinlock (atomic_exchange) protecting a counter; two workers, main joins and
-   asserts 2. Spinning is bounded by --unroll 2 (3 attempts): executions where a thread would try
+   asserts 2. Spinning is bounded by --unroll 3 (3 attempts): executions where a thread would try
    a 4th time are blocked. */
 #include <assert.h>
 #include <pthread.h>

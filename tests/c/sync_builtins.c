@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 2
+   args: --unroll 3
    verdict: safe
    naive: complete=2155 blocked=462 errors=0
    optimal: complete=24 blocked=8
@@ -10,7 +10,7 @@
 /* GCC __sync builtins (all SC): a counter with __sync_fetch_and_add, a one-shot claim with
    __sync_val_compare_and_swap (exactly one of two threads wins), and a lock with
    __sync_lock_test_and_set / __sync_lock_release around a plain increment (spinning
-   bounded by --unroll 2). */
+   bounded by --unroll 3). */
 #include <assert.h>
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 2
+   args: --unroll 3
    verdict: safe
    naive: complete=566 blocked=126 errors=0
    optimal: complete=6 blocked=2
@@ -8,7 +8,7 @@
 */
 /* A ticket lock: my = fetch_add(&next, 1); spin until serving == my; critical section;
    serving = my + 1. Two workers increment a counter; main joins and asserts 2. Spinning bounded by
-   --unroll 2. */
+   --unroll 3. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 1
+   args: --unroll 2
    verdict: safe
    naive: complete=416 blocked=0 errors=0
    optimal: complete=4 blocked=0
@@ -8,7 +8,7 @@
 */
 /* A Treiber stack (lock-free, CAS on the top pointer) with malloc'd nodes: two threads push one
    node each, then main (after joining) pops twice and checks it got both values. Each push is a
-   CAS loop (read top, link, CAS), bounded by --unroll 1: a push's CAS fails at most once, since
+   CAS loop (read top, link, CAS), bounded by --unroll 2: a push's CAS fails at most once, since
    the other push is the only interference. */
 #include <assert.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /* porlab-test
-   args: --unroll 1
+   args: --unroll 2
    verdict: safe
    naive: complete=319 blocked=88 errors=0
    optimal: complete=10 blocked=4
@@ -8,7 +8,7 @@
 */
 /* A test-and-test-and-set lock: spin reading the lock until it looks free, then try to take it
    with an exchange; retry from the start if someone was faster. Both loops are bounded by
-   --unroll 1 (at most 2 passes through each loop per entry). Two workers, main asserts 2. */
+   --unroll 2 (at most 2 passes through each loop per entry). Two workers, main asserts 2. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -8,8 +8,9 @@ corpus runner (tests/python/test_c_corpus.py) asserts that the C program and its
 counts under every explorer and equal partition sizes. Load one with
 ``porlab.load_program("tests/c/twins.py", name="mutex_counter")``.
 
-Loop bounds: ``--unroll N`` lets a C loop jump back N times per entry, a builder ``loop(bound=B)``
-starts at most B iterations, so a C loop under ``--unroll N`` is a builder loop with bound N + 1.
+Loop bounds: ``--unroll N`` lets a C loop visit its header N times per entry (N - 1 jumps back),
+a builder ``loop(bound=B)`` starts at most B iterations, so a C loop under ``--unroll N`` is a
+builder loop with bound N.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _vars(p: Program, shared: dict, *names: str) -> list:
 def cas_counter() -> Program:
     def body(p, w, sh):
         (count,) = _vars(p, sh, "count")
-        with w.loop(bound=2) as lp:  # --unroll 1
+        with w.loop(bound=2) as lp:  # --unroll 2
             old = w.load(count)
             ok = w.cas(count, old, old + 1)
             lp.break_if(ok)
@@ -172,7 +173,7 @@ def faa_tickets() -> Program:
 def spinlock_tas() -> Program:
     def body(p, w, sh):
         lock, count = _vars(p, sh, "lock", "count")
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             r = w.exchange(lock, 1)
             lp.break_if(r == 0)
         _incr(w, count)
@@ -185,7 +186,7 @@ def ticket_lock() -> Program:
     def body(p, w, sh):
         nxt, serving, count = _vars(p, sh, "next", "serving", "count")
         my = w.fetch_add(nxt, 1)
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             s = w.load(serving)
             lp.break_if(s == my)
         _incr(w, count)
@@ -197,8 +198,8 @@ def ticket_lock() -> Program:
 def ttas_lock() -> Program:
     def body(p, w, sh):
         lock, count = _vars(p, sh, "lock", "count")
-        with w.loop(bound=2) as outer:  # for (;;), --unroll 1
-            with w.loop(bound=2) as inner:  # while (lock != 0), --unroll 1
+        with w.loop(bound=2) as outer:  # for (;;), --unroll 2
+            with w.loop(bound=2) as inner:  # while (lock != 0), --unroll 2
                 v = w.load(lock)
                 inner.break_if(v == 0)
             r = w.exchange(lock, 1)
@@ -459,7 +460,7 @@ def sync_builtins() -> Program:
     for i, w in enumerate(ws):
         w.fetch_add(hits, 1)
         w.cas(owner, 0, i + 1)
-        with w.loop(bound=3) as lp:  # --unroll 2
+        with w.loop(bound=3) as lp:  # --unroll 3
             r = w.exchange(lk, 1)
             lp.break_if(r == 0)
         _incr(w, count)
@@ -581,7 +582,7 @@ def treiber_stack() -> Program:
     ws = [p.thread(f"pusher{k}", start=False) for k in range(2)]
     for k, w in enumerate(ws):
         w.store(val[k], k + 1)
-        with w.loop(bound=2) as lp:  # --unroll 1
+        with w.loop(bound=2) as lp:  # --unroll 2
             old = w.load(top)
             w.store(nxt[k], old)
             ok = w.cas(top, old, k + 1)
@@ -659,7 +660,7 @@ def peterson() -> Program:
     def critical(t, i):
         t.store(flag[i], 1)
         t.store(turn, 1 - i)
-        with t.loop(bound=2) as lp:  # --unroll 1
+        with t.loop(bound=2) as lp:  # --unroll 2
             f = t.load(flag[1 - i])
             lp.break_if(f != 1)
             tn = t.load(turn)
@@ -723,7 +724,7 @@ def unroll_blocked() -> Program:
     main = p.thread("main")  # thread 0, as in C
     x, y = p.vars("x", "y")
     r = p.thread("reader", start=False)
-    with r.loop(bound=3) as lp:  # --unroll 2
+    with r.loop(bound=3) as lp:  # --unroll 3
         v = r.load(x)
         lp.break_if(v != 0)
     r.load(y)

@@ -1,12 +1,12 @@
 /* porlab-test
-   args: --unroll 2
+   args: --unroll 3
    verdict: safe
    naive: complete=10 blocked=10 errors=0
    optimal: complete=3 blocked=1
    partition: interleavings=20 mazurkiewicz=4 reads-from=4 rvf=4
    twin: tests/c/twins.py name=unroll_blocked
 */
-/* A polling loop under --unroll 2: the reader polls x at most 3 times; the writer does two other
+/* A polling loop under --unroll 3: the reader polls x at most 3 times; the writer does two other
    writes before setting x, so many executions exceed the bound and are counted as blocked (never
    silently cut). */
 #include <pthread.h>

@@ -55,6 +55,8 @@ int main(void) {
 
 
 def load(src: str, name: str = "test.c", **kw: Any) -> Any:
+    """The program as written (``loops="none"``) unless a test asks for a loop reduction."""
+    kw.setdefault("loops", "none")
     return porlab.load_c_source(src, name, **kw)
 
 
@@ -136,6 +138,11 @@ def test_heap_struct_and_pointer_names() -> None:
 
 
 def test_unroll_blocks_long_loops_and_budget_message(tmp_path: Path) -> None:
+    """A spin loop of the program as written (``--loops none``): a loop bound blocks the long
+    executions; without one, an event budget ends the run with a message, and an execution
+    longer than ``--max-execution-events`` is cut (blocked) with advice. The cut is 50 events
+    here (the default is 100,000): the behaviour is the same, the run is short (the optimal
+    explorer reverses every read of the flag, so its work grows with the square of the cut)."""
     src = """
     #include <pthread.h>
     int flag;
@@ -147,16 +154,24 @@ def test_unroll_blocks_long_loops_and_budget_message(tmp_path: Path) -> None:
         return 0;
     }
     """
-    r = porlab.explore(load(src, unroll=2), "optimal")
+    prog = load(src, unroll=3, loops="none")
+    r = porlab.explore(prog, "optimal")
     assert r.blocked > 0 and r.complete > 0 and r.errors == 0
+    # The bound's warning names the loop (its header's line) and what would help.
+    assert any("the loop at test.c:8 reached the bound (--unroll 3" in w and "drop --loops none" in w
+               for w in c_warnings(prog))
     path = write(tmp_path, src, "spin.c")
-    res = run_cli("run", str(path), "--max-events", "2000")
+    res = run_cli("run", str(path), "--loops", "none", "--max-events", "2000")
     assert res.returncode == 0
     assert "budget" in res.stdout
-    # executions are cut (default 100000 events; 5000 here), with the loop advice
-    res = run_cli("run", str(path), "--max-execution-events", "5000")
+    # executions are cut (default 100000 events; 50 here), with the loop advice
+    res = run_cli("run", str(path), "--loops", "none", "--max-execution-events", "50")
     assert res.returncode == 0
-    assert "--unroll" in res.stderr and "blocked" in res.stdout
+    assert "blocked" in res.stdout
+    assert "looping at " in res.stderr and "spin.c:8: bound it with --unroll N" in res.stderr
+    assert "drop --loops none" in res.stderr
+    cut = porlab.explore(load(src, loops="none", max_execution_events=50), "optimal")
+    assert cut.blocked > 0 and cut.complete > 0
 
 
 def test_deadlock_is_an_error_or_blocked() -> None:
@@ -269,8 +284,9 @@ def test_unsupported_library_call_names_it_and_its_line(tmp_path: Path) -> None:
 def test_missing_file_and_bad_options(tmp_path: Path) -> None:
     with pytest.raises(porlab.InputError, match="no such file"):
         porlab.load_c(tmp_path / "nope.c")
-    with pytest.raises(porlab.InputError, match="unroll"):
-        load(SB, unroll=-1)
+    for bad in (-1, 0):  # unroll counts visits of a loop header: at least one
+        with pytest.raises(porlab.InputError, match="unroll must be an int >= 1"):
+            load(SB, unroll=bad)
     with pytest.raises(porlab.InputError, match="max_threads"):
         load(SB, max_threads=0)
 

@@ -4,8 +4,8 @@
    fetch-and-sub with a fetch-and-add and polls until the lock looks free: zero-net-effect
    loops, which PLP cannot remove (the paper's remark) but whose fetch-and-adds IFAA makes
    commute.
-   Reproduces Godot Table I exactly with `--unroll N` (porlab's bound counts back-jumps, so this
-   is Nidhugg's bound N + 1): linuxrwlocks(3) baseline and PLP 38033+31993, PLP+Await 38033,
+   Reproduces Godot Table I exactly with `--unroll N+1`, Nidhugg's bound
+   (N + 1 visits of a loop header): linuxrwlocks(3) baseline and PLP 38033+31993, PLP+Await 38033,
    +IFAA 3840 (linuxrwlocks(4) timed out in every Nidhugg column). */
 #include <assert.h>
 #include <pthread.h>

@@ -2,10 +2,11 @@
    once each around a counter increment (Godot Table I, mcslock). Each thread enqueues its own
    node with an exchange on the tail and spins on its node's flag; unlock hands the lock to the
    successor, waiting for it to link itself in. That last wait calls cpu_relax() in the kernel;
-   here a fence stands for the call, which keeps the loop impure for every pass (Nidhugg's PLP
-   and spin-assume give a call g = False and leave the loop alone, and so does porlab).
-   Reproduces Godot Table I exactly in every Nidhugg column with `--unroll N` (porlab's bound
-   counts back-jumps, so this is Nidhugg's bound N + 1): mcslock(3) baseline and PLP 336+426,
+   here __porlab_opaque() stands for the call: a no-op that porlab's loop analyses treat as an
+   effect, as Nidhugg's PLP and spin-assume treat a call they do not look into (g = False), so
+   they leave the loop alone. (A fence would not do: under sequential consistency it is pure.)
+   Reproduces Godot Table I exactly in every Nidhugg column with `--unroll N+1`
+   (Nidhugg's bound: N + 1 visits of a loop header): mcslock(3) baseline and PLP 336+426,
    PLP+Await and +IFAA 336+72; mcslock(4) baseline and PLP 26232+33432, PLP+Await and +IFAA
    26232+4824. With `--loops none` mcslock(3) has 4566+1398 = 5964 executions, the SAVER
    paper's GenMC\S count. */
@@ -18,7 +19,8 @@
 #define N 3
 #endif
 
-#define cpu_relax() atomic_thread_fence(memory_order_seq_cst)
+void __porlab_opaque(void);
+#define cpu_relax() __porlab_opaque()
 
 struct node {
     _Atomic(struct node *) next;

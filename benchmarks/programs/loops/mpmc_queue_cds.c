@@ -14,12 +14,12 @@
    The CAS loops reload m_rdwr at the top of each try; -DCDS_CAS=1 uses CDSChecker's shape
    instead (m_rdwr read once, a failed compare_exchange_weak refreshing the expected value).
 
-   Reproduces Godot Table I exactly for mpmc-queue(3) with `--unroll 3` (porlab's bound counts
-   back-jumps, so this is Nidhugg's bound 4): PLP 166+840, PLP+Await 166+517, +IFAA 76+421, and
+   Reproduces Godot Table I exactly for mpmc-queue(3) with `--unroll 4`
+   (Nidhugg's bound 4): PLP 166+840, PLP+Await 166+517, +IFAA 76+421, and
    with -DCDS_CAS=1 the Nidhugg baseline (`--loops spin-assume`) 11206+8188. `--loops saver`
    gives 166 complete executions, the SAVER paper's SAVER count. mpmc-queue(4) (-DN=4) matches
-   PLP 39706+1123234, PLP+Await 39706+360426 and +IFAA 5410+114208 also with `--unroll 3`,
-   i.e. the same bound as for N = 3: with `--unroll 4` the totals are the same but the 500 (IFAA:
+   PLP 39706+1123234, PLP+Await 39706+360426 and +IFAA 5410+114208 also with `--unroll 4`,
+   i.e. the same bound as for N = 3: with `--unroll 5` the totals are the same but the 500 (IFAA:
    252) executions where one thread reads all four elements are complete, not blocked (40206+
    1122734, 40206+359926, 5662+113956).
    Not reproduced: the Nidhugg baseline with the default CAS loops (porlab 24460+19610), and PLP

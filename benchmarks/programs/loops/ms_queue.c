@@ -2,12 +2,12 @@
    dummy node, `enqueue` swinging tail->next then the tail, `dequeue` helping a lagging tail and
    moving the head with a CAS), tested with one enqueuer, one dequeuer and N-2 threads that
    enqueue and then dequeue (Godot Table I, ms-queue). Nodes are never freed.
-   With `--unroll N` (porlab's bound counts back-jumps, so this is Nidhugg's bound N + 1):
+   With `--unroll N+1` (Nidhugg's bound: N + 1 visits of a loop header):
    * `--loops none` gives 1341+48 = 1389 executions for ms-queue(3), the SAVER paper's GenMC\S
      count, so the harness has the artifact's interleavings.
    * -DSPIN_ASSUME_HEAD_CAS=1 blocks a dequeue whose CAS on the head fails (the only loop path
      Nidhugg's and GenMC's spin-assume remove here) and then `--loops none` gives Godot's
-     Nidhugg baseline exactly, 901+374 (and with `--unroll N+1` GenMC's baseline, 925+350).
+     Nidhugg baseline exactly, 901+374 (and with `--unroll N+2` GenMC's baseline, 925+350).
      Godot's PLP found nothing more (its purity condition degrades to [False]), so 901+374 is
      every Nidhugg column of ms-queue(3).
    * porlab's passes leave this dequeue alone (1341+48 in every column): its loop has one

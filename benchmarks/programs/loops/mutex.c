@@ -4,7 +4,7 @@
    modelled as model checkers without a kernel do: futex_wake bumps a global signal counter with a
    fetch-and-add whose result is unused (IFAA makes two wakes commute), futex_wait reads the
    counter, returns if the mutex word changed, and otherwise polls until the counter changes.
-   With `--unroll N` (porlab's bound counts back-jumps, so this is Nidhugg's bound N + 1) mutex(2)
+   With `--unroll N+1` (Nidhugg's bound: N + 1 visits of a loop header) mutex(2)
    reproduces Godot Table I exactly: baseline and PLP 12+2, PLP+Await 12, +IFAA 10 (and
    `--loops none` gives 16+2 = 18, the SAVER paper's GenMC\S count). mutex(3) does not: Godot
    9486+1236 / 6582+1188 / 6582+336 / 3618+312, here 5970+1104 / 1056+1740 / 1056+1194 /

@@ -7,8 +7,8 @@
    if the word was marked or a waiter is registered. The futex is modelled as in mutex.c
    (futex_wake bumps a signal counter, futex_wait polls it). The initial bounded spin of musl is
    left out, as the SAVER paper unrolls this benchmark by hand and bounds it at 2.
-   The bound is the SAVER paper's 2 for this benchmark, porlab's `--unroll 1` (porlab counts
-   back-jumps), so `main` starts and joins its threads without a loop. With it mutex-musl(2)
+   The bound is the SAVER paper's 2 for this benchmark, porlab's `--unroll 2` (2 visits of a
+   loop header), so `main` starts and joins its threads without a loop. With it mutex-musl(2)
    reproduces Godot Table I exactly: baseline and PLP 20+2, PLP+Await 20, +IFAA 20. mutex-musl(3)
    does not: Godot 25146+93000 / 25146+93000 / 25146+81972 / 14736+36846, here 25578+98736 /
    25578+98736 / 25578+87276 / 15132+39606 (the same shape: PLP = baseline, the await removes

@@ -9,8 +9,8 @@
    lock and pending to clear, then takes the lock (clearing the tail if it is the last waiter)
    and hands the MCS queue to its successor. Unlock subtracts LOCKED. The kernel's spin
    conditions test bits of the lock word, so no await replaces them; only the MCS node wait does.
-   Reproduces Godot Table I exactly with `--unroll N` (porlab's bound counts back-jumps, so this
-   is Nidhugg's bound N + 1): qspinlock(2) 6+2 in every column; qspinlock(3) baseline and PLP
+   Reproduces Godot Table I exactly with `--unroll N+1`, Nidhugg's bound
+   (N + 1 visits of a loop header): qspinlock(2) 6+2 in every column; qspinlock(3) baseline and PLP
    564+462, PLP+Await and +IFAA 564+456. `--loops none` gives 9324+4440 = 13764 executions for
    qspinlock(3) and 10+2 = 12 for qspinlock(2), the SAVER paper's GenMC\S counts. */
 #include <assert.h>

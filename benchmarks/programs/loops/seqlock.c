@@ -3,8 +3,8 @@
    same even sequence number before and after reading the data (a `continue` while the number
    is odd); writers are serialised by a mutex (the seqlock's spinlock) and bump the sequence
    number around the data store.
-   Reproduces Godot Table I exactly with `--unroll N` (porlab's bound counts back-jumps, so
-   this is Nidhugg's bound N + 1): seqlock(3) PLP 9+83, PLP+Await 9+36, +IFAA 9+36;
+   Reproduces Godot Table I exactly with `--unroll N+1`, Nidhugg's bound
+   (N + 1 visits of a loop header): seqlock(3) PLP 9+83, PLP+Await 9+36, +IFAA 9+36;
    seqlock(4) PLP 88+2769, PLP+Await 88+729, +IFAA 88+729. The Nidhugg-baseline column
    (147+230, 87980+104583) is not reproduced by `spin-assume`, which removes both retry paths of
    the read loop where Nidhugg's pass leaves the retry after a changed sequence number. */

@@ -2,6 +2,6 @@
    Under --loops=plp-await the loop becomes __VERIFIER_load_await_i32(&v[i], EQ, c) and
    Optimal-DPOR-Await explores 1 complete execution for every N (Godot Table I, PLP+Await);
    --loops=plp gives 1 complete + the assume-blocked ones. The comparator loops need
-   --unroll >= 2N. */
+   --unroll >= 2N + 1. */
 #define MODE 2
 #include "../sortnet.c"

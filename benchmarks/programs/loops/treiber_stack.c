@@ -2,8 +2,8 @@
    and N-2 threads that push a node and then pop one (Godot Table I, treiber-stack). Both
    operations retry a CAS on the top pointer; a pop that finds the stack empty returns -1 (it
    cannot here: each popper pushed first). Nodes are never freed (no ABA).
-   Reproduces Godot Table I exactly with `--unroll N` (porlab's bound counts back-jumps, so
-   this is Nidhugg's bound N + 1): treiber-stack(3) baseline 426, PLP 274+80, PLP+Await 274+60,
+   Reproduces Godot Table I exactly with `--unroll N+1`, Nidhugg's bound
+   (N + 1 visits of a loop header): treiber-stack(3) baseline 426, PLP 274+80, PLP+Await 274+60,
    +IFAA 274+60; treiber-stack(4) baseline 1546168+9216, PLP 250088+167916, PLP+Await
    250088+90896, +IFAA 250088+90896. Nidhugg's baseline leaves CAS loops alone, so its column
    is porlab's `--loops none` here; `spin-assume` (SAVER's Def. 3) already blocks a failed pop

@@ -4,13 +4,15 @@
    long-term phase (re-reading its waiting-array slot and the grant, and polling the slot until
    it changes), then every waiter polls the grant. Release bumps the grant and then the slot of
    the ticket that now enters the short-term phase.
-   With `--unroll N` (porlab's bound counts back-jumps, so this is Nidhugg's bound N + 1) this
+   With `--unroll N+1` (Nidhugg's bound: N + 1 visits of a loop header) this
    reproduces Godot Table I exactly: twalock(3) baseline and PLP 96+90, PLP+Await and +IFAA 96;
    twalock(4) baseline and PLP 6144+7224, PLP+Await and +IFAA 6144. `--loops none` gives
    1050+288 = 1338 and 829440+189432 = 1018872 executions, the SAVER paper's GenMC\S counts.
-   PLP_LIMIT (default 1) puts a fence at the end of the long-term loop's body. Nidhugg's PLP does
+   PLP_LIMIT (default 1) puts an opaque call (__porlab_opaque(), a no-op that porlab's loop
+   analyses treat as an effect, as Nidhugg's treat a call) at the end of the long-term loop's
+   body. Nidhugg's PLP does
    not remove that loop's pure iterations (the path on which the nested slot poll exits at once:
-   its condition needs a register of the nested loop), porlab's does; the fence makes the loop
+   its condition needs a register of the nested loop), porlab's does; the call makes the loop
    impure for porlab too. With -DPLP_LIMIT=0 (the algorithm as published) the baseline column
    still matches, and porlab's PLP gives 72+90 / 72+12 (n = 3) and 2880+6168 / 2880+1248
    (n = 4): fewer executions, the "more precise PLP" case of ALGORITHMS.md §1.7.6. */
@@ -24,6 +26,7 @@
 #ifndef PLP_LIMIT
 #define PLP_LIMIT 1
 #endif
+void __porlab_opaque(void);
 #define WA 4 /* waiting-array slots */
 #define LT 1 /* long-term threshold */
 
@@ -45,7 +48,7 @@ static void acquire(void) {
             while (atomic_load(at) == u) {
             }
 #if PLP_LIMIT
-            atomic_thread_fence(memory_order_seq_cst);
+            __porlab_opaque();
 #endif
         }
     }

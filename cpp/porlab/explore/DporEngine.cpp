@@ -35,6 +35,17 @@
 //    notdep(e,E), and does not consult sleep sets for it (a partial sequence cannot be shown
 //    redundant by a sleep set); Optimal mode uses the whole maximal E as Algorithm 1 says.
 //
+// zne awaits (SAVER's zero-net-effect loops, Execution::setZneAwaits; option zne=off turns them
+// off): a canceling decrement waits until another thread has observed the increment it cancels,
+// and is otherwise handled like an await. Its enablers are the observing accesses to its location
+// by other threads (any access but a fetch-and-add whose result is unused, which commutes with
+// it under IFAA and enables nothing); as for awaits, it races only by blocking races (analyze
+// (b)). A thread still waiting at the end of a maximal execution is blocked there (a zne marker,
+// cause zne): the iteration changed nothing anybody saw, so the program as written would be back
+// at the loop's header, a state the explored executions in which the iteration comes later
+// cover. Soundness against the program as written is tested on generated programs against the
+// exhaustive explorer (tests/python/test_saver.py).
+//
 // Limits: at most 64 threads (thread sets are bit masks; InputError beyond). Joins have no
 // blocking races: a join is enabled exactly by the last step of the joined thread, which it
 // always follows.
@@ -49,6 +60,14 @@
 namespace porlab::dpor {
 
 namespace {
+
+// Option zne: "on" (the default) or "off".
+bool zneOption(const ExploreOptions& o) {
+    auto it = o.params.find("zne");
+    if (it == o.params.end() || it->second == "on") return true;
+    if (it->second == "off") return false;
+    throw InputError("option zne of the DPOR explorers must be on or off (got '" + it->second + "')");
+}
 
 struct SleepEntry {
     Event ev;            // next_[E](thread)
@@ -72,6 +91,8 @@ public:
           conf_(o.conflicts) {
         auto it = o.params.find("can_stop");
         if (it != o.params.end()) canStopOpt_ = it->second != "0" && it->second != "false";
+        zne_ = zneOption(o);
+        if (zne_) zne_ = exec_->setZneAwaits(true);
     }
 
     void run() {
@@ -103,6 +124,7 @@ public:
             res_.stats["wakeup_tree_nodes_max"] = static_cast<double>(nodesMax_);
         res_.stats["max_depth"] = static_cast<double>(maxDepth_);
         res_.stats["replayed_events"] = static_cast<double>(replays_);
+        if (zneBlocked_) res_.stats["zne_blocked"] = static_cast<double>(zneBlocked_);
         rep_.finish();
     }
 
@@ -128,15 +150,30 @@ private:
         };
         return sj(a, b) || sj(b, a);
     }
+    // A canceling decrement that waits for an observer of its increment (zne awaits).
+    [[nodiscard]] bool zneAwait(const Event& e) const {
+        return zne_ && e.kind == EventKind::FetchAdd && e.zne && e.aux >= 0;
+    }
+    // Events whose enabledness other threads change: awaits, locks, joins, zne awaits.
+    [[nodiscard]] bool blocking(const Event& e) const { return mayBlock(e.kind) || zneAwait(e); }
+    // Does g observe its location's value (and so enable a zne await there)?
+    [[nodiscard]] static bool observes(const Event& g) {
+        return accessesMemory(g.kind) &&
+               !(g.kind == EventKind::FetchAdd && !g.resultUsed &&
+                 (g.rmwOp == RmwOp::Add || g.rmwOp == RmwOp::Sub));
+    }
     // Can g (another thread's event) enable or disable the blocking event e?
-    [[nodiscard]] static bool mayEnable(const Event& g, const Event& e) {
+    [[nodiscard]] bool mayEnable(const Event& g, const Event& e) const {
         if (g.loc != e.loc || g.loc == kNoLoc) return false;
         if (e.kind == EventKind::Lock) return g.kind == EventKind::Lock || g.kind == EventKind::Unlock;
+        if (zneAwait(e)) return g.thread != e.thread && observes(g);
         return writesMemory(g.kind);  // Await, XchgAwait
     }
-    // Does g conflict with every event that may enable or disable e?
+    // Does g conflict with every event that may enable or disable e? (A zne await's enablers
+    // include plain reads, which do not conflict with each other: no early stop.)
     [[nodiscard]] bool conflictsAllEnablers(const Event& g, const Event& e) const {
         if (e.kind == EventKind::Lock) return true;
+        if (zneAwait(e)) return false;
         return !ifaaFaa(g);
     }
 
@@ -263,6 +300,7 @@ private:
         for (std::size_t t = 0; t < T_; ++t)
             if (exec_->enabled(static_cast<ThreadId>(t))) enabled |= 1ULL << t;
         if (enabled == 0) {
+            if (zne_) blockZneWaiters();
             rep_.maximal(Reporter::classify(*exec_), *exec_, allEvents_);
             analyze(EndKind::Maximal);
             return;
@@ -352,6 +390,19 @@ private:
                 freeSubtree(child);
             }
             if (rep_.stopped()) return;
+        }
+    }
+
+    // A maximal execution: the threads still waiting at a zne await are blocked there (their
+    // markers end the trace; the race analysis has nothing to do for them, since no observer of
+    // their increment is in E).
+    void blockZneWaiters() {
+        for (std::size_t t = 0; t < T_; ++t) {
+            const auto p = static_cast<ThreadId>(t);
+            if (exec_->status(p) != ThreadStatus::Ready || !zneAwait(exec_->pending(p))) continue;
+            auto ev = exec_->blockThread(p, BlockCause::Zne);
+            allEvents_.insert(allEvents_.end(), ev.begin(), ev.end());
+            ++zneBlocked_;
         }
     }
 
@@ -561,6 +612,22 @@ private:
             if (bitGet(set, k)) items_.push_back(static_cast<int>(k));
     }
     [[nodiscard]] bool enabledAfter(const Event& e, std::size_t i) const {
+        if (zneAwait(e)) {
+            // E[0..i).items: an observer of e's location by another thread after e's increment.
+            bool inc = false;
+            auto seen = [&](const Event& g) {
+                if (g.thread == e.thread) {
+                    inc = inc || static_cast<std::int32_t>(g.index) == e.aux;
+                    return false;
+                }
+                return inc && g.loc == e.loc && observes(g);
+            };
+            for (std::size_t k = 0; k < i; ++k)
+                if (seen(ev_[k])) return true;
+            for (int k : items_)
+                if (seen(ev_[static_cast<std::size_t>(k)])) return true;
+            return false;
+        }
         const Value v = valueAfterItems(e.loc, i);
         if (e.kind == EventKind::Lock) return v == 0;
         return evalAwaitCond(e.cond, v, e.operand);
@@ -662,7 +729,7 @@ private:
         // (a) non-blocking races.
         for (std::size_t j = 0; j < n; ++j) {
             const Event& ej = ev_[j];
-            if (!accessesMemory(ej.kind) || mayBlock(ej.kind) || ej.loc < 0) continue;
+            if (!accessesMemory(ej.kind) || blocking(ej) || ej.loc < 0) continue;
             const auto& acc = locAcc_[static_cast<std::size_t>(ej.loc)];
             preds_.clear();
             for (auto k = static_cast<std::size_t>(accIdx_[j]); k-- > 0;) {
@@ -680,11 +747,11 @@ private:
                 if (adjacent) nonBlockingRace(static_cast<std::size_t>(i), j);
             }
         }
-        // (b) blocking races of executed awaits and lock acquisitions.
+        // (b) blocking races of executed awaits, lock acquisitions and zne awaits.
         for (std::size_t j = 0; j < n; ++j) {
             const Event& ej = ev_[j];
             if (ej.kind != EventKind::Await && ej.kind != EventKind::XchgAwait &&
-                ej.kind != EventKind::Lock)
+                ej.kind != EventKind::Lock && !zneAwait(ej))
                 continue;
             int kpos = prevSame_[j];
             if (kpos < 0) kpos = spawnPos_[static_cast<std::size_t>(ej.thread)];
@@ -707,7 +774,7 @@ private:
                 }
             }
             if (pe.kind == EventKind::Await || pe.kind == EventKind::XchgAwait ||
-                pe.kind == EventKind::Lock)
+                pe.kind == EventKind::Lock || zneAwait(pe))
                 blockingRace(pe, kind == EndKind::Error ? n - 1 : n, kpos);
         }
         errPos_ = -1;
@@ -722,6 +789,7 @@ private:
     Mode mode_;
     ConflictRelation conf_;
     bool canStopOpt_ = true;
+    bool zne_ = true;  // zne awaits (option zne = on | off)
 
     std::size_t T_ = 0;
     std::size_t len_ = 0;
@@ -762,6 +830,7 @@ private:
     std::vector<std::size_t> stack_;
     std::vector<std::size_t> found_;
 
+    std::uint64_t zneBlocked_ = 0;  // threads left waiting at a zne await (markers)
     std::uint64_t sleepBlocked_ = 0, races_ = 0, blockingRaces_ = 0, redundant_ = 0, inserted_ = 0;
     std::size_t maxDepth_ = 0;
 };

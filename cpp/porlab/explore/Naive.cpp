@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The exhaustive explorer: every interleaving of enabled threads, depth first. The oracle every
 // other explorer is checked against. State is restored from a snapshot per depth (no replay).
+#include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 
 namespace porlab {
@@ -10,7 +11,14 @@ namespace {
 class Naive {
 public:
     Naive(const Program& p, const ExploreOptions& o, ExploreResult& r)
-        : exec_(p.newExecution()), rep_(p, o, r) {}
+        : exec_(p.newExecution()), rep_(p, o, r), result_(r) {
+        // zne awaits (Execution::setZneAwaits): a canceling decrement waits for an observer of
+        // its increment; on unless option zne=off.
+        auto it = o.params.find("zne");
+        if (it != o.params.end() && it->second != "on" && it->second != "off")
+            throw InputError("option zne of naive must be on or off (got '" + it->second + "')");
+        zne_ = (it == o.params.end() || it->second == "on") && exec_->setZneAwaits(true);
+    }
 
     void run() {
         auto init = exec_->reset();
@@ -20,6 +28,7 @@ public:
         } else {
             dfs(0);
         }
+        if (zneBlocked_) result_.stats["zne_blocked"] = static_cast<double>(zneBlocked_);
         rep_.finish();
     }
 
@@ -55,14 +64,27 @@ private:
             events_.resize(mark);
             if (rep_.stopped()) return;
         }
-        if (!any) rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+        if (!any) {
+            // Threads still waiting at a zne await are blocked there (cause zne).
+            for (ThreadId t = 0; zne_ && t < n; ++t)
+                if (exec_->status(t) == ThreadStatus::Ready && exec_->pending(t).zne &&
+                    exec_->pending(t).aux >= 0 && exec_->pending(t).kind == EventKind::FetchAdd) {
+                    auto ev = exec_->blockThread(t, BlockCause::Zne);
+                    events_.insert(events_.end(), ev.begin(), ev.end());
+                    ++zneBlocked_;
+                }
+            rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+        }
     }
 
     std::unique_ptr<Execution> exec_;
     Reporter rep_;
+    ExploreResult& result_;
     std::vector<Event> events_;
     std::vector<Snapshot> snaps_;
     std::vector<std::vector<ThreadId>> enabled_;
+    bool zne_ = false;
+    std::uint64_t zneBlocked_ = 0;
 };
 
 }  // namespace

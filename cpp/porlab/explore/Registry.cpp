@@ -104,6 +104,11 @@ const ExplorerOption kZne{
     "SAVER's zero-net-effect blocking (programs loaded with --loops saver): strict (sound: a "
     "marker goes when another thread reads the increment), paper (the published rule, which can "
     "lose states), off"};
+const ExplorerOption kZneAwaits{
+    "zne", "on", {"on", "off"},
+    "zero-net-effect awaits (spin loops reduced by --loops plp-saver or saver): a decrement that "
+    "cancels an unobserved increment waits for an observer, and a thread still waiting at the "
+    "end is blocked (cause zne); off: explore the loop's iterations"};
 const std::vector<ExplorerOption> kRvfOptions = {
     {"backtrack_signals", "true", {}, "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"},
     {"closure", "true", {}, "VerifySC's closure (saturation) before the search"},
@@ -117,19 +122,19 @@ const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
-         exploreNaive},
+         exploreNaive, {kZneAwaits}},
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {kCanStop}, true, false, /*ifaa=*/true},
+         false, exploreSource, {kCanStop, kZneAwaits}, true, false, /*ifaa=*/true},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {kCanStop}, true, true, /*ifaa=*/true},
+         true, exploreOptimal, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {kCanStop}, true, true, /*ifaa=*/true},
+         true, exploreOptimalAwait, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",

@@ -67,15 +67,13 @@ int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours) {
     std::vector<llvm::CallInst*> assumes;
     for (llvm::BasicBlock& bb : f)
         for (llvm::Instruction& i : bb)
-            if (isAssumeCall(i) && llvm::cast<llvm::CallInst>(i).arg_size() == 1 &&
-                llvm::cast<llvm::CallInst>(i).getArgOperand(0)->getType()->isIntegerTy())
-                assumes.push_back(llvm::cast<llvm::CallInst>(&i));
+            if (isAssumeCall(i)) assumes.push_back(llvm::cast<llvm::CallInst>(&i));
     if (assumes.empty()) return 0;
     llvm::DominatorTree dt(f);
     llvm::Module& m = *f.getParent();
     int rewritten = 0;
     for (llvm::CallInst* call : assumes) {
-        llvm::Value* c = call->getArgOperand(0);
+        llvm::Value* c = assumeCondition(*call);
         Atom a = normalize({llvm::CmpInst::ICMP_NE, c, llvm::ConstantInt::get(c->getType(), 0)});
         auto isAccess = [](llvm::Value* v) {
             if (llvm::isa<llvm::LoadInst>(v)) return true;

@@ -68,6 +68,8 @@ constexpr std::int64_t tlsKind(std::int64_t global) { return -3 - global; }
 // says), between the two limits porlab cannot represent the object.
 constexpr std::uint64_t kImpossible64 = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxObject64 = std::uint64_t{1} << 28;
+// A loop without a bound is checked for a livelock every this many jumps back (a power of 2).
+constexpr std::int64_t kLivelockPeriod = 8;
 constexpr std::uint32_t kFreeOffset = 0xffffffffU;
 constexpr int kEBusy = 16;
 // What a free or the end of a stack frame leaves in each location of the block: an access that
@@ -437,7 +439,17 @@ public:
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
-            th.effects = 0;
+            th.effects = th.hidden = 0;
+            th.lastLoop = 0;
+            th.lastWriteStep = th.lastWriteAmount = 0;
+            th.lastWriteIndex = th.lastWriteLoc = -1;
+            th.cand.valid = false;
+            th.cand.runnableAt = -1;
+        }
+        if (zneAwaits_) {
+            std::fill(obsThread_.begin(), obsThread_.begin() + nl, -1);
+            std::fill(obsStep_.begin(), obsStep_.begin() + nl, 0);
+            std::fill(obsOther_.begin(), obsOther_.begin() + nl, 0);
         }
         failed_ = false;
         totalEvents_ = 0;
@@ -500,6 +512,10 @@ public:
             break;
         default: break;
         }
+        // A zne await (setZneAwaits): the canceling decrement waits until another thread has
+        // observed the increment (Execution::setZneAwaits).
+        if (e.kind == EventKind::FetchAdd && e.zne && e.aux >= 0)
+            e.enabled = observedSince(e.loc, t, th.lastWriteStep);
         return e;
     }
 
@@ -514,8 +530,23 @@ public:
         emitted_.clear();
         Thread& th = threads_[static_cast<std::size_t>(t)];
         if (th.status != ThreadStatus::Ready) return {};
-        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), th.pend.pos);
+        // A thread blocked at a canceling decrement: the marker names the start of the
+        // iteration (the decrement's loop's bookkeeping, CInstr::d of the Rmw).
+        Value operand = -1;
+        const CInstr& in = cur(th);
+        if (cause == BlockCause::Zne && in.op == COp::Rmw && in.d >= 0) operand = val(th, in.d);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause),
+             th.pend.pos, operand);
         return emitted_;
+    }
+    bool setZneAwaits(bool on) override {
+        zneAwaits_ = on;
+        if (on) {
+            obsThread_.assign(p_.capacity_, -1);
+            obsStep_.assign(p_.capacity_, 0);
+            obsOther_.assign(p_.capacity_, 0);
+        }
+        return true;
     }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
@@ -533,7 +564,13 @@ public:
                 o.push_back(th.frames.back().fn);
                 o.push_back(th.frames.back().pc);
                 o.push_back(th.phase);
-                o.insert(o.end(), th.regs.begin(), th.regs.end());
+                // The registers of every frame, without the loop bookkeeping (CFunction::
+                // stateSlots): it counts events, not state.
+                for (const Frame& fr : th.frames) {
+                    const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
+                    const auto b = th.regs.begin() + fr.regBase;
+                    o.insert(o.end(), b, b + state);
+                }
             }
         }
         return o;
@@ -564,6 +601,18 @@ private:
         // SAVER's dynamic purity checks: writes this thread made that another thread can see
         // (published memory) or that change its own state (private stack), so far.
         std::int64_t effects = 0;
+        // Writes SAVER's relaxation does not count as effects (stores dead at their loop's header
+        // into a block no other thread can reach yet): state changes all the same, for the
+        // livelock check (the loop bookkeeping counts effects + hidden).
+        std::int64_t hidden = 0;
+        // The header of the loop the thread last jumped back to (file << 32 | line), to name the
+        // loop when an execution is cut.
+        std::int64_t lastLoop = 0;
+        // The thread's last write (zne awaits: the increment a canceling decrement cancels): its
+        // step number (totalEvents_ after it), Event::index, location and the amount a
+        // fetch-and-add added (0: another kind of write).
+        std::int64_t lastWriteStep = 0, lastWriteAmount = 0;
+        std::int32_t lastWriteIndex = -1, lastWriteLoc = -1;
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
@@ -575,6 +624,20 @@ private:
         std::vector<std::uint8_t> local;
         std::vector<std::pair<std::int64_t, std::int64_t>> stackObjs;  // (frame depth, object)
         std::vector<LocId> wrHeld;  // the read-write locks (their mutexes) it holds for writing
+        // The livelock check (loopBack): the thread's state at a visit of a loop header after an
+        // iteration without effects, while no other thread could run. Not part of snapshots (a
+        // restore drops it: it only has to survive straight-line execution).
+        struct Candidate {
+            bool valid = false;
+            // When the last check found another thread that can run: nothing changes that
+            // before this thread writes or some thread makes a step (totalEvents_), so a tight
+            // loop checks once per step, not once per iteration.
+            std::int64_t runnableAt = -1, runnableChanges = -1;
+            std::int32_t depth = 0, slot = 0, nAllocs = 0, nNondet = 0, atomicDepth = 0;
+            std::int64_t effects = 0, others = 0;
+            std::size_t localSize = 0;
+            std::vector<Value> regs;
+        } cand;
     };
     struct ObjState {
         std::uint32_t size = 0;
@@ -705,8 +768,17 @@ private:
         std::memcpy(&v, th.local.data() + off, size);
         return norm(v, w);
     }
+    // A write to the private stack is an effect (SAVER's purity checks, the livelock check)
+    // only when it changes a byte: a store of the value already there changes no state.
     void storeLocal(Thread& th, std::uint32_t off, std::uint64_t size, Value v) {
+        if (std::memcmp(th.local.data() + off, &v, size) == 0) return;
         std::memcpy(th.local.data() + off, &v, size);
+        ++th.effects;
+    }
+    // The same for a block of bytes (memset, memcpy, memmove into the private stack).
+    void writeLocalBytes(Thread& th, std::uint32_t off, const std::uint8_t* src, std::uint64_t n) {
+        if (n == 0 || std::memcmp(th.local.data() + off, src, n) == 0) return;
+        std::memmove(th.local.data() + off, src, n);
         ++th.effects;
     }
     // A value written where other threads can see it: a pointer into a private heap block
@@ -725,7 +797,10 @@ private:
         return norm(v, w);
     }
 
-    void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos) {
+    // `operand`: an AssumeBlock marker's Event::index of the thread's first event of the
+    // iteration a loop reduction (or the livelock check) blocked, -1 if none (EventKind.hpp).
+    void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos,
+              Value operand = -1) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         Event m;
         m.thread = t;
@@ -733,6 +808,7 @@ private:
         m.kind = k;
         m.aux = aux;
         m.pos = pos;
+        if (k == EventKind::AssumeBlock) m.operand = operand;
         emitted_.push_back(m);
         th.status = st;
         if (st == ThreadStatus::Failed) failed_ = true;
@@ -906,6 +982,36 @@ private:
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
+    std::vector<std::uint8_t> tmpBytes_;
+    // zne awaits (setZneAwaits): per location, the last access that observes its value (any
+    // access but a fetch-and-add whose result is unused): its thread and step number, and the
+    // step number of the last such access by another thread than that one.
+    bool zneAwaits_ = false;
+    std::vector<ThreadId> obsThread_;
+    std::vector<std::int64_t> obsStep_, obsOther_;
+    std::vector<std::int64_t> warnedLoops_;  // loops this execution already warned about
+    // "file:line" of a loop header packed as file << 32 | line (CInstr::imm2 of LoopBack).
+    std::string loopName(std::int64_t packed) const {
+        const auto file = static_cast<std::size_t>(packed >> 32);
+        const auto line = packed & 0xffffffff;
+        return (file < m_.files.size() ? m_.files[file] : std::string("?")) + ":" + std::to_string(line);
+    }
+    // Warns about a loop once per execution object (warnOnce keeps one copy program-wide; this
+    // saves its lock on every blocked execution).
+    void warnLoop(std::int64_t packed, BlockCause why, const std::string& text) {
+        const std::int64_t key = packed * 16 + static_cast<int>(why);
+        if (std::find(warnedLoops_.begin(), warnedLoops_.end(), key) != warnedLoops_.end()) return;
+        warnedLoops_.push_back(key);
+        p_.warnOnce(text);
+    }
+    // The livelock check at a jump back (slots L of the loop, `others` the steps of other threads
+    // so far): true when the thread was blocked (livelock).
+    bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
+    // Did a thread other than t observe location l after step s?
+    [[nodiscard]] bool observedSince(LocId l, ThreadId t, std::int64_t s) const {
+        const auto i = static_cast<std::size_t>(l);
+        return obsThread_[i] != t ? obsStep_[i] > s : obsOther_[i] > s;
+    }
     std::int64_t totalEvents_ = 0;  // visible operations of this execution
     bool failed_ = false;
 };
@@ -956,6 +1062,13 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
             e.operand = val(th, in.c);
             e.resultUsed = in.resultUsed;
             e.zne = in.imm2 == 1;
+            // zne awaits: a canceling decrement whose thread's last write is the increment it
+            // cancels (same location, opposite amount) waits for an observer of the increment;
+            // aux is the increment's Event::index (-1: it runs as a plain fetch-and-add).
+            if (e.zne && zneAwaits_ && th.lastWriteLoc == loc && th.lastWriteAmount != 0 &&
+                (e.rmwOp == RmwOp::Add || e.rmwOp == RmwOp::Sub) &&
+                th.lastWriteAmount == -(e.rmwOp == RmwOp::Add ? e.operand : -e.operand))
+                e.aux = th.lastWriteIndex;
         }
         break;
     case COp::CmpXchg:
@@ -1510,16 +1623,60 @@ void CExecution::runLocalSteps(ThreadId t) {
             fr->pc = pc = in.next;
             continue;
         }
-        case COp::LoopEnter: R[in.a] = 0; fr->pc = pc = in.next; continue;
-        case COp::LoopBack:
-            if (R[in.a] >= in.imm) {
-                mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                     static_cast<int>(BlockCause::LoopBound), in.pos);
-                return;
-            }
-            R[in.a] += 1;
+        case COp::LoopEnter: {
+            // Slots: jumps back so far, then at the last visit of the header the thread's next
+            // Event::index (the iteration's first event), its effect count and the steps of the
+            // other threads (totalEvents_ counts every thread's, evCount this one's).
+            Value* L = R + in.a;
+            L[0] = 0;
+            L[1] = th.evCount;
+            L[2] = th.effects + th.hidden;
+            L[3] = totalEvents_ - th.evCount;
             fr->pc = pc = in.next;
             continue;
+        }
+        case COp::LoopBack: {
+            Value* L = R + in.a;
+            if (in.imm >= 0) {  // --unroll: N visits of the header, N - 1 jumps back
+                if (L[0] >= in.imm) {
+                    warnLoop(in.imm2, BlockCause::LoopBound,
+                             "the loop at " + loopName(in.imm2) + " reached the bound (--unroll " +
+                                 std::to_string(in.imm + 1) + ": " + std::to_string(in.imm + 1) +
+                                 " visits of its header) and blocked executions there "
+                                 "(loop-bound): raise --unroll to explore further" +
+                                 (p_.opts().loops == "none"
+                                      ? ", or reduce spin loops (drop --loops none)"
+                                      : ""));
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
+                    return;
+                }
+                L[0] += 1;
+                L[1] = th.evCount;
+                th.lastLoop = in.imm2;
+            } else if ((++L[0] & (kLivelockPeriod - 1)) == 0) {
+                // Without a bound, every kLivelockPeriod-th jump back: did the iterations since
+                // the last check change nothing while no other thread moved? Then maybe a
+                // livelock (see livelock()). Under --unroll the bound ends the loop anyway, and
+                // whether others can run depends on the interleaving, so the check would tell
+                // equivalent executions apart by their block cause. It is skipped while
+                // another thread was found runnable and nothing changed since; sampling keeps
+                // tight local loops cheap and loses nothing (the check compares the state with
+                // the one at the previous check, nothing changed in between).
+                const std::int64_t others = totalEvents_ - th.evCount;
+                const std::int64_t changes = th.effects + th.hidden;
+                if (changes == L[2] && others == L[3] &&
+                    (th.cand.runnableAt != totalEvents_ || th.cand.runnableChanges != changes) &&
+                    livelock(t, in, L, others))
+                    return;
+                L[1] = th.evCount;
+                L[2] = changes;
+                L[3] = others;
+                th.lastLoop = in.imm2;
+            }
+            fr->pc = pc = in.next;
+            continue;
+        }
         case COp::Call:
         case COp::CallPtr: {
             std::int32_t fn = static_cast<std::int32_t>(in.imm);
@@ -1819,13 +1976,15 @@ void CExecution::runLocalSteps(ThreadId t) {
                     break;
                 }
                 if (b == Builtin::Memset) {
-                    std::memset(th.local.data() + d.off, static_cast<int>(A(1) & 0xff), n);
+                    tmpBytes_.assign(n, static_cast<std::uint8_t>(A(1) & 0xff));
+                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
                 } else if (s.where == Where::Local) {
-                    std::memmove(th.local.data() + d.off, th.local.data() + s.off, n);
+                    tmpBytes_.assign(th.local.begin() + s.off, th.local.begin() + s.off + static_cast<std::ptrdiff_t>(n));
+                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
                 } else {
                     const CGlobal& g = m_.globals[static_cast<std::size_t>(
                         s.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
-                    std::memcpy(th.local.data() + d.off, g.bytes.data() + s.off, n);
+                    writeLocalBytes(th, d.off, g.bytes.data() + s.off, n);
                 }
                 setResult(A(0));
                 break;
@@ -1866,12 +2025,22 @@ void CExecution::runLocalSteps(ThreadId t) {
                 }
                 break;
             case Builtin::IterationBegin: setResult(th.effects); break;
+            case Builtin::IterationStart: setResult(th.evCount); break;
             case Builtin::PurityCheck:
                 // SAVER's dynamic purity check at a potentially effect-free backedge: an
                 // iteration without effects changed nothing another iteration could not redo.
                 if (A(0) == th.effects) {
                     mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::PureIteration), in.pos);
+                         static_cast<int>(BlockCause::PureIteration), in.pos, in.c > 1 ? A(1) : -1);
+                    return;
+                }
+                break;
+            case Builtin::SpinAssume:
+                // An assume a loop reduction inserted (spin-assume, PLP): told apart from the
+                // program's own __VERIFIER_assume by its cause.
+                if (A(0) == 0) {
+                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                         static_cast<int>(BlockCause::SpinAssume), in.pos, in.c > 1 ? A(1) : -1);
                     return;
                 }
                 break;
@@ -1894,6 +2063,63 @@ void CExecution::runLocalSteps(ThreadId t) {
         case COp::Unreachable: fault(t, FaultKind::Unreachable, in.pos); return;
         }
     }
+}
+
+// A thread jumps back to a loop header after an iteration in which it changed nothing (no write,
+// no private store that changed a byte, no spawn) while no other thread made a step. If no other
+// thread can run now either (finished, blocked, or waiting on something only a write or the end
+// of a thread can change, and this thread writes nothing), memory stays as it is; if, besides,
+// the thread's state at the header is the one it had at an earlier visit with nothing changed in
+// between, the thread repeats the same iterations forever. That is exact: the thread is blocked
+// (livelock), it never leaves the loop in the program as written. The state at a visit is kept
+// (Thread::cand) only once the others cannot run, so the check costs nothing while they can; it
+// needs two visits, the first records the state. Loops under --unroll are not checked: whether
+// the other threads can run depends on the interleaving, so two executions of one Mazurkiewicz
+// or reads-from class can reach the check in different situations and end with different block
+// causes (loop-bound, livelock); the bound ends such a loop anyway. Without a bound the same can
+// happen, and the alternative is an endless execution cut at max_execution_events.
+bool CExecution::livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    auto& c = th.cand;
+    const std::int64_t changes = th.effects + th.hidden;
+    if (c.runnableAt == totalEvents_ && c.runnableChanges == changes) return false;
+    for (ThreadId u = 0; u < T_; ++u)
+        if (u != t && threads_[static_cast<std::size_t>(u)].status == ThreadStatus::Ready &&
+            pending(u).enabled) {
+            c.valid = false;
+            c.runnableAt = totalEvents_;
+            c.runnableChanges = changes;
+            return false;
+        }
+    const Frame& fr = th.frames.back();
+    const CFunction& f = m_.functions[static_cast<std::size_t>(fr.fn)];
+    const Value* regs = th.regs.data() + fr.regBase;
+    const auto n = static_cast<std::size_t>(f.stateSlots);
+    const auto depth = static_cast<std::int32_t>(th.frames.size());
+    if (c.valid && c.depth == depth && c.slot == in.a && c.effects == changes &&
+        c.others == others && c.localSize == th.local.size() && c.nAllocs == th.nAllocs &&
+        c.nNondet == th.nNondet && c.atomicDepth == th.atomicDepth && c.regs.size() == n &&
+        std::equal(c.regs.begin(), c.regs.end(), regs)) {
+        warnLoop(in.imm2, BlockCause::Livelock,
+                 "thread " + p_.info_->threadName(t) + " can never leave the loop at " +
+                     loopName(in.imm2) + ": an iteration changed nothing and no other thread can "
+                     "run (livelock); the execution is blocked there (livelock)");
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(BlockCause::Livelock),
+             in.pos, L[1]);
+        c.valid = false;
+        return true;
+    }
+    c.valid = true;
+    c.depth = depth;
+    c.slot = in.a;
+    c.effects = changes;
+    c.others = others;
+    c.localSize = th.local.size();
+    c.nAllocs = th.nAllocs;
+    c.nNondet = th.nNondet;
+    c.atomicDepth = th.atomicDepth;
+    c.regs.assign(regs, regs + n);
+    return false;
 }
 
 // ---- visible steps -------------------------------------------------------------------------------
@@ -2202,18 +2428,45 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
                                in.op == COp::Store && in.imm2 == 1;
         if (!invisible) ++th.effects;
+        else ++th.hidden;
+        // The thread's last write (zne awaits; see stopAtAccess).
+        th.lastWriteStep = totalEvents_ + 1;
+        th.lastWriteIndex = static_cast<std::int32_t>(th.evCount);
+        th.lastWriteLoc = ev.loc;
+        th.lastWriteAmount = 0;
+        if (ev.kind == EventKind::FetchAdd && (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))
+            th.lastWriteAmount = ev.rmwOp == RmwOp::Add ? ev.operand : -ev.operand;
     } else if (ev.kind == EventKind::Spawn) {
         publish(spawnArg);
         ++th.effects;
     }
+    if (zneAwaits_ && ev.loc >= 0 && accessesMemory(ev.kind) &&
+        !(ev.kind == EventKind::FetchAdd && !ev.resultUsed &&
+          (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))) {
+        // An access that observes the location's value (zne awaits, observedSince).
+        const auto l = static_cast<std::size_t>(ev.loc);
+        if (obsThread_[l] != t) {
+            obsOther_[l] = obsStep_[l];
+            obsThread_[l] = t;
+        }
+        obsStep_[l] = totalEvents_ + 1;
+    }
     th.evCount += 1;
     emitted_.push_back(ev);
     if (++totalEvents_ > p_.opts().maxExecutionEvents && th.status == ThreadStatus::Ready) {
-        // An execution this long is most likely an unbounded loop: cut it, with a warning (and
-        // keep the explorers' recursion within the stack).
+        // An execution this long is most likely an unbounded loop: cut it, with a warning that
+        // names the loop the thread last jumped back in (and keep the explorers' recursion
+        // within the stack).
+        std::string advice = "bound loops with --unroll N";
+        std::int64_t loop = th.lastLoop;  // the cut thread's loop, else another's
+        for (const auto& other : threads_)
+            if (loop == 0) loop = other.lastLoop;
+        if (loop != 0)
+            advice = "a thread was looping at " + loopName(loop) + ": bound it with --unroll N";
+        if (p_.opts().loops == "none") advice += ", or reduce spin loops (drop --loops none)";
         p_.warnOnce("an execution exceeded " + std::to_string(p_.opts().maxExecutionEvents) +
-                    " events and was cut there (counted as blocked): an unbounded loop? bound "
-                    "loops with --unroll N (or raise max_execution_events)");
+                    " events and was cut there (counted as blocked, execution-cut): " + advice +
+                    " (or raise --max-execution-events)");
         mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
              static_cast<int>(BlockCause::ExecutionCut), ev.pos);
         return emitted_;
@@ -2254,11 +2507,11 @@ inline void copyBytes(void* dst, const void* src, std::size_t n) {
 void CExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    std::size_t size = 4 + 2 * nl + 2 * objs_.size();
+    std::size_t size = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
     for (const auto& th : threads_) {
         size += 1;
         if (th.status == ThreadStatus::NotStarted) continue;
-        size += 12 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
+        size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
                 (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
     auto& v = s.words;
@@ -2271,6 +2524,11 @@ void CExecution::save(Snapshot& s) const {
     std::copy_n(mem_.begin(), nl, w);
     w += nl;
     for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
+    if (zneAwaits_) {
+        for (std::size_t i = 0; i < nl; ++i) *w++ = obsThread_[i];
+        w = std::copy_n(obsStep_.begin(), nl, w);
+        w = std::copy_n(obsOther_.begin(), nl, w);
+    }
     for (const auto& o : objs_) {
         *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
                (static_cast<std::int64_t>(o.heap) << 40) | (static_cast<std::int64_t>(o.published) << 48);
@@ -2291,6 +2549,12 @@ void CExecution::save(Snapshot& s) const {
         *w++ = th.pendNew;
         *w++ = th.pendObj;
         *w++ = th.effects;
+        *w++ = th.hidden;
+        *w++ = th.lastLoop;
+        *w++ = th.lastWriteStep;
+        *w++ = th.lastWriteAmount;
+        *w++ = (static_cast<std::int64_t>(th.lastWriteIndex) << 32) |
+               static_cast<std::uint32_t>(th.lastWriteLoc);
         w[kEventWords - 1] = 0;
         copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
         w += kEventWords;
@@ -2329,6 +2593,15 @@ void CExecution::restore(const Snapshot& s) {
         owner_[k] = -1;
     }
     knownLocs_ = static_cast<LocId>(now);
+    if (zneAwaits_) {
+        for (std::size_t k = 0; k < nl; ++k) obsThread_[k] = static_cast<ThreadId>(w[i++]);
+        for (std::size_t k = 0; k < nl; ++k) obsStep_[k] = w[i++];
+        for (std::size_t k = 0; k < nl; ++k) obsOther_[k] = w[i++];
+        for (std::size_t k = nl; k < now; ++k) {
+            obsThread_[k] = -1;
+            obsStep_[k] = obsOther_[k] = 0;
+        }
+    }
     objs_.resize(no);
     for (std::size_t k = 0; k < no; ++k) {
         const std::int64_t x = w[i++];
@@ -2347,7 +2620,11 @@ void CExecution::restore(const Snapshot& s) {
             th.evCount = 0;
             th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
             th.exitVal = th.aux = 0;
-            th.effects = 0;
+            th.effects = th.hidden = 0;
+            th.lastLoop = th.lastWriteStep = th.lastWriteAmount = 0;
+            th.lastWriteIndex = th.lastWriteLoc = -1;
+            th.cand.valid = false;
+            th.cand.runnableAt = -1;
             continue;
         }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
@@ -2363,6 +2640,14 @@ void CExecution::restore(const Snapshot& s) {
         th.pendNew = w[i++];
         th.pendObj = w[i++];
         th.effects = w[i++];
+        th.hidden = w[i++];
+        th.lastLoop = w[i++];
+        th.lastWriteStep = w[i++];
+        th.lastWriteAmount = w[i++];
+        th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
+        th.lastWriteLoc = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        th.cand.valid = false;  // the livelock check starts over after a restore
+        th.cand.runnableAt = -1;
         copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
         i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);
@@ -2509,7 +2794,9 @@ std::shared_ptr<Program> loadCAs(const std::string& path, const CLoadOptions& op
     if (opts.nondetDomain && opts.nondetDomain->first > opts.nondetDomain->second)
         throw InputError("nondet domain " + std::to_string(opts.nondetDomain->first) + ":" +
                          std::to_string(opts.nondetDomain->second) + " is empty (LO > HI)");
-    if (opts.unroll && *opts.unroll < 0) throw InputError("unroll must be >= 0");
+    if (opts.unroll && *opts.unroll < 1)
+        throw InputError("unroll must be >= 1 (the visits of a loop header allowed), not " +
+                         std::to_string(*opts.unroll));
     auto rename = [&](std::string text) {
         if (shownPath == path) return text;
         for (std::size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))

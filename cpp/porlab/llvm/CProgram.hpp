@@ -18,7 +18,9 @@ struct CLoadOptions {
     std::vector<std::pair<std::string, std::string>> defines;  // -DNAME=VALUE
     std::vector<std::string> includeDirs;                      // -I DIR
     std::vector<std::string> clangArgs;                        // passed to clang as they are
-    std::optional<int> unroll;     // at most N back-jumps per loop entry; beyond: blocked
+    // --unroll N (as Nidhugg's and GenMC's -unroll=N): at most N visits of a loop header per entry
+    // of the loop, i.e. N - 1 back-jumps; the N-th back-jump blocks the execution (loop-bound).
+    std::optional<int> unroll;
     // Loop transformation before lowering (Loops.hpp): none, spin-assume, plp, plp-await, saver.
     std::string loops = "none";
     int maxThreads = 16;           // static bound on threads (main included)

@@ -39,8 +39,9 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(Branch, "br")         /* pc = b ? a : c */                                                  \
     X(Switch, "switch")     /* jump by b through the case table at imm (n = c cases), default a */ \
     X(ParCopy, "parcopy")   /* copy pairs [imm, imm + c) of the copy table at once */            \
-    X(LoopEnter, "loopenter") /* slot a = 0 */                                                    \
-    X(LoopBack, "loopback") /* if slot a >= imm: blocked (loop bound) else a += 1 */              \
+    X(LoopEnter, "loopenter") /* a loop entered: slots a..a+3 = 0, iteration start (see below) */ \
+    X(LoopBack, "loopback") /* a jump back: livelock check; slot a >= imm >= 0: blocked (loop   \
+                               bound); else a += 1 and a+1..a+3 = the new iteration's start */   \
     X(Call, "call")         /* a = function imm (args table [b, b + c)) */                        \
     X(CallPtr, "callptr")   /* a = function pointed to by d (args table [b, b + c)) */            \
     X(Ret, "ret")           /* return b (-1: void) */                                             \
@@ -131,7 +132,11 @@ inline constexpr RmwOp kRmwOfCRmw[] = {RmwOp::Add,  RmwOp::Add,  RmwOp::Sub,    
     X(LoadAwait, "__VERIFIER_load_await_*")                                                        \
     X(XchgAwait, "__VERIFIER_xchg_await_*")                                                        \
     X(IterationBegin, "__porlab_iteration_begin") /* SAVER: the thread's effect count */       \
-    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count */     \
+    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count (arg 0);  \
+                                               arg 1: the iteration's start (marker operand) */  \
+    X(IterationStart, "__porlab_iteration_start") /* the Event::index of the thread's next event */ \
+    X(SpinAssume, "__porlab_spin_assume") /* an assume a loop reduction inserted: block if arg 0  \
+                                             is 0 (cause spin-loop, operand arg 1) */            \
     X(Nop, "(no effect)")                                                                          \
     X(SMax, "llvm.smax")                                                                           \
     X(SMin, "llvm.smin")                                                                           \
@@ -172,6 +177,12 @@ struct CFunction {
     std::string name;
     std::int32_t numParams = 0;  // parameters occupy slots [0, numParams)
     std::int32_t numSlots = 0;
+    // Slots [0, stateSlots) are the frame's registers; [stateSlots, numSlots) are bookkeeping that
+    // does not steer the program (loop counters and iteration starts, LoopEnter/LoopBack: four
+    // slots per loop, the counter of jumps back, then the thread's Event::index, effect count and
+    // the steps of other threads at the last visit of the header; results of
+    // __porlab_iteration_start/begin). A livelock is a header state that repeats in the former.
+    std::int32_t stateSlots = 0;
     bool atomic = false;         // __VERIFIER_atomic_*: runs under the atomic-section lock
     bool defined = false;
     std::vector<CInstr> code;

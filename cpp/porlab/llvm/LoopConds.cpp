@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/llvm/LoopConds.hpp"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
@@ -200,7 +202,16 @@ bool isTrue(const Dnf& d) {
     return std::any_of(d.begin(), d.end(), [](const Conj& c) { return c.atoms.empty(); });
 }
 
-bool isAssumeCall(const llvm::Instruction& i) { return calleeName(i) == "__VERIFIER_assume"; }
+llvm::Value* assumeCondition(const llvm::Instruction& i) {
+    const llvm::StringRef n = calleeName(i);
+    const auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+    const bool mine = n == "__porlab_spin_assume" && call->arg_size() == 2;
+    if (!mine && !(n == "__VERIFIER_assume" && call->arg_size() == 1)) return nullptr;
+    llvm::Value* c = call->getArgOperand(0);
+    return c->getType()->isIntegerTy() ? c : nullptr;
+}
+
+bool isAssumeCall(const llvm::Instruction& i) { return assumeCondition(i) != nullptr; }
 bool isLoadAwait(const llvm::Instruction& i) {
     return calleeName(i).starts_with("__VERIFIER_load_await_i");
 }
@@ -272,15 +283,23 @@ Dnf guardOf(llvm::Instruction& i, bool& mayFault) {
     }
     if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
         if (llvm::isa<llvm::DbgInfoIntrinsic>(call)) return dnfTrue();
+        // asm volatile("" ::: "memory"): a compiler barrier, no instruction at all.
+        if (const auto* as = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand());
+            as && llvm::StringRef(as->getAsmString()).trim().empty())
+            return dnfTrue();
         if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(call);
             ii && (ii->isAssumeLikeIntrinsic() || ii->getIntrinsicID() == llvm::Intrinsic::assume))
             return dnfTrue();
         const llvm::StringRef n = calleeName(i);
-        if (n == "__VERIFIER_assume" && call->arg_size() == 1) {
-            llvm::Value* c = call->getArgOperand(0);
-            if (!c->getType()->isIntegerTy()) return dnfTrue();
+        if (n == "__VERIFIER_assume" || n == "__porlab_spin_assume") {
+            llvm::Value* c = assumeCondition(i);
+            if (!c) return dnfTrue();
             return dnfAtom({llvm::CmpInst::ICMP_NE, c, llvm::ConstantInt::get(c->getType(), 0)});
         }
+        // The reductions' bookkeeping: no access to memory.
+        if (n == "__porlab_iteration_start" || n == "__porlab_iteration_begin" ||
+            n == "__porlab_purity_check")
+            return dnfTrue();
         if (n.starts_with("__VERIFIER_load_await_i") && call->arg_size() == 3) {
             mayFault = true;
             const auto* code = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
@@ -306,6 +325,9 @@ Dnf guardOf(llvm::Instruction& i, bool& mayFault) {
         }
         return dnfTrue();
     }
+    // A fence orders nothing under sequential consistency (porlab's only memory model) and is
+    // no event: an iteration that fences is as pure as one that does not (seqlock readers).
+    if (llvm::isa<llvm::FenceInst>(i)) return dnfTrue();
     if (i.mayWriteToMemory() || i.isTerminator()) return dnfFalse();
     return dnfTrue();
 }
@@ -353,9 +375,7 @@ std::vector<Fact> collectFacts(llvm::Function& f) {
         for (llvm::Instruction& i : bb) {
             auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
             if (!call) continue;
-            if (isAssumeCall(i) && call->arg_size() == 1 &&
-                call->getArgOperand(0)->getType()->isIntegerTy()) {
-                llvm::Value* c = call->getArgOperand(0);
+            if (llvm::Value* c = assumeCondition(i)) {
                 out.push_back({&i, nullptr,
                                normalize({llvm::CmpInst::ICMP_NE, c,
                                           llvm::ConstantInt::get(c->getType(), 0)})});
@@ -403,8 +423,22 @@ Known decide(const Atom& a, const std::vector<Atom>& known) {
     return Known::Unknown;
 }
 
+llvm::Value* iterationStart(llvm::Loop& loop) {
+    llvm::BasicBlock* h = loop.getHeader();
+    for (llvm::Instruction& i : *h)
+        if (calleeName(i) == "__porlab_iteration_start") return &i;
+    llvm::Module& m = *h->getModule();
+    llvm::FunctionCallee fn = m.getOrInsertFunction(
+        "__porlab_iteration_start", llvm::FunctionType::get(llvm::Type::getInt64Ty(m.getContext()), false));
+    llvm::IRBuilder<> b(h, h->getFirstInsertionPt());
+    if (const llvm::Instruction* first = h->getFirstNonPHIOrDbg())
+        b.SetCurrentDebugLocation(first->getDebugLoc());
+    return b.CreateCall(fn, {}, "porlab.start");
+}
+
 llvm::CallInst* emitAssumeNot(const std::vector<Atom>& atoms, llvm::Value* extra,
-                              llvm::Instruction* pos, const llvm::DebugLoc& loc) {
+                              llvm::Instruction* pos, const llvm::DebugLoc& loc,
+                              llvm::Value* start) {
     llvm::Module& m = *pos->getModule();
     llvm::LLVMContext& ctx = m.getContext();
     llvm::IRBuilder<> b(pos);
@@ -417,15 +451,12 @@ llvm::CallInst* emitAssumeNot(const std::vector<Atom>& atoms, llvm::Value* extra
     }
     if (extra) cond = cond ? b.CreateOr(cond, extra, "plp.ok") : extra;
     if (!cond) cond = llvm::ConstantInt::getFalse(ctx);
-    llvm::FunctionType* fty = nullptr;
-    llvm::Function* existing = m.getFunction("__VERIFIER_assume");
-    if (existing && existing->arg_size() == 1 && existing->getArg(0)->getType()->isIntegerTy())
-        fty = existing->getFunctionType();
-    else
-        fty = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::Type::getInt32Ty(ctx)}, false);
-    llvm::FunctionCallee callee = m.getOrInsertFunction("__VERIFIER_assume", fty);
-    llvm::Value* arg = b.CreateZExtOrTrunc(cond, fty->getParamType(0));
-    return b.CreateCall(callee, {arg});
+    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::FunctionCallee callee = m.getOrInsertFunction(
+        "__porlab_spin_assume",
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::Type::getInt32Ty(ctx), i64}, false));
+    llvm::Value* arg = b.CreateZExtOrTrunc(cond, llvm::Type::getInt32Ty(ctx));
+    return b.CreateCall(callee, {arg, start ? start : llvm::ConstantInt::getSigned(i64, -1)});
 }
 
 }  // namespace porlab::cfront::loops

@@ -67,8 +67,12 @@ using Dnf = std::vector<Conj>;
 // or-ed).
 [[nodiscard]] std::vector<std::pair<llvm::BasicBlock*, Dnf>> edgeConditions(llvm::BasicBlock& bb);
 
-// The pass's own calls.
+// The pass's own calls. An assume is the program's __VERIFIER_assume(c) or a reduction's
+// __porlab_spin_assume(c, start) (blocked with cause spin-loop; `start` the Event::index of the
+// iteration's first event, from __porlab_iteration_start at the loop header).
 [[nodiscard]] bool isAssumeCall(const llvm::Instruction& i);
+// Its condition c (an integer), nullptr if `i` is no assume.
+[[nodiscard]] llvm::Value* assumeCondition(const llvm::Instruction& i);
 [[nodiscard]] bool isLoadAwait(const llvm::Instruction& i);
 [[nodiscard]] bool isXchgAwait(const llvm::Instruction& i);
 // Nidhugg's await condition code for an icmp predicate (EQ = 2, NE = 5, ...).
@@ -90,13 +94,21 @@ struct Fact {
 enum class Known { True, False, Unknown };
 [[nodiscard]] Known decide(const Atom& a, const std::vector<Atom>& known);
 
-// Builds `assume(cond)` before `pos`; the condition is ¬(∧ atoms) ∨ extra (extra may be null).
+// Builds a reduction's assume `__porlab_spin_assume(cond, start)` before `pos`; the condition is
+// ¬(∧ atoms) ∨ extra (extra may be null); `start` comes from iterationStart.
 llvm::CallInst* emitAssumeNot(const std::vector<Atom>& atoms, llvm::Value* extra,
-                              llvm::Instruction* pos, const llvm::DebugLoc& loc);
+                              llvm::Instruction* pos, const llvm::DebugLoc& loc,
+                              llvm::Value* start);
+// `__porlab_iteration_start()` at the top of `loop`'s header (made on first use): the
+// Event::index of the thread's first event of the current iteration, for the reductions' blocks.
+llvm::Value* iterationStart(llvm::Loop& loop);
 
 // Does a used header phi of `loop` change along the backedge from `latch` (Godot: the header
-// is impure along it)?
-[[nodiscard]] bool headerImpureAlong(llvm::Loop& loop, llvm::BasicBlock* latch);
+// is impure along it)? With `refresh`, the expected value of a CAS loop whose failure refreshes
+// it (`e = x; while (!cas(&x, &e, e + 1));`) does not count when the refresh is provably pure
+// (Plp.cpp, refreshedByCas): PLP and porlab's default mode do it (Nidhugg's PLP reduces that
+// shape), SAVER's Def. 3 as published does not (e is live at the header).
+[[nodiscard]] bool headerImpureAlong(llvm::Loop& loop, llvm::BasicBlock* latch, bool refresh);
 
 // SAVER (SpinAssume.cpp, Saver.cpp). The blocks of the loopy paths of backedge latch → header
 // (paths inside `loop` that do not enter a nested loop), or {} when such a path enters one.
@@ -112,14 +124,15 @@ struct Backedge {
     std::vector<llvm::Instruction*> effects;
 };
 [[nodiscard]] std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li,
-                                                       llvm::BasicBlock* latch);
+                                                       llvm::BasicBlock* latch, bool refresh);
 
 // Function passes (Plp.cpp, SpinAssume.cpp, Saver.cpp, AwaitRewrite.cpp).
 void plpFunction(llvm::Function& f, bool await, LoopStats& stats);
-void spinAssumeFunction(llvm::Function& f, LoopStats& stats);
+void spinAssumeFunction(llvm::Function& f, LoopStats& stats, bool refresh);
 // spin-assume, then dynamic purity checks on the other potentially effect-free backedges and
-// zne annotations on canceling decrements (saver-spinloops.txt §III, §V, §VI).
-void saverFunction(llvm::Function& f, LoopStats& stats);
+// zne annotations on canceling decrements (saver-spinloops.txt §III, §V, §VI). `refresh`: see
+// headerImpureAlong.
+void saverFunction(llvm::Function& f, LoopStats& stats, bool refresh);
 // Rewrites load+assume pairs (any assume) and xchg/cas+assume pairs (assumes in `ours` only).
 int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours);
 // Branches whose condition a dominating fact decides become unconditional; returns how many.

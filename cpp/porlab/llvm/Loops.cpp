@@ -9,6 +9,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <map>
+#include <set>
+
 #include "porlab/core/Errors.hpp"
 #include "porlab/llvm/LoopConds.hpp"
 #include "porlab/llvm/LoopShape.hpp"
@@ -17,19 +20,43 @@ namespace porlab::cfront {
 
 namespace {
 
-bool callsItself(const llvm::Function& g) {
-    for (const llvm::BasicBlock& bb : g)
-        for (const llvm::Instruction& i : bb)
-            if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->getCalledFunction() == &g)
-                return true;
-    return false;
+// The functions that can call themselves, directly or through others (a cycle of direct calls):
+// inlining them could go on for ever.
+std::set<const llvm::Function*> recursiveFunctions(llvm::Module& m) {
+    std::map<const llvm::Function*, std::vector<const llvm::Function*>> calls;
+    for (const llvm::Function& g : m)
+        for (const llvm::BasicBlock& bb : g)
+            for (const llvm::Instruction& i : bb)
+                if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+                    if (const llvm::Function* h = c->getCalledFunction(); h && !h->isDeclaration())
+                        calls[&g].push_back(h);
+    std::set<const llvm::Function*> out;
+    for (const llvm::Function& g : m) {
+        std::set<const llvm::Function*> seen;
+        std::vector<const llvm::Function*> work{&g};
+        while (!work.empty() && !out.count(&g)) {
+            const llvm::Function* x = work.back();
+            work.pop_back();
+            for (const llvm::Function* y : calls[x]) {
+                if (y == &g) out.insert(&g);
+                if (seen.insert(y).second) work.push_back(y);
+            }
+        }
+    }
+    return out;
 }
 
-// Calls inside loops to the program's own functions are inlined (a few levels deep), so that
-// the loop analyses see what the callee does instead of an opaque, possibly effectful call.
-// Functions porlab treats specially by name (__VERIFIER_*) are left alone.
+// Calls inside loops to the program's own functions are inlined, as deep as the calls go (a
+// loop reached through any number of helper functions), so that the loop analyses see what the
+// callees do instead of an opaque, possibly effectful call. Recursive functions and the ones
+// porlab treats specially by name (__VERIFIER_*) are left alone; a size budget ends pathological
+// cases (a call left in place only makes the analyses more conservative).
 void inlineCallsInLoops(llvm::Module& m) {
-    for (int depth = 0; depth < 4; ++depth) {
+    const std::set<const llvm::Function*> recursive = recursiveFunctions(m);
+    std::size_t size = 0;
+    for (const llvm::Function& f : m) size += f.getInstructionCount();
+    const std::size_t budget = 8 * size + 100000;
+    for (int round = 0; round < 256; ++round) {
         std::vector<llvm::CallBase*> calls;
         for (llvm::Function& f : m) {
             if (f.isDeclaration()) continue;
@@ -41,7 +68,7 @@ void inlineCallsInLoops(llvm::Module& m) {
                     auto* c = llvm::dyn_cast<llvm::CallInst>(&i);
                     llvm::Function* g = c ? c->getCalledFunction() : nullptr;
                     if (!g || g->isDeclaration() || g == &f || g->isVarArg() ||
-                        g->getName().starts_with("__VERIFIER_") || callsItself(*g))
+                        g->getName().starts_with("__VERIFIER_") || recursive.count(g))
                         continue;
                     calls.push_back(c);
                 }
@@ -49,6 +76,8 @@ void inlineCallsInLoops(llvm::Module& m) {
         }
         if (calls.empty()) return;
         for (llvm::CallBase* c : calls) {
+            if (size > budget) return;
+            size += c->getCalledFunction()->getInstructionCount();
             llvm::InlineFunctionInfo info;
             (void)llvm::InlineFunction(*c, info);
         }
@@ -58,8 +87,8 @@ void inlineCallsInLoops(llvm::Module& m) {
 }  // namespace
 
 const std::vector<std::string>& loopModes() {
-    static const std::vector<std::string> modes = {"none", "spin-assume", "plp", "plp-await",
-                                                   "saver"};
+    static const std::vector<std::string> modes = {"plp-saver", "none", "spin-assume", "plp",
+                                                   "plp-await", "saver"};
     return modes;
 }
 
@@ -76,14 +105,23 @@ LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
     inlineCallsInLoops(m);
     for (llvm::Function& f : m) {
         if (f.isDeclaration()) continue;
-        if (mode == "spin-assume") loops::spinAssumeFunction(f, stats);
-        else if (mode == "saver") {
+        if (mode == "spin-assume") {
+            loops::spinAssumeFunction(f, stats, /*refresh=*/false);
+        } else if (mode == "saver") {
             // SAVER's static reshaping first (LoopShape.hpp), then its spin-assume and marks.
             stats.rotated += loops::rotateLoops(f);
             stats.merged += loops::mergeBisimilar(f);
-            loops::saverFunction(f, stats);
+            loops::saverFunction(f, stats, /*refresh=*/false);
+        } else if (mode == "plp-saver") {
+            // The default: SAVER's reshaping, PLP with awaits, then SAVER on what is left
+            // (spin-assume, dynamic purity checks, zne marks), refreshing CAS loops included.
+            stats.rotated += loops::rotateLoops(f);
+            stats.merged += loops::mergeBisimilar(f);
+            loops::plpFunction(f, /*await=*/true, stats);
+            loops::saverFunction(f, stats, /*refresh=*/true);
+        } else {
+            loops::plpFunction(f, mode == "plp-await", stats);
         }
-        else loops::plpFunction(f, mode == "plp-await", stats);
     }
     std::string err;
     llvm::raw_string_ostream out(err);

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Loop transformations on the LLVM IR after clang and SROA, before porlab lowers it (issue 6):
+//   plp-saver    the default (issue 15): SAVER's reshaping, PLP with awaits, then SAVER's
+//                spin-assume, dynamic purity checks and zne marks on what PLP left, CAS loops
+//                whose failure refreshes the expected value counted as pure (Plp.cpp). Every
+//                part is a program transformation or a check of the thread's own history,
+//                except zne, whose blocking every explorer that does it makes sound on its own
+//                (DPOR explorers and naive: zne awaits, Program.hpp; graph explorers: Algorithm 2
+//                with the strict validity check); the others run the decrements;
 //   none         nothing;
 //   spin-assume  SAVER's static spin-assume (Def. 3): a backedge whose every loopy path is
 //                effect-free and assigns only dead registers becomes assume(¬condition);

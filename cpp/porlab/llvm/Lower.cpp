@@ -9,6 +9,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DataLayout.h>
@@ -88,6 +89,12 @@ std::optional<BuiltinCall> classify(const std::string& n, bool defined) {
     if (startsWith(n, "__VERIFIER_xchg_await_")) return BuiltinCall{B::XchgAwait};
     if (n == "__porlab_iteration_begin") return BuiltinCall{B::IterationBegin};
     if (n == "__porlab_purity_check") return BuiltinCall{B::PurityCheck};
+    if (n == "__porlab_iteration_start") return BuiltinCall{B::IterationStart};
+    if (n == "__porlab_spin_assume") return BuiltinCall{B::SpinAssume};
+    // A no-op that the loop analyses (LoopConds.cpp guardOf) treat as an effect, like a call
+    // Nidhugg's PLP does not look into: the loop benchmarks use it where the papers' artifacts
+    // call such a function (mcslock's cpu_relax()).
+    if (n == "__porlab_opaque") return BuiltinCall{B::Nop};
     if (defined) return std::nullopt;
     if (startsWith(n, "__VERIFIER_nondet_")) return BuiltinCall{B::Nondet};
     static const std::map<std::string, B, std::less<>> table = {
@@ -232,6 +239,8 @@ bool builtinLetsEscape(Builtin b, unsigned argNo) {
     case Builtin::Clz:
     case Builtin::Ctz:
     case Builtin::Bswap:
+    case Builtin::IterationStart:
+    case Builtin::SpinAssume:
         return false;
     case Builtin::ThrdCreate: return argNo == 2;
     default: return true;
@@ -815,7 +824,7 @@ private:
     std::int32_t edgeLabel(const llvm::BasicBlock* from, const llvm::BasicBlock* to) {
         const std::int32_t toLabel = blockLabel_.at(to);
         const bool phis = !to->phis().empty();
-        const llvm::Loop* loop = loops_ ? loops_->getLoopFor(to) : nullptr;
+        const llvm::Loop* loop = loops_->getLoopFor(to);
         const bool header = loop && loop->getHeader() == to;
         if (!phis && !header) return toLabel;
         auto key = std::make_pair(from, to);
@@ -864,19 +873,26 @@ private:
         for (const llvm::Argument& a : f.args()) newSlots(&a, 1);
         llvm::DominatorTree dt(const_cast<llvm::Function&>(f));
         llvm::LoopInfo li(dt);
-        loops_ = opts_.unroll ? &li : nullptr;
+        // Every loop header is marked (LoopEnter / LoopBack on its incoming edges), with or
+        // without a bound: the marks count the jumps back for --unroll, give the reductions'
+        // blocks the start of their iteration and let the interpreter see a livelock.
+        loops_ = &li;
         loopSlot_.clear();
-        if (loops_)
-            for (const llvm::Loop* l : li.getLoopsInPreorder()) loopSlot_[l] = newSlots(nullptr, 1);
         std::int32_t label = 0;
         for (const llvm::BasicBlock& bb : f) blockLabel_[&bb] = label++;
-        // Result slots first, so that operands defined later in layout order resolve.
+        // Result slots first, so that operands defined later in layout order resolve. The
+        // bookkeeping slots (CFunction::stateSlots) come after the registers.
+        std::vector<const llvm::Instruction*> bookkeeping;
         for (const llvm::BasicBlock& bb : f)
             for (const llvm::Instruction& i : bb) {
                 if (i.getType()->isVoidTy()) continue;
-                if (llvm::isa<llvm::AtomicCmpXchgInst>(i)) newSlots(&i, 2);
+                if (isBookkeepingCall(i)) bookkeeping.push_back(&i);
+                else if (llvm::isa<llvm::AtomicCmpXchgInst>(i)) newSlots(&i, 2);
                 else newSlots(&i, 1);
             }
+        fn_->stateSlots = fn_->numSlots;
+        for (const llvm::Loop* l : li.getLoopsInPreorder()) loopSlot_[l] = newSlots(nullptr, 4);
+        for (const llvm::Instruction* i : bookkeeping) newSlots(i, 1);
         std::vector<std::int32_t> labelPc(blockLabel_.size(), -1);
         for (const llvm::BasicBlock& bb : f) {
             labelPc[static_cast<std::size_t>(blockLabel_[&bb])] =
@@ -887,19 +903,6 @@ private:
             labelPc.push_back(static_cast<std::int32_t>(fn_->code.size()));
             const auto [from, to] = stubs_[s];
             const llvm::Instruction& at = *from->getTerminator();
-            if (loops_) {
-                const llvm::Loop* loop = loops_->getLoopFor(to);
-                if (loop && loop->getHeader() == to) {
-                    if (loop->contains(from)) {
-                        CInstr& in = emit(COp::LoopBack, at);
-                        in.a = loopSlot_.at(loop);
-                        in.imm = *opts_.unroll;
-                    } else {
-                        CInstr& in = emit(COp::LoopEnter, at);
-                        in.a = loopSlot_.at(loop);
-                    }
-                }
-            }
             std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
             for (const llvm::PHINode& phi : to->phis()) {
                 const llvm::Value* inc = phi.getIncomingValueForBlock(from);
@@ -911,6 +914,15 @@ private:
                 in.imm = static_cast<std::int64_t>(fn_->copies.size());
                 in.c = static_cast<std::int32_t>(pairs.size());
                 fn_->copies.insert(fn_->copies.end(), pairs.begin(), pairs.end());
+            }
+            // After the phi copies: the registers are then the header's (a livelock is a header
+            // state that repeats).
+            if (const llvm::Loop* loop = loops_->getLoopFor(to); loop && loop->getHeader() == to) {
+                CInstr& in = emit(loop->contains(from) ? COp::LoopBack : COp::LoopEnter, at);
+                in.a = loopSlot_.at(loop);
+                in.imm = opts_.unroll ? *opts_.unroll - 1 : -1;  // N visits of the header
+                const SourcePos h = headerPos(*loop);
+                in.imm2 = (static_cast<std::int64_t>(h.file) << 32) | h.line;
             }
             emit(COp::Jump, at);
             fixup(blockLabel_.at(to), &fn_->code.back().a);
@@ -1494,6 +1506,10 @@ private:
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(r.getType()).getFixedValue());
             in.resultUsed = !r.use_empty();
             in.imm2 = r.getMetadata("porlab.zne") ? 1 : 0;  // SAVER: a canceling decrement
+            if (in.imm2) {  // the start of its loop's iteration (the zne marker's operand)
+                const llvm::Loop* loop = loops_->getLoopFor(r.getParent());
+                in.d = loop ? loopSlot_.at(loop) + 1 : -1;
+            }
             return;
         }
         case Instruction::AtomicCmpXchg: {
@@ -1594,6 +1610,24 @@ private:
         std::string at = where(i);
         if (at.size() >= 2) at.resize(at.size() - 2);  // without the ": "
         firstNonSc_ = at + ", " + name + (llvm::isa<llvm::FenceInst>(i) ? " fence" : "");
+    }
+
+    // Calls whose result is bookkeeping (CFunction::stateSlots), not program state.
+    static bool isBookkeepingCall(const llvm::Instruction& i) {
+        const auto* c = llvm::dyn_cast<llvm::CallInst>(&i);
+        const llvm::Function* g = c ? c->getCalledFunction() : nullptr;
+        return g && (g->getName() == "__porlab_iteration_start" ||
+                     g->getName() == "__porlab_iteration_begin");
+    }
+
+    // Where a loop is named in messages: its header's first line, else its first jump back.
+    SourcePos headerPos(const llvm::Loop& loop) {
+        for (const llvm::Instruction& i : *loop.getHeader())
+            if (i.getDebugLoc() && i.getDebugLoc().getLine()) return posOf(i);
+        for (const llvm::BasicBlock* latch : llvm::predecessors(loop.getHeader()))
+            if (loop.contains(latch) && latch->getTerminator()->getDebugLoc())
+                return posOf(*latch->getTerminator());
+        return curFnPos_;
     }
 
     // Names of escaped stack variables: the debug-info name of the variable when there is one.

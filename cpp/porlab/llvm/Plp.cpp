@@ -5,6 +5,9 @@
 // await (or an assume) no longer makes its outer loop's iterations impure.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -17,17 +20,145 @@
 
 namespace porlab::cfront::loops {
 
+namespace {
+
+// Do two pointers name the same address (the same base and constant offset; a base computed by
+// two GEPs with the same operands counts as one)?
+bool samePlace(llvm::Value* a, llvm::Value* b, const llvm::DataLayout& dl) {
+    llvm::APInt oa(dl.getIndexTypeSizeInBits(a->getType()), 0);
+    llvm::APInt ob(dl.getIndexTypeSizeInBits(b->getType()), 0);
+    const llvm::Value* ba = a->stripAndAccumulateConstantOffsets(dl, oa, true);
+    const llvm::Value* bb = b->stripAndAccumulateConstantOffsets(dl, ob, true);
+    if (oa != ob) return false;
+    if (ba == bb) return true;
+    const auto* ga = llvm::dyn_cast<llvm::GetElementPtrInst>(ba);
+    const auto* gb = llvm::dyn_cast<llvm::GetElementPtrInst>(bb);
+    if (!ga || !gb || ga->getSourceElementType() != gb->getSourceElementType() ||
+        ga->getNumOperands() != gb->getNumOperands())
+        return false;
+    for (unsigned k = 0; k < ga->getNumOperands(); ++k)
+        if (ga->getOperand(k) != gb->getOperand(k)) return false;
+    return true;
+}
+
+// An instruction that is no visible operation and changes no memory: register code, debug
+// intrinsics, fences (no-ops under SC), the reductions' bookkeeping.
+bool invisible(const llvm::Instruction& i) {
+    if (llvm::isa<llvm::DbgInfoIntrinsic>(i) || llvm::isa<llvm::FenceInst>(i)) return true;
+    if (const auto* c = llvm::dyn_cast<llvm::CallInst>(&i)) {
+        const llvm::Function* g = c->getCalledFunction();
+        return g && (g->getName() == "__porlab_iteration_start" ||
+                     g->getName() == "__porlab_iteration_begin" ||
+                     g->getName().starts_with("llvm.dbg."));
+    }
+    return !i.mayReadOrWriteMemory();
+}
+
+// The CAS of a refreshing CAS loop: `v` is the value a CAS of `loop` that compares with `phi`
+// read, or a phi of the loop that merges that value (the failure edge, where clang stores the
+// value read into the expected variable) with `phi` itself (the success edge); nullptr
+// otherwise.
+llvm::AtomicCmpXchgInst* refreshingCas(llvm::Loop& loop, llvm::PHINode& phi, llvm::Value* v,
+                                       int depth = 0) {
+    if (auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(v)) {
+        if (ev->getNumIndices() != 1 || ev->getIndices()[0] != 0) return nullptr;
+        auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(ev->getAggregateOperand());
+        if (!cas || !loop.contains(cas) || cas->getCompareOperand() != &phi) return nullptr;
+        return cas;
+    }
+    auto* merge = llvm::dyn_cast<llvm::PHINode>(v);
+    if (!merge || merge == &phi || !loop.contains(merge) || depth > 4) return nullptr;
+    llvm::AtomicCmpXchgInst* cas = nullptr;
+    for (llvm::Value* in : merge->incoming_values()) {
+        if (in == &phi) continue;
+        llvm::AtomicCmpXchgInst* c = refreshingCas(loop, phi, in, depth + 1);
+        if (!c || (cas && c != cas)) return nullptr;
+        cas = c;
+    }
+    return cas;
+}
+
+// A CAS loop whose failure refreshes its expected value (`e = x; while (!cas(&x, &e, e + 1));`,
+// weak or strong, on a variable or a struct member): along the backedge the header phi e gets the
+// value the CAS read. On success that is e itself; on failure the iteration changed e to the
+// value v that x had at the CAS, and nothing else (the rest of the iteration is checked as
+// usual). When e's value on entering the loop is a load of the same address whose only use is
+// e, and the thread does nothing visible between that load and the CAS (neither after the load
+// before the loop nor in the iteration before the CAS), the state after the failed iteration is
+// the one the thread reaches when that load runs at the time of the CAS and reads v: moving a
+// read of a thread later, past other threads' events, gives an execution of the same program.
+// So the phi does not make the iteration impure (Godot's local state preservation holds with the
+// load moved), and a failed iteration can be blocked.
+bool refreshedByCas(llvm::Loop& loop, llvm::PHINode& phi, llvm::Value* fromLatch) {
+    llvm::AtomicCmpXchgInst* cas = refreshingCas(loop, phi, fromLatch);
+    if (!cas) return false;
+    // The loop leaves on the CAS's success flag, as C11's compare_exchange loops do (the shape
+    // whose reduction Nidhugg's PLP shows on CDSChecker's mpmc-queue). The Linux idiom
+    // `old = cmpxchg(x, w, n); if (old == w) break; w = old;` is as pure, but Godot's
+    // qspinlock(3) PLP column (564+462, porlab's harness's xchg_tail is such a loop) shows
+    // Nidhugg leaving it alone: porlab does too, to explore what Nidhugg's PLP explores.
+    bool exitsOnSuccess = false;
+    for (llvm::BasicBlock* b : loop.blocks()) {
+        auto* br = llvm::dyn_cast<llvm::BranchInst>(b->getTerminator());
+        if (!br || !br->isConditional() ||
+            (loop.contains(br->getSuccessor(0)) && loop.contains(br->getSuccessor(1))))
+            continue;
+        const Atom a = boolAtom(br->getCondition(), true);
+        const auto* ok = llvm::dyn_cast<llvm::ExtractValueInst>(a.lhs);
+        exitsOnSuccess = exitsOnSuccess || (ok && ok->getAggregateOperand() == cas &&
+                                            ok->getNumIndices() == 1 && ok->getIndices()[0] == 1);
+    }
+    if (!exitsOnSuccess) return false;
+    const llvm::DataLayout& dl = phi.getModule()->getDataLayout();
+    for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k) {
+        llvm::BasicBlock* from = phi.getIncomingBlock(k);
+        llvm::Value* in = phi.getIncomingValue(k);
+        if (loop.contains(from)) {
+            if (in != &phi && !refreshingCas(loop, phi, in)) return false;
+            continue;
+        }
+        auto* ld = llvm::dyn_cast<llvm::LoadInst>(in);
+        if (!ld || ld->getParent() != from || !ld->hasOneUse() ||
+            !samePlace(ld->getPointerOperand(), cas->getPointerOperand(), dl))
+            return false;
+        for (const llvm::Instruction* i = ld->getNextNode(); i && !i->isTerminator(); i = i->getNextNode())
+            if (!invisible(*i)) return false;
+    }
+    // Every path of an iteration from the header to the CAS: nothing visible before it.
+    llvm::BasicBlock* h = loop.getHeader();
+    std::set<llvm::BasicBlock*> before{cas->getParent()};
+    std::vector<llvm::BasicBlock*> work{cas->getParent()};
+    while (!work.empty()) {
+        llvm::BasicBlock* b = work.back();
+        work.pop_back();
+        if (b == h) continue;
+        for (llvm::BasicBlock* p : llvm::predecessors(b))
+            if (loop.contains(p) && before.insert(p).second) work.push_back(p);
+    }
+    for (llvm::BasicBlock* b : before)
+        for (llvm::Instruction& i : *b) {
+            if (&i == cas) break;
+            if (!invisible(i)) return false;
+        }
+    return true;
+}
+
+}  // namespace
+
 // Is the header of `loop` impure along the backedge from `latch` (Godot §III): does some used
 // header phi take, along it, a value other than the one it already has? A phi fed back itself,
-// or fed the same value on every edge, stays unchanged.
-bool headerImpureAlong(llvm::Loop& loop, llvm::BasicBlock* latch) {
+// or fed the same value on every edge, stays unchanged; with `refresh`, so does the expected
+// value of a refreshing CAS loop (refreshedByCas).
+bool headerImpureAlong(llvm::Loop& loop, llvm::BasicBlock* latch, bool refresh) {
     for (llvm::PHINode& phi : loop.getHeader()->phis()) {
         if (phi.use_empty()) continue;
         llvm::Value* v = phi.getIncomingValueForBlock(latch);
         if (v == &phi) continue;
         bool same = true;
         for (llvm::Value* in : phi.incoming_values()) same = same && in == v;
-        if (!same) return true;
+        if (same) continue;
+        if (refresh && refreshedByCas(loop, phi, v)) continue;
+        return true;
     }
     return false;
 }
@@ -81,7 +212,7 @@ Dnf purityCondition(llvm::Loop& loop, llvm::LoopInfo& li) {
         for (auto& [s, e] : edgeConditions(*a)) {
             if (!loop.contains(s)) continue;
             if (s == header) {
-                if (!headerImpureAlong(loop, a)) out = dnfOr(std::move(out), e);
+                if (!headerImpureAlong(loop, a, /*refresh=*/true)) out = dnfOr(std::move(out), e);
                 continue;
             }
             if (internalBackedge(loop, li, a, s)) continue;
@@ -129,9 +260,14 @@ public:
         facts_ = collectFacts(f);
         if (!loop_.getSubLoops().empty()) makeTookFlag();
         for (const Conj& c : pc) place(c);
-        if (took_) {
-            if (llvm::isAllocaPromotable(took_)) llvm::PromoteMemToReg({took_}, dt_);
+        std::vector<llvm::AllocaInst*> slots;
+        if (took_) slots.push_back(took_);
+        for (auto& [p, c] : carriers_) {
+            slots.push_back(c.passed);
+            if (c.value) slots.push_back(c.value);
         }
+        std::erase_if(slots, [](llvm::AllocaInst* a) { return !llvm::isAllocaPromotable(a); });
+        if (!slots.empty()) llvm::PromoteMemToReg(slots, dt_);
     }
 
 private:
@@ -157,6 +293,74 @@ private:
         afterFlag_[h] = b.CreateStore(llvm::ConstantInt::getFalse(ctx), took_);
     }
 
+    // Registers a disjunct needs that are defined on different branches of its path (Godot §III:
+    // "for registers that do not reach the insertion location, arbitrary values can be used when
+    // execution does not pass their definitions"): each such definition p gets a flag, false at
+    // the header and true once p ran in the iteration, and a copy of its value; the assume reads
+    // both (stack slots promoted to phis, undefined on the paths that miss p) and blocks only
+    // when every flag is set, i.e. only on the disjunct's own path.
+    struct Carrier {
+        llvm::AllocaInst* passed = nullptr;
+        llvm::AllocaInst* value = nullptr;
+    };
+    static llvm::Instruction* after(llvm::Instruction* p) {
+        if (llvm::isa<llvm::PHINode>(p)) return &*p->getParent()->getFirstInsertionPt();
+        return p->getNextNode();
+    }
+    Carrier& carrier(llvm::Instruction* p, bool value) {
+        Carrier& c = carriers_[p];
+        llvm::Function& f = *loop_.getHeader()->getParent();
+        llvm::LLVMContext& ctx = f.getContext();
+        llvm::Type* i1 = llvm::Type::getInt1Ty(ctx);
+        auto entry = f.getEntryBlock().getFirstInsertionPt();
+        if (!c.passed) {
+            c.passed = new llvm::AllocaInst(i1, 0, "plp.passed", entry);
+            llvm::BasicBlock* h = loop_.getHeader();
+            llvm::IRBuilder<>(h, h->getFirstInsertionPt())
+                .CreateStore(llvm::ConstantInt::getFalse(ctx), c.passed);
+            llvm::IRBuilder<>(after(p)).CreateStore(llvm::ConstantInt::getTrue(ctx), c.passed);
+        }
+        if (value && !c.value && !p->getType()->isVoidTy()) {
+            c.value = new llvm::AllocaInst(p->getType(), 0, "plp.value", entry);
+            llvm::IRBuilder<>(after(p)).CreateStore(p, c.value);
+        }
+        return c;
+    }
+
+    // When no point of `points` is dominated by all the others: the one latest on the loop
+    // body's paths (every other point reaches it within an iteration), nullptr if there is none.
+    llvm::Instruction* latestOnPaths(const std::vector<llvm::Instruction*>& points) {
+        const std::vector<llvm::BasicBlock*> order = bodyPostOrder(loop_, li_);
+        std::map<llvm::BasicBlock*, std::size_t> rank;  // smaller: later on every path
+        for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = k;
+        llvm::Instruction* q = nullptr;
+        for (llvm::Instruction* p : points) {
+            if (!rank.count(p->getParent())) return nullptr;
+            if (!q || rank[p->getParent()] < rank[q->getParent()] ||
+                (p->getParent() == q->getParent() && q->comesBefore(p)))
+                q = p;
+        }
+        for (llvm::Instruction* p : points) {
+            if (p == q || p->getParent() == q->getParent()) continue;
+            // Forward reachability from p's block to q's block in the body without backedges.
+            std::set<llvm::BasicBlock*> seen{p->getParent()};
+            std::vector<llvm::BasicBlock*> work{p->getParent()};
+            bool found = false;
+            while (!work.empty() && !found) {
+                llvm::BasicBlock* b = work.back();
+                work.pop_back();
+                for (llvm::BasicBlock* s : llvm::successors(b)) {
+                    if (!loop_.contains(s) || s == loop_.getHeader() || internalBackedge(loop_, li_, b, s))
+                        continue;
+                    if (s == q->getParent()) found = true;
+                    if (seen.insert(s).second) work.push_back(s);
+                }
+            }
+            if (!found) return nullptr;
+        }
+        return q;
+    }
+
     llvm::Instruction* blockStart(llvm::BasicBlock* bb) {
         auto it = afterFlag_.find(bb);
         if (it != afterFlag_.end()) return it->second->getNextNode();
@@ -174,9 +378,17 @@ private:
         }
         if (c.earliest) points.push_back(c.earliest);
         llvm::Instruction* q = nullptr;
+        std::vector<llvm::Instruction*> elsewhere;  // points on other branches than q's
         if (!latestOnChain(points, dt_, q)) {
-            ++stats_.unplaced;
-            return;
+            q = latestOnPaths(points);
+            if (!q) {
+                ++stats_.unplaced;
+                return;
+            }
+            for (llvm::Instruction* p : points)
+                if (p != q && !dt_.dominates(p, q) &&
+                    std::find(elsewhere.begin(), elsewhere.end(), p) == elsewhere.end())
+                    elsewhere.push_back(p);
         }
         llvm::Instruction* pos = nullptr;
         if (!q) pos = blockStart(loop_.getHeader());
@@ -201,8 +413,28 @@ private:
             llvm::IRBuilder<> b(pos);
             extra = b.CreateLoad(llvm::Type::getInt1Ty(pos->getContext()), took_, "plp.took");
         }
+        if (!elsewhere.empty()) {
+            // The disjunct's registers from other branches, read through their carriers; the
+            // assume also holds when one of them did not run in this iteration.
+            std::map<llvm::Value*, llvm::Value*> copy;
+            for (llvm::Instruction* p : elsewhere) {
+                bool used = false;
+                for (const Atom& a : atoms) used = used || a.lhs == p || a.rhs == p;
+                Carrier& cr = carrier(p, used);
+                llvm::IRBuilder<> b(pos);
+                llvm::Value* missed = b.CreateNot(
+                    b.CreateLoad(llvm::Type::getInt1Ty(pos->getContext()), cr.passed, "plp.passed"));
+                extra = extra ? b.CreateOr(extra, missed) : missed;
+                if (used && cr.value) copy[p] = b.CreateLoad(p->getType(), cr.value, "plp.value");
+            }
+            for (Atom& a : atoms) {
+                if (auto it = copy.find(a.lhs); it != copy.end()) a.lhs = it->second;
+                if (auto it = copy.find(a.rhs); it != copy.end()) a.rhs = it->second;
+            }
+        }
         const llvm::DebugLoc loc = q && q->getDebugLoc() ? q->getDebugLoc() : pos->getDebugLoc();
-        ours_.insert(emitAssumeNot(atoms, extra, pos, loc));
+        llvm::Value* start = iterationStart(loop_);  // at the header's top: dominates pos
+        ours_.insert(emitAssumeNot(atoms, extra, pos, loc, start));
         ++stats_.assumes;
     }
 
@@ -214,6 +446,7 @@ private:
     std::vector<Fact> facts_;
     llvm::AllocaInst* took_ = nullptr;
     std::map<llvm::BasicBlock*, llvm::Instruction*> afterFlag_;
+    std::map<llvm::Instruction*, Carrier> carriers_;
 };
 
 }  // namespace

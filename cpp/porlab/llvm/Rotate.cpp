@@ -24,7 +24,7 @@
 // duplicated in front of the loop; a loop whose first test is not known, such as LOOP-PEEL's
 // thread II, is left to bisimilar-node merging, which gives one load instead of rotation's two).
 //
-// The loop bound (--unroll: back-jumps to a loop's header per entry) counts one jump less for a
+// The loop bound (--unroll: visits of a loop's header per entry) counts one visit less for a
 // rotated loop: the iteration that leaves it exits from the copy of the test at its end instead
 // of jumping back to the header to test. Under bound u the rotated program reaches what the
 // program as written reaches under u, and at most what it reaches under u + 1.

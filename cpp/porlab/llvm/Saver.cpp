@@ -145,8 +145,8 @@ int markPrivateStores(llvm::Loop& loop, llvm::DominatorTree& dt) {
 
 }  // namespace
 
-void saverFunction(llvm::Function& f, LoopStats& stats) {
-    spinAssumeFunction(f, stats);
+void saverFunction(llvm::Function& f, LoopStats& stats, bool refresh) {
+    spinAssumeFunction(f, stats, refresh);
     stats.foldedBranches += foldDecidedBranches(f);
     (void)cutAfterFalseAssumes(f);
     llvm::DominatorTree dt(f);
@@ -155,7 +155,7 @@ void saverFunction(llvm::Function& f, LoopStats& stats) {
     std::vector<std::pair<llvm::Loop*, llvm::BasicBlock*>> checks;
     for (llvm::Loop* loop : li.getLoopsInPreorder()) {
         for (llvm::BasicBlock* latch : llvm::predecessors(loop->getHeader())) {
-            const auto be = classifyBackedge(*loop, li, latch);
+            const auto be = classifyBackedge(*loop, li, latch, refresh);
             if (!be || be->effects.empty()) continue;
             llvm::AtomicRMWInst* dec = cancelingDecrement(*be, dt);
             for (llvm::Instruction* e : be->effects)
@@ -182,7 +182,7 @@ void saverFunction(llvm::Function& f, LoopStats& stats) {
     llvm::FunctionCallee begin =
         m.getOrInsertFunction("__porlab_iteration_begin", llvm::FunctionType::get(i64, false));
     llvm::FunctionCallee check = m.getOrInsertFunction(
-        "__porlab_purity_check", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i64}, false));
+        "__porlab_purity_check", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i64, i64}, false));
     std::set<llvm::Loop*> checked;
     for (auto& [loop, latch] : checks)
         if (checked.insert(loop).second) stats.privateStores += markPrivateStores(*loop, dt);
@@ -200,7 +200,7 @@ void saverFunction(llvm::Function& f, LoopStats& stats) {
         auto* edge = llvm::BasicBlock::Create(ctx, "porlab.purity", &f, h);
         llvm::IRBuilder<> b(edge);
         b.SetCurrentDebugLocation(term->getDebugLoc());
-        b.CreateCall(check, {mark});
+        b.CreateCall(check, {mark, iterationStart(*loop)});
         b.CreateBr(h);
         term->replaceSuccessorWith(h, edge);
         for (llvm::PHINode& phi : h->phis()) phi.replaceIncomingBlockWith(latch, edge);

@@ -56,9 +56,10 @@ std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li, ll
     return both;
 }
 
-std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch) {
+std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch,
+                                         bool refresh) {
     llvm::BasicBlock* h = loop.getHeader();
-    if (!loop.contains(latch) || headerImpureAlong(loop, latch)) return std::nullopt;
+    if (!loop.contains(latch) || headerImpureAlong(loop, latch, refresh)) return std::nullopt;
     const std::set<llvm::BasicBlock*> blocks = loopyBlocks(loop, li, latch);
     if (blocks.empty()) return std::nullopt;
     Backedge be;
@@ -83,20 +84,20 @@ std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, l
     return be;
 }
 
-void spinAssumeFunction(llvm::Function& f, LoopStats& stats) {
+void spinAssumeFunction(llvm::Function& f, LoopStats& stats, bool refresh) {
     llvm::DominatorTree dt(f);
     llvm::LoopInfo li(dt);
-    std::vector<Backedge> todo;
+    std::vector<std::pair<llvm::Loop*, Backedge>> todo;
     for (llvm::Loop* loop : li.getLoopsInPreorder()) {
         ++stats.loops;
         for (llvm::BasicBlock* latch : llvm::predecessors(loop->getHeader()))
-            if (auto be = classifyBackedge(*loop, li, latch); be && be->effects.empty())
-                todo.push_back(std::move(*be));
+            if (auto be = classifyBackedge(*loop, li, latch, refresh); be && be->effects.empty())
+                todo.emplace_back(loop, std::move(*be));
     }
-    for (const Backedge& be : todo)
+    for (const auto& [loop, be] : todo)
         for (const Conj& c : be.condition) {
             emitAssumeNot(c.atoms, nullptr, be.latch->getTerminator(),
-                          be.latch->getTerminator()->getDebugLoc());
+                          be.latch->getTerminator()->getDebugLoc(), iterationStart(*loop));
             ++stats.assumes;
         }
 }

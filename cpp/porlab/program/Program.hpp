@@ -81,6 +81,17 @@ public:
         return {};
     }
 
+    // zne awaits (for explorers that explore blocking events, e.g. the DPOR ones and naive; the
+    // graph explorers have their own zne blocking through blockThread): a canceling decrement of
+    // a zero-net-effect loop iteration (Event::zne) whose thread's last write is the increment
+    // it cancels is pending with `aux` = that increment's Event::index and is enabled only once
+    // another thread has observed the location since the increment (any access but a
+    // fetch-and-add whose result is unused). Until then the iteration changed nothing anybody
+    // saw, and performing the decrement would bring the loop back to where it started: a
+    // thread still waiting there at the end is blocked (cause zne). Call before reset(); returns
+    // false if unsupported (the decrement is then a plain fetch-and-add).
+    virtual bool setZneAwaits(bool on) { return !on; }
+
     // Convenience: is thread t ready with an enabled operation?
     [[nodiscard]] bool enabled(ThreadId t) const {
         return status(t) == ThreadStatus::Ready && pending(t).enabled;

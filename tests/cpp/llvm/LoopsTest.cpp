@@ -2,8 +2,10 @@
 // Loop transformations of the C front end (CLoadOptions::loops, issue 6), end to end.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "porlab/core/Errors.hpp"
@@ -29,7 +31,7 @@ int main() {
 }
 )";
 
-std::shared_ptr<Program> load(const std::string& loops, int unroll = 3) {
+std::shared_ptr<Program> load(const std::string& loops, int unroll = 4) {
     CLoadOptions o;
     o.unroll = unroll;
     o.loops = loops;
@@ -37,12 +39,12 @@ std::shared_ptr<Program> load(const std::string& loops, int unroll = 3) {
 }
 
 TEST(CLoops, PollingLoopBecomesAssumeOrAwait) {
-    EXPECT_EQ(disassembleC(*load("none")).find("__VERIFIER_assume"), std::string::npos);
-    EXPECT_NE(disassembleC(*load("spin-assume")).find("__VERIFIER_assume"), std::string::npos);
-    EXPECT_NE(disassembleC(*load("plp")).find("__VERIFIER_assume"), std::string::npos);
+    EXPECT_EQ(disassembleC(*load("none")).find("__porlab_spin_assume"), std::string::npos);
+    EXPECT_NE(disassembleC(*load("spin-assume")).find("__porlab_spin_assume"), std::string::npos);
+    EXPECT_NE(disassembleC(*load("plp")).find("__porlab_spin_assume"), std::string::npos);
     const std::string awaited = disassembleC(*load("plp-await"));
     EXPECT_NE(awaited.find("__VERIFIER_load_await_"), std::string::npos);
-    EXPECT_EQ(awaited.find("__VERIFIER_assume"), std::string::npos);
+    EXPECT_EQ(awaited.find("__porlab_spin_assume"), std::string::npos);
 }
 
 TEST(CLoops, BlockedExecutionsShrink) {
@@ -104,7 +106,7 @@ int main() {
 }
 )";
 
-std::shared_ptr<Program> loadSrc(const char* src, const std::string& loops, int unroll = 3) {
+std::shared_ptr<Program> loadSrc(const char* src, const std::string& loops, int unroll = 4) {
     CLoadOptions o;
     o.unroll = unroll;
     o.loops = loops;
@@ -150,8 +152,8 @@ std::string functionListing(const std::string& listing, const std::string& name)
 TEST(CLoops, RotationMakesCasLoop2SpinAssumable) {
     const std::string spin = disassembleC(*loadSrc(kCasLoop2, "spin-assume"));
     const std::string saver = disassembleC(*loadSrc(kCasLoop2, "saver"));
-    EXPECT_EQ(count(functionListing(spin, "inc"), "__VERIFIER_assume"), 0U);
-    EXPECT_GE(count(functionListing(saver, "inc"), "__VERIFIER_assume"), 1U);
+    EXPECT_EQ(count(functionListing(spin, "inc"), "__porlab_spin_assume"), 0U);
+    EXPECT_GE(count(functionListing(saver, "inc"), "__porlab_spin_assume"), 1U);
     for (const char* explorer : {"optimal", "graph"}) {
         const ExploreResult none = explore(*loadSrc(kCasLoop2, "none"), explorer);
         const ExploreResult sa = explore(*loadSrc(kCasLoop2, "spin-assume"), explorer);
@@ -169,8 +171,8 @@ TEST(CLoops, RotationMakesCasLoop2SpinAssumable) {
 TEST(CLoops, BisimilarityMakesLoopPeelSpinAssumable) {
     const std::string spin = disassembleC(*loadSrc(kLoopPeel, "spin-assume"));
     const std::string saver = disassembleC(*loadSrc(kLoopPeel, "saver"));
-    EXPECT_EQ(count(functionListing(spin, "two"), "__VERIFIER_assume"), 0U);
-    EXPECT_GE(count(functionListing(saver, "two"), "__VERIFIER_assume"), 1U);
+    EXPECT_EQ(count(functionListing(spin, "two"), "__porlab_spin_assume"), 0U);
+    EXPECT_GE(count(functionListing(saver, "two"), "__porlab_spin_assume"), 1U);
     // One load of x left in thread II, as in thread I.
     EXPECT_EQ(count(functionListing(saver, "two"), "load"), count(functionListing(saver, "one"), "load"));
     for (const char* explorer : {"optimal", "graph"}) {
@@ -214,15 +216,124 @@ int main() {
 )";
 
 TEST(CLoops, BisimilarityMovesNonUnifiedPhis) {
-    const std::string saver = disassembleC(*loadSrc(kMovedPhi, "saver", 4));
+    const std::string saver = disassembleC(*loadSrc(kMovedPhi, "saver", 5));
     EXPECT_EQ(count(functionListing(saver, "reader"), "load"), 1U);  // the peeled copy is gone
-    const ExploreResult none = explore(*loadSrc(kMovedPhi, "none", 4), "naive");
-    const ExploreResult sv = explore(*loadSrc(kMovedPhi, "saver", 4), "naive");
+    const ExploreResult none = explore(*loadSrc(kMovedPhi, "none", 5), "naive");
+    const ExploreResult sv = explore(*loadSrc(kMovedPhi, "saver", 5), "naive");
     EXPECT_EQ(completeStates(sv), completeStates(none));
-    // y = a = the number of non-zero reads, at most 4 under the bound: 0, 1, 3 or 4 (2 fails).
+    // y = a = the number of non-zero reads, at most 4 under the bound (5 visits of the header):
+    // 0, 1, 3 or 4 (2 fails).
     EXPECT_EQ(completeStates(none).size(), 4U);
     EXPECT_EQ(sv.errorSites, none.errorSites);
     EXPECT_EQ(none.errorSites.size(), 1U);
+}
+
+// --unroll N counts visits of a loop header, as Nidhugg's and GenMC's -unroll=N: a loop of three
+// iterations visits its header four times (the fourth visit exits), so it needs unroll 4.
+TEST(CLoops, UnrollCountsHeaderVisits) {
+    const char* src = R"(
+int x;
+int main() { for (int i = 0; i < 3; i++) x = x + 1; return 0; }
+)";
+    for (int unroll : {3, 4}) {
+        CLoadOptions o;
+        o.unroll = unroll;
+        o.loops = "none";
+        const ExploreResult r = explore(*loadCSource(src, "for.c", o), "naive");
+        EXPECT_EQ(r.complete, unroll == 4 ? 1U : 0U) << unroll;
+        EXPECT_EQ(r.blocked, unroll == 4 ? 0U : 1U) << unroll;
+    }
+    for (int bad : {0, -2}) {
+        CLoadOptions o;
+        o.unroll = bad;
+        EXPECT_THROW((void)loadCSource(src, "for.c", o), InputError) << bad;
+    }
+}
+
+// Blocked executions carry their cause, and the reductions' markers (and the livelock's) the
+// Event::index of the thread's first event of the blocked iteration: p polls x, which nobody
+// sets; main blocks on its own assume.
+const char* kCauses = R"(
+#include <pthread.h>
+#include <stdatomic.h>
+void __VERIFIER_assume(int);
+atomic_int x, y;
+void *p(void *a) { while (atomic_load(&x) != 1) { } return 0; }
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, p, 0);
+    __VERIFIER_assume(atomic_load(&y) == 1);
+    return 0;
+}
+)";
+
+// The AssumeBlock markers of the traces of `r`, as (thread, cause, index, operand).
+std::set<std::tuple<ThreadId, std::string, std::uint32_t, Value>> blockMarkers(const ExploreResult& r) {
+    std::set<std::tuple<ThreadId, std::string, std::uint32_t, Value>> out;
+    for (const Trace& t : r.traces)
+        for (const Event& e : t.events())
+            if (e.kind == EventKind::AssumeBlock)
+                out.emplace(e.thread, std::string(kBlockCauseNames[e.aux]), e.index, e.operand);
+    return out;
+}
+
+TEST(CLoops, BlockCausesAndIterationStarts) {
+    ExploreOptions keep;
+    keep.keepTraces = true;
+    auto run = [&](const std::string& loops, std::optional<int> unroll) {
+        CLoadOptions o;
+        o.loops = loops;
+        o.unroll = unroll;
+        return blockMarkers(explore(*loadCSource(kCauses, "causes.c", o), "optimal", keep));
+    };
+    using M = std::tuple<ThreadId, std::string, std::uint32_t, Value>;
+    // main: spawn (0), read y (1), blocked by its own assume (2). p: PLP's assume blocks the
+    // first iteration, whose first event is the read at index 0.
+    EXPECT_EQ(run("plp", 3), (std::set<M>{{0, "assume", 2, -1}, {1, "spin-loop", 1, 0}}));
+    // The program as written, three visits of the header: the third jump back blocks, in the
+    // iteration that began with the read at index 2.
+    EXPECT_EQ(run("none", 3), (std::set<M>{{0, "assume", 2, -1}, {1, "loop-bound", 3, 2}}));
+    // No bound: the check runs every 8th jump back (CProgram.cpp, kLivelockPeriod). main moved
+    // (read y) while p ran its first iterations; at the 16th jump back nothing else can run and
+    // nothing changed since the 8th: p's state is recorded, and found again at the 24th, a
+    // livelock, named by the iteration that began with the read at index 16.
+    EXPECT_EQ(run("none", std::nullopt), (std::set<M>{{0, "assume", 2, -1}, {1, "livelock", 24, 16}}));
+}
+
+// The livelock check is exact: while another thread can still run, the loop goes on. Here the
+// writer runs once main spins (it is spawned first and only then ready), so every execution ends
+// complete or (the writer never scheduled before the cut) cut, never blocked as a livelock.
+TEST(CLoops, NoLivelockWhileAnotherThreadCanRun) {
+    const char* src = R"(
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x;
+void *w(void *a) { atomic_store(&x, 1); return 0; }
+int main() {
+    pthread_t t;
+    pthread_create(&t, 0, w, 0);
+    while (atomic_load(&x) != 1) { }
+    pthread_join(t, 0);
+    return 0;
+}
+)";
+    CLoadOptions o;
+    o.loops = "none";
+    o.maxExecutionEvents = 20;
+    ExploreOptions keep;
+    keep.keepTraces = true;
+    const ExploreResult r = explore(*loadCSource(src, "nolive.c", o), "optimal", keep);
+    EXPECT_GT(r.complete, 0U);
+    for (const auto& [t, cause, index, operand] : blockMarkers(r)) EXPECT_EQ(cause, "execution-cut");
+    // The cut's warning names the loop and the options that help.
+    bool named = false;
+    const auto prog = loadCSource(src, "nolive.c", o);
+    (void)explore(*prog, "optimal");
+    for (const std::string& w : cProgramWarnings(*prog))
+        named = named || (w.find("looping at nolive.c:9") != std::string::npos &&
+                          w.find("--unroll") != std::string::npos &&
+                          w.find("drop --loops none") != std::string::npos);
+    EXPECT_TRUE(named);
 }
 
 TEST(CLoops, UnknownModeIsAnInputError) {

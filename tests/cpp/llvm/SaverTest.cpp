@@ -55,7 +55,7 @@ int main() {
 }
 )";
 
-std::shared_ptr<Program> load(const char* src, const std::string& loops, int unroll = 3) {
+std::shared_ptr<Program> load(const char* src, const std::string& loops, int unroll = 4) {
     CLoadOptions o;
     o.unroll = unroll;
     o.loops = loops;

@@ -102,6 +102,10 @@ private:
     // CheckZNEValidity(g, a) (Algorithm 2): removes the zne markers that node a invalidates
     // (they are the last nodes of their threads) into `removed`; the caller puts them back.
     void checkZne(ExecutionGraph& g, Ref a, std::vector<Node>& removed);
+    // Does every decrement that runs because its marker was lifted (ExecutionGraph::zneDone)
+    // still have what lifted it in g: a foreign write to its location, or (strict) a read of
+    // its increment by another thread ((paper) two reads)?
+    [[nodiscard]] bool zneJustified(const ExecutionGraph& g) const;
     // Visit g after node a was added and the program replayed up to it, with a's zne
     // invalidations applied for the duration of the visit.
     void visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
@@ -147,7 +151,7 @@ private:
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
     std::uint64_t noReplayOrder_ = 0;
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
-    std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0;
+    std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0, zneUnjustified_ = 0;
     // Option zne: strict (default; a marker is invalidated by the first read of its increment
     // by another thread), paper (Algorithm 2 as published: by a second read; it loses states,
     // see checkZne), off (canceling decrements run as they are).
