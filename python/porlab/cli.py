@@ -245,14 +245,23 @@ def _print_trace(trace: _core.Trace, title: str = "error trace") -> None:
         _emit(f"  {t:<{tw}}  {src:<{sw}}  {ev}")
 
 
+def _incomplete_phrase(why: str) -> str:
+    """Why a run is incomplete, in words (the JSON keeps the reason's name)."""
+    if why in ("traces", "seconds", "events", "memory"):
+        return f"the {why} budget ran out"
+    if why == "interrupted":
+        return "interrupted"
+    return f"executions stopped by {why}"
+
+
 def _verdict_text(r: Result) -> str:
     if r.errors:
         return "VIOLATION"
     if r.interrupted:
         return "INTERRUPTED: no violation found in the part explored (not a proof)"
     if r.incomplete:
-        return ("INCOMPLETE: no violation found in the part explored (not a proof; "
-                f"{', '.join(r.incomplete)})")
+        return ("INCOMPLETE: no violation found in the part explored (not a proof: "
+                f"{'; '.join(_incomplete_phrase(w) for w in r.incomplete)})")
     return "no violation found (exhaustive)"
 
 
