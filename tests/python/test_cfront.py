@@ -169,8 +169,8 @@ def test_unroll_blocks_long_loops_and_budget_message(tmp_path: Path) -> None:
     r = porlab.explore(prog, "optimal", check_races=False)
     assert r.blocked > 0 and r.complete > 0 and r.errors == 0
     # The bound's warning names the loop (its header's line) and what would help.
-    assert any("the loop at test.c:8 reached the bound (--unroll 3" in w and "drop --loops none" in w
-               for w in c_warnings(prog))
+    assert any("the loop at test.c:8 reached the bound (--unroll 3" in w
+               and "drop --loops none" in w for w in c_warnings(prog))
     path = write(tmp_path, src, "spin.c")
     res = run_cli("run", str(path), "--loops", "none", "--max-events", "2000",
                   "--disable-race-detection")
