@@ -346,7 +346,9 @@ def test_random_reshaped_programs_are_reshaped() -> None:
 def counts(path: Path | str, explorer: str = "optimal-await", ifaa: bool = False,
            **kw: Any) -> tuple[int, int]:
     p = load_c_source(path, **kw) if isinstance(path, str) else load_c(path, **kw)
-    r = porlab.explore(p, explorer, ifaa=True) if ifaa else porlab.explore(p, explorer)
+    # Executions as the papers count them: sortnet_spin.c's spin reads race with the writes of
+    # v[] on purpose (as in the paper's program), so the race check is off.
+    r = porlab.explore(p, explorer, ifaa=ifaa, check_races=False)
     assert not r.errors
     return r.complete, r.blocked
 
