@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import porlab
@@ -20,14 +20,17 @@ from porlab.testing import (
 )
 
 EXAMPLES_PER_EXPLORER = int(os.environ.get("PORLAB_CONFORMANCE_EXAMPLES", "500"))
+# The random programs of one explorer are split into shards, each its own test with its own
+# fixed seed: every test stays a few seconds long on a loaded machine.
+SHARDS = 4
 # naive must enumerate a random program within this many traces, or the example is rejected
 ORACLE_BUDGET = 20_000
 
 SETTINGS = settings(
-    max_examples=EXAMPLES_PER_EXPLORER,
+    max_examples=max(1, EXAMPLES_PER_EXPLORER // SHARDS),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    derandomize=True,  # deterministic in CI; failures still shrink
+    database=None,  # deterministic: each shard's seed alone decides its examples
 )
 
 # (explorer, ifaa) for every registered explorer; IFAA for those whose equivalence has it
@@ -78,19 +81,29 @@ class TestExplorerConforms:
         for desc in REGRESSIONS:
             assert check_explorer(build_program(desc), explorer, ifaa=ifaa) == [], desc
 
-    @SETTINGS
-    @given(desc=random_programs())
-    def test_random_programs(self, explorer: str, ifaa: bool, desc: ProgramDesc) -> None:
-        prog = build_program(desc)
-        if not _small_enough(prog):
-            return  # too large for the oracle; Hypothesis generates mostly small ones
-        assert check_explorer(prog, explorer, ifaa=ifaa) == [], desc.source()
+    @pytest.mark.parametrize("shard", range(SHARDS))
+    def test_random_programs(self, explorer: str, ifaa: bool, shard: int) -> None:
+        @seed(20261124 + shard)
+        @SETTINGS
+        @given(desc=random_programs())
+        def conforms(desc: ProgramDesc) -> None:
+            prog = build_program(desc)
+            if not _small_enough(prog):
+                return  # too large for the oracle; Hypothesis generates mostly small ones
+            assert check_explorer(prog, explorer, ifaa=ifaa) == [], desc.source()
+
+        conforms()
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
+@pytest.mark.parametrize("shard", range(3))
+def test_reference_twin_agrees_with_cpp(shard: int) -> None:
+    seed(20261124 + shard)(_reference_twin_agrees)()
+
+
+@settings(max_examples=100, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(desc=random_programs(), data=st.data())
-def test_reference_twin_agrees_with_cpp(desc: ProgramDesc, data: st.DataObject) -> None:
+def _reference_twin_agrees(desc: ProgramDesc, data: st.DataObject) -> None:
     """The Python reference (independent relations, keys and enumeration) and the C++ naive
     explorer with its keys count the same classes of complete, blocked and error traces."""
     prog = build_program(desc)

@@ -137,6 +137,6 @@ def test_misspelt_explorer_option_is_an_error() -> None:
         porlab.explore(prog, "optimal", can_stopp=0)
     assert porlab.explore(prog, "optimal", can_stop=0).complete == 3
     optimal = next(e for e in porlab.explorers() if e["name"] == "optimal")
-    assert [o["name"] for o in optimal["options"]] == ["can_stop"]
+    assert [o["name"] for o in optimal["options"]] == ["can_stop", "zne"]
     r = run_cli("explore", "examples/litmus_sb.py", "-e", "naive", "-o", "depth=3")
     assert r.returncode == 2 and "has no option 'depth'" in r.stderr

@@ -53,6 +53,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <stdexcept>
 
 #include "porlab/core/Errors.hpp"
@@ -103,6 +104,8 @@ public:
         auto mem = exec_->memory();
         initMem_.assign(mem.begin(), mem.end());
         locAcc_.assign(initMem_.size(), {});
+        locWin_.assign(initMem_.size(), {});
+        locThr_.assign(initMem_.size(), {});
         lastOf_.assign(T_, -1);
         spawnPos_.assign(T_, -1);
         lastClk_.assign(T_, 0);
@@ -194,6 +197,10 @@ private:
         ev_.resize(n);
         prevSame_.resize(n);
         accIdx_.resize(n);
+        predStart_.resize(n);
+        wBefore_.resize(n);
+        predCount_.resize(n);
+        undoMark_.resize(n);
         evMark_.resize(n);
         snap_.resize(n);
         root_.resize(n, -1);
@@ -263,24 +270,137 @@ private:
         }
         if (accessesMemory(e.kind) && e.loc >= 0) {
             auto& acc = locAcc_[static_cast<std::size_t>(e.loc)];
-            for (std::size_t k = acc.size(); k-- > 0;) {
-                const Event& g = ev_[static_cast<std::size_t>(acc[k])];
-                if (g.thread != e.thread && conf_.conflicts(g, e)) joinClock(acc[k]);
-                if (strongWrite(g)) break;
+            findPreds(d, e);
+            for (std::size_t k = 0; k < predCount_[d]; ++k) joinClock(predBuf_[predStart_[d] + k]);
+            enterWindow(d, e);
+            if (acc.empty()) {
+                wBefore_[d] = -1;
+            } else {
+                const int q = acc.back();
+                const auto qu = static_cast<std::size_t>(q);
+                wBefore_[d] = writesMemory(ev_[qu].kind) ? q : wBefore_[qu];
             }
             accIdx_[d] = static_cast<int>(acc.size());
             acc.push_back(static_cast<int>(d));
+            auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+            if (lt.empty()) lt.resize(T_);
+            lt[t].push_back(static_cast<int>(d));
+            if (predCount_[d] > 0 && !blocking(e)) racy_.push_back(static_cast<int>(d));
         }
+        // An await, lock or zne await whose location another thread accessed after its
+        // program-order (or spawn) predecessor: only those can have blocking races (analysis (b)).
+        const bool awaitOrLock = e.kind == EventKind::Await || e.kind == EventKind::XchgAwait ||
+                                 e.kind == EventKind::Lock || zneAwait(e);
+        if (awaitOrLock && e.loc >= 0 && mayRaceBack(e, d, base))
+            blockers_.push_back(static_cast<int>(d));
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
         lastOf_[t] = static_cast<int>(d);
         len_ = d + 1;
         maxDepth_ = std::max(maxDepth_, len_);
     }
 
+    // The accesses of a location since its last strong write (inclusive) are the ones a new
+    // access may conflict with. Of those of one thread only the latest matters: its clock
+    // includes the others' (program order), and in the race analysis the others are never
+    // adjacent to e (the latest comes after them). Scanning the whole window instead made every
+    // read of a long spin loop cost O(reads so far).
+    struct LocWindow {
+        int strong = -1;                 // position of the last strong write
+        std::vector<int> lastR, lastW;   // by thread: latest read / weak (IFAA) write after it
+    };
+
+    // preds of the access e at position d: per other thread, its latest access in the window
+    // that conflicts with e; in decreasing position (the order a backward scan finds them).
+    void findPreds(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        if (w.lastR.empty()) {
+            w.lastR.assign(T_, -1);
+            w.lastW.assign(T_, -1);
+        }
+        const bool eWrites = writesMemory(e.kind);
+        const bool eWeak = eWrites && ifaaFaa(e);
+        predStart_[d] = predBuf_.size();
+        const ThreadId sThread =
+            w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
+        for (std::size_t u = 0; u < T_; ++u) {
+            if (static_cast<ThreadId>(u) == e.thread) continue;
+            int best = sThread == static_cast<ThreadId>(u) ? w.strong : -1;  // conflicts with all
+            if (eWrites) best = std::max(best, w.lastR[u]);   // reads conflict with writes
+            if (!eWeak) best = std::max(best, w.lastW[u]);    // weak writes: not with weak ones
+            if (best >= 0) predBuf_.push_back(best);
+        }
+        predCount_[d] = predBuf_.size() - predStart_[d];
+        std::sort(predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[d]), predBuf_.end(),
+                  std::greater<>());
+    }
+
+    void enterWindow(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        const auto t = static_cast<std::size_t>(e.thread);
+        undoMark_[d] = undo_.size();
+        if (strongWrite(e)) {
+            undo_.push_back(w.strong);
+            undo_.insert(undo_.end(), w.lastR.begin(), w.lastR.end());
+            undo_.insert(undo_.end(), w.lastW.begin(), w.lastW.end());
+            w.strong = static_cast<int>(d);
+            std::fill(w.lastR.begin(), w.lastR.end(), -1);
+            std::fill(w.lastW.begin(), w.lastW.end(), -1);
+        } else if (writesMemory(e.kind)) {
+            undo_.push_back(w.lastW[t]);
+            w.lastW[t] = static_cast<int>(d);
+        } else {
+            undo_.push_back(w.lastR[t]);
+            w.lastR[t] = static_cast<int>(d);
+        }
+    }
+
+    void leaveWindow(std::size_t d, const Event& e) {
+        LocWindow& w = locWin_[static_cast<std::size_t>(e.loc)];
+        const auto t = static_cast<std::size_t>(e.thread);
+        const auto m = static_cast<std::ptrdiff_t>(undoMark_[d]);
+        if (strongWrite(e)) {
+            w.strong = undo_[static_cast<std::size_t>(m)];
+            const auto r = undo_.begin() + m + 1;
+            std::copy(r, r + static_cast<std::ptrdiff_t>(T_), w.lastR.begin());
+            const auto T = static_cast<std::ptrdiff_t>(T_);
+            std::copy(r + T, r + 2 * T, w.lastW.begin());
+        } else if (writesMemory(e.kind)) {
+            w.lastW[t] = undo_[static_cast<std::size_t>(m)];
+        } else {
+            w.lastR[t] = undo_[static_cast<std::size_t>(m)];
+        }
+        undo_.resize(undoMark_[d]);
+        predBuf_.resize(predStart_[d]);
+    }
+
+    // Does another thread have an access of e's location (before d, where e is being pushed)
+    // that does not happen before kpos (e's program-order or spawn predecessor)? The latest
+    // access of each thread decides (the earlier ones happen before it).
+    [[nodiscard]] bool mayRaceBack(const Event& e, std::size_t d, int kpos) const {
+        const auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+        if (lt.empty()) return false;
+        const std::uint32_t* kc = kpos >= 0 ? clk(kpos) : nullptr;
+        for (std::size_t u = 0; u < T_; ++u) {
+            if (static_cast<ThreadId>(u) == e.thread) continue;
+            const auto& acc = lt[u];
+            const auto it = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(d));
+            if (it == acc.begin()) continue;
+            const Event& g = ev_[static_cast<std::size_t>(*(it - 1))];
+            if (kc == nullptr || kc[g.thread] <= g.index) return true;
+        }
+        return false;
+    }
+
     void pop(std::size_t d) {
         const Event& e = ev_[d];
         lastOf_[static_cast<std::size_t>(e.thread)] = prevSame_[d];
-        if (accessesMemory(e.kind) && e.loc >= 0) locAcc_[static_cast<std::size_t>(e.loc)].pop_back();
+        if (!racy_.empty() && racy_.back() == static_cast<int>(d)) racy_.pop_back();
+        if (!blockers_.empty() && blockers_.back() == static_cast<int>(d)) blockers_.pop_back();
+        if (accessesMemory(e.kind) && e.loc >= 0) {
+            locAcc_[static_cast<std::size_t>(e.loc)].pop_back();
+            locThr_[static_cast<std::size_t>(e.loc)][static_cast<std::size_t>(e.thread)].pop_back();
+            leaveWindow(d, e);
+        }
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = -1;
         allEvents_.resize(evMark_[d]);
         len_ = d;
@@ -541,12 +661,14 @@ private:
     }
 
     // Value of location l after the first i events of E.
+    // (The last access of l before i, then the last write at or before it: O(log accesses).)
     [[nodiscard]] Value valueBefore(LocId l, std::size_t i) const {
         const auto& acc = locAcc_[static_cast<std::size_t>(l)];
-        for (std::size_t k = acc.size(); k-- > 0;) {
-            const auto p = static_cast<std::size_t>(acc[k]);
-            if (p >= i) continue;
-            if (writesMemory(ev_[p].kind)) return ev_[p].wval;
+        const auto k = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(i)) - acc.begin();
+        if (k > 0) {
+            const auto q = static_cast<std::size_t>(acc[static_cast<std::size_t>(k - 1)]);
+            const int w = writesMemory(ev_[q].kind) ? static_cast<int>(q) : wBefore_[q];
+            if (w >= 0) return ev_[static_cast<std::size_t>(w)].wval;
         }
         return initMem_[static_cast<std::size_t>(l)];
     }
@@ -587,10 +709,17 @@ private:
     }
 
     // Word-packed subsets of positions for the search of maximal u.
+    // (A set holds positions B0_ .. B0_ + 64 W_ only: the positions after the race's first
+    // event, not all of E.)
     [[nodiscard]] bool bitGet(std::size_t set, std::size_t k) const {
-        return (sets_[set * W_ + k / 64] >> (k % 64)) & 1U;
+        return (sets_[set * W_ + (k - B0_) / 64] >> (k % 64)) & 1U;
     }
-    void bitClear(std::size_t set, std::size_t k) { sets_[set * W_ + k / 64] &= ~(1ULL << (k % 64)); }
+    void bitSet(std::size_t set, std::size_t k) {
+        sets_[set * W_ + (k - B0_) / 64] |= 1ULL << (k % 64);
+    }
+    void bitClear(std::size_t set, std::size_t k) {
+        sets_[set * W_ + (k - B0_) / 64] &= ~(1ULL << (k % 64));
+    }
     std::size_t newSet() {
         const std::size_t id = sets_.size() / W_;
         sets_.resize(sets_.size() + W_, 0);
@@ -608,7 +737,7 @@ private:
     }
     void setToItems(std::size_t set) {
         items_.clear();
-        for (std::size_t k = 0; k < len_; ++k)
+        for (std::size_t k = B0_; k < len_; ++k)
             if (bitGet(set, k)) items_.push_back(static_cast<int>(k));
     }
     [[nodiscard]] bool enabledAfter(const Event& e, std::size_t i) const {
@@ -642,26 +771,63 @@ private:
             const Event& g = ev_[k];
             return kc != nullptr && kc[g.thread] > g.index;
         };
-        W_ = (len_ + 63) / 64;
-        for (std::size_t i = limit; i-- > 0;) {
+        // Only accesses of e's location by other threads, not before kpos, can race with it:
+        // per thread those are the latest of its accesses of the location (before `limit`),
+        // back to the first one that happens before kpos. Taken latest first, as a walk back
+        // over E finds them (walking over E, or over all accesses of the location, made every
+        // lock of a long execution cost O(events)).
+        // (Merged lazily: the search often stops at the first race that can stop it.)
+        if (e.loc < 0 || static_cast<std::size_t>(e.loc) >= locAcc_.size()) return;
+        const auto& lt = locThr_[static_cast<std::size_t>(e.loc)];
+        if (lt.empty()) return;
+        racers_.assign(T_, -1);  // per thread: index of its next candidate in lt[u], -1: none
+        for (std::size_t u = 0; u < T_; ++u)
+            if (static_cast<ThreadId>(u) != e.thread) {
+                const auto& acc = lt[u];
+                const auto it = std::lower_bound(acc.begin(), acc.end(), static_cast<int>(limit));
+                racers_[u] = static_cast<int>(it - acc.begin()) - 1;
+            }
+        auto nextRacer = [&]() -> int {
+            int best = -1;
+            std::size_t bu = 0;
+            for (std::size_t u = 0; u < T_; ++u) {
+                const int ai = racers_[u];
+                if (ai < 0) continue;
+                const int pos = lt[u][static_cast<std::size_t>(ai)];
+                if (keep(static_cast<std::size_t>(pos))) {  // and so are its earlier accesses
+                    racers_[u] = -1;
+                    continue;
+                }
+                if (pos > best) {
+                    best = pos;
+                    bu = u;
+                }
+            }
+            if (best >= 0) --racers_[bu];
+            return best;
+        };
+        for (int ip = nextRacer(); ip >= 0 && !rep_.stop(); ip = nextRacer()) {
+            const auto i = static_cast<std::size_t>(ip);
             const Event& g = ev_[i];
             // e races with the events that may enable/disable it and, for an xchg-await, also
             // with the reads of its location (they conflict with its write).
-            if (g.thread == e.thread || keep(i)) continue;
             const bool enabler = mayEnable(g, e);
             if (!enabler && !conf_.conflicts(g, e)) continue;
             ++blockingRaces_;
             const bool canStop = enabler && conflictsAllEnablers(g, e);
             // Search the maximal hb-prefixes u of w = notdep(i,E) after which e is enabled.
+            B0_ = (i + 1) / 64 * 64;
+            W_ = (len_ - B0_ + 63) / 64;
             sets_.clear();
             const std::size_t w = newSet();
             const std::size_t end = mode_ == Mode::Source ? limit : len_;
             for (std::size_t k = i + 1; k < end; ++k)
                 if (static_cast<int>(k) != errPos_ && !hb(static_cast<int>(i), static_cast<int>(k)))
-                    sets_[w * W_ + k / 64] |= 1ULL << (k % 64);
+                    bitSet(w, k);
             stack_.assign(1, w);
             found_.clear();
             while (!stack_.empty()) {
+                if (rep_.stop()) return;
                 const std::size_t u = stack_.back();
                 stack_.pop_back();
                 setToItems(u);
@@ -726,17 +892,17 @@ private:
             if (pe.enabled && kind != EndKind::Error) continue;
             pendingAtEnd_.push_back(pe);
         }
-        // (a) non-blocking races.
-        for (std::size_t j = 0; j < n; ++j) {
+        // (a) non-blocking races (of the positions that have conflicting predecessors: on a long
+        // execution most have none, and visiting every position made each execution cost its
+        // whole length even when it differs from the previous one in its last few events).
+        // (The analysis of a long execution can take long between two events: it asks the
+        // budgets as it goes.)
+        for (const int jp : racy_) {
+            if (rep_.stop()) return;
+            const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
-            if (!accessesMemory(ej.kind) || blocking(ej) || ej.loc < 0) continue;
-            const auto& acc = locAcc_[static_cast<std::size_t>(ej.loc)];
-            preds_.clear();
-            for (auto k = static_cast<std::size_t>(accIdx_[j]); k-- > 0;) {
-                const Event& g = ev_[static_cast<std::size_t>(acc[k])];
-                if (g.thread != ej.thread && conf_.conflicts(g, ej)) preds_.push_back(acc[k]);
-                if (strongWrite(g)) break;
-            }
+            const auto first = predBuf_.begin() + static_cast<std::ptrdiff_t>(predStart_[j]);
+            preds_.assign(first, first + static_cast<std::ptrdiff_t>(predCount_[j]));
             if (preds_.empty()) continue;
             int other = prevSame_[j];
             if (other < 0) other = spawnPos_[static_cast<std::size_t>(ej.thread)];
@@ -748,17 +914,17 @@ private:
             }
         }
         // (b) blocking races of executed awaits, lock acquisitions and zne awaits.
-        for (std::size_t j = 0; j < n; ++j) {
+        for (const int jp : blockers_) {
+            if (rep_.stop()) return;
+            const auto j = static_cast<std::size_t>(jp);
             const Event& ej = ev_[j];
-            if (ej.kind != EventKind::Await && ej.kind != EventKind::XchgAwait &&
-                ej.kind != EventKind::Lock && !zneAwait(ej))
-                continue;
             int kpos = prevSame_[j];
             if (kpos < 0) kpos = spawnPos_[static_cast<std::size_t>(ej.thread)];
             blockingRace(ej, j, kpos);
         }
         // (c) threads blocked after E (after pre(E,f) for a failure f).
         for (const Event& pe : pendingAtEnd_) {
+            if (rep_.stop()) return;
             const auto t = static_cast<std::size_t>(pe.thread);
             int kpos = lastOf_[t];
             if (kpos < 0) kpos = spawnPos_[t];
@@ -809,6 +975,14 @@ private:
     std::vector<int> lastOf_;
     std::vector<int> spawnPos_;
     std::vector<std::vector<int>> locAcc_;
+    std::vector<LocWindow> locWin_;
+    std::vector<std::vector<std::vector<int>>> locThr_;  // by location, by thread: its accesses
+    std::vector<int> predBuf_, undo_;                      // stacks, by position
+    std::vector<std::size_t> predStart_, predCount_, undoMark_;
+    // Positions of E, in order: accesses with conflicting predecessors that cannot block (race
+    // analysis (a)), awaits and locks (b).
+    std::vector<int> racy_, blockers_;
+    std::vector<int> wBefore_;  // by position of an access: its location's last write before it
 
     std::vector<Node> nodes_;
     std::vector<int> freeNodes_;
@@ -825,7 +999,8 @@ private:
     std::vector<Event> pendingAtEnd_;
     std::uint64_t replays_ = 0;
     std::vector<std::uint32_t> lastClk_;
-    std::size_t W_ = 1;
+    std::size_t W_ = 1, B0_ = 0;
+    std::vector<int> racers_;
     std::vector<std::uint64_t> sets_;
     std::vector<std::size_t> stack_;
     std::vector<std::size_t> found_;

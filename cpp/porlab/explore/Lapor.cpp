@@ -12,7 +12,6 @@
 //    `lock-aware` equivalence (w+w+LOCK: 1). The engine still enumerates coherence orders; of
 //    the graphs of one class only the one whose coherence is that of the class's canonical SC
 //    witness is reported (the others are counted in stats["graphs_not_reported"]).
-#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -50,27 +49,22 @@ protected:
             if (first < 0) first = t;
             anyOpen = anyOpen || holdsLock(g, t);
         }
-        if (!anyOpen || !witness_) return first;
+        if (!anyOpen) return first;
         openLock_.assign(static_cast<std::size_t>(n), -1);  // per thread: its earliest open lock
+        int open = 0;
         for (ThreadId t = 0; t < n; ++t) {
             if (!canMove(g, t)) continue;
             // Open sections: acquisitions not yet matched by an unlock of their mutex.
-            held_.clear();
-            const auto& th = g.threads[static_cast<std::size_t>(t)];
-            for (std::size_t i = 0; i < th.size(); ++i) {
-                const auto& nd = th[i];
-                if (nd.placeholder) continue;
-                if (graph::acquires(nd)) held_.emplace_back(nd.ev.loc, static_cast<std::int32_t>(i));
-                if (nd.ev.kind == EventKind::Unlock)
-                    for (auto it = held_.rbegin(); it != held_.rend(); ++it)
-                        if (it->first == nd.ev.loc) {
-                            held_.erase(std::next(it).base());
-                            break;
-                        }
+            const auto& sections = g.openSections(t);
+            if (!sections.empty()) {
+                openLock_[static_cast<std::size_t>(t)] = sections.front().second;
+                ++open;
             }
-            if (!held_.empty()) openLock_[static_cast<std::size_t>(t)] = held_.front().second;
         }
-        for (const graph::Ref r : *witness_)
+        if (open == 1)  // the only candidate (no need to find the first in the witness)
+            for (ThreadId t = 0; t < n; ++t)
+                if (openLock_[static_cast<std::size_t>(t)] >= 0) return t;
+        for (const graph::Ref r : witness_)
             if (openLock_[static_cast<std::size_t>(r.t)] == r.i) return r.t;
         for (ThreadId t = 0; t < n; ++t)  // not in the witness (not reached)
             if (openLock_[static_cast<std::size_t>(t)] >= 0) return t;
@@ -82,7 +76,6 @@ protected:
 private:
     bool mo_ = false;
     std::vector<std::int32_t> openLock_;
-    std::vector<std::pair<LocId, std::int32_t>> held_;
 };
 
 }  // namespace

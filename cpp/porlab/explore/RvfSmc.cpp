@@ -31,8 +31,11 @@
 //    read), and one complete trace is reported per reads-from class.
 #include <algorithm>
 #include <cctype>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <unordered_set>
+#include <utility>
 
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Errors.hpp"
@@ -116,7 +119,11 @@ struct IntsHash {
 class RvfSmc {
 public:
     RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
-        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r), ro_(ro) {}
+        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r),
+          ro_(std::move(ro)) {
+        // VerifySC can take long between two events: it asks the budgets too.
+        ro_.vsc.interrupt = [this] { return rep_.stop(); };
+    }
 
     void run() {
         auto init = exec_->reset();
@@ -130,6 +137,13 @@ public:
             L_ = initVals_.size();
             steps_.assign(static_cast<std::size_t>(T_), {});
             spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
+            reg_.assign(static_cast<std::size_t>(T_), 0);
+            clk_.assign(static_cast<std::size_t>(T_), {});
+            prevDiff_.assign(static_cast<std::size_t>(T_), {});
+            src_.assign(static_cast<std::size_t>(T_), {});
+            locLists_.clear();
+            locLists_.resize(L_);
+            sigTime_.assign(L_, {});
             node({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
         }
         rep_.finish();
@@ -145,6 +159,25 @@ public:
     }
 
 private:
+    // A step of the current trace, with what its write overwrote (so that a suffix of the trace
+    // can be taken back).
+    struct Performed {
+        ThreadId t = 0;
+        std::int32_t i = 0;
+        LocId loc = kNoLoc;  // the location it wrote (kNoLoc: none)
+        Value oldCur = 0;
+        WriteRef oldActive;
+    };
+
+    // A read mutated at an ancestor node; signal: it may gain a new source (Lemma 1).
+    struct Ancestor {
+        ThreadId t;
+        std::int32_t idx;
+        LocId loc;
+        bool signal;
+        std::uint64_t since;  // sigClock_ when it was pushed
+    };
+
     // ---- replay and extension ----------------------------------------------------------------
 
     // Perform step s (already known) of thread t again, checking that the program agrees.
@@ -212,21 +245,99 @@ private:
     }
 
     void performed(ThreadId t, const Step& s) {
-        order_.push_back({t, static_cast<std::int32_t>(s.ev.index)});
-        trace_.insert(trace_.end(), s.out.begin(), s.out.end());
+        const auto i = static_cast<std::int32_t>(s.ev.index);
+        // The first time a step is in a trace: its clock and its place in the per-location
+        // lists (they hold while the step exists; steps are the same in every trace of a node).
+        if (i >= reg_[static_cast<std::size_t>(t)]) registerStep(t, i, s);
+        Performed p{t, i, kNoLoc, 0, kInitWrite};
         if (s.writes) {
-            cur_[static_cast<std::size_t>(s.ev.loc)] = s.ev.wval;
-            active_[static_cast<std::size_t>(s.ev.loc)] = {t, static_cast<std::int32_t>(s.ev.index)};
+            const auto l = static_cast<std::size_t>(s.ev.loc);
+            p.loc = s.ev.loc;
+            p.oldCur = cur_[l];
+            p.oldActive = active_[l];
+            cur_[l] = s.ev.wval;
+            active_[l] = {t, i};
         }
+        order_.push_back(p);
         if (s.fails) anyFail_ = true;
     }
 
+    // Take back the trace after its first n steps (memory as it was then).
+    void truncateTrace(std::size_t n) {
+        while (order_.size() > n) {
+            const Performed& p = order_.back();
+            if (p.loc != kNoLoc) {
+                cur_[static_cast<std::size_t>(p.loc)] = p.oldCur;
+                active_[static_cast<std::size_t>(p.loc)] = p.oldActive;
+            }
+            order_.pop_back();
+        }
+    }
+
+    // The events of the current trace (built when a trace is reported).
+    const std::vector<Event>& traceEvents() {
+        traceBuf_ = initEvents_;
+        for (const Performed& p : order_) {
+            const Step& s = steps_[static_cast<std::size_t>(p.t)][static_cast<std::size_t>(p.i)];
+            traceBuf_.insert(traceBuf_.end(), s.out.begin(), s.out.end());
+        }
+        return traceBuf_;
+    }
+
+    // A replay replaces the trace of the node that asked for it. What it replaces is kept (the
+    // part after the prefix the replayed witness shares with it) and put back afterwards, so
+    // that a node's trace survives its children without a copy per node: an exploration path
+    // is as long as the execution, and a copy of the trace at every node made memory quadratic.
+    struct SavedTrace {
+        bool active = false;
+        std::size_t keep = 0;
+        std::vector<Performed> suffix;
+        bool anyFail = false;
+    };
+    // Record, before replaying `witness`, what the replay changes in the current trace.
+    void saveTrace(SavedTrace& sv, std::span<const ThreadId> witness) {
+        std::size_t c = 0;
+        while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+        if (!sv.active) {
+            sv.active = true;
+            sv.keep = c;
+            sv.suffix.assign(order_.begin() + static_cast<std::ptrdiff_t>(c), order_.end());
+            sv.anyFail = anyFail_;
+        } else if (c < sv.keep) {
+            // The current trace is a replay already: up to keep, it is the saved trace.
+            sv.suffix.insert(sv.suffix.begin(), order_.begin() + static_cast<std::ptrdiff_t>(c),
+                             order_.begin() + static_cast<std::ptrdiff_t>(sv.keep));
+            sv.keep = c;
+        }
+    }
+    void restoreTrace(SavedTrace& sv) {
+        if (!sv.active) return;
+        sv.active = false;
+        // A replay cut short by a budget leaves less than the shared prefix: the exploration is
+        // over then, and nothing reads the trace any more.
+        if (order_.size() < sv.keep) return;
+        truncateTrace(sv.keep);
+        for (const Performed& p : sv.suffix) {
+            if (p.loc != kNoLoc) {
+                cur_[static_cast<std::size_t>(p.loc)] = step(p.t, p.i).ev.wval;
+                active_[static_cast<std::size_t>(p.loc)] = {p.t, p.i};
+            }
+            order_.push_back(p);
+        }
+        anyFail_ = sv.anyFail;
+        sv.suffix.clear();
+    }
+    struct RestoreGuard {
+        RvfSmc& self;
+        SavedTrace& sv;
+        ~RestoreGuard() { self.restoreTrace(sv); }
+    };
+
     // Replays `witness`; `fresh` is the thread whose last step is the node's newest read (see
     // redo), and *changed tells whether that step's write part came or went.
-    [[nodiscard]] bool replay(const std::vector<ThreadId>& witness, ThreadId fresh = -1,
+    [[nodiscard]] bool replay(std::span<const ThreadId> witness, ThreadId fresh = -1,
                               bool* changed = nullptr) {
         exec_->reset();
-        trace_ = initEvents_;
         order_.clear();
         cur_ = initVals_;
         active_.assign(L_, kInitWrite);
@@ -273,6 +384,89 @@ private:
         return true;
     }
 
+    // ---- steps: clocks and per-location lists ------------------------------------------------
+
+    // Per location and thread, the indices of the thread's write steps (and, for reads-from
+    // SMC, read steps) of the location, among the registered steps. Allocated on first use.
+    struct LocLists {
+        std::vector<std::vector<std::int32_t>> writes, reads;
+    };
+    LocLists& lists(LocId l) {
+        auto& p = locLists_[static_cast<std::size_t>(l)];
+        if (!p) {
+            p = std::make_unique<LocLists>();
+            p->writes.resize(static_cast<std::size_t>(T_));
+            p->reads.resize(static_cast<std::size_t>(T_));
+        }
+        return *p;
+    }
+
+    // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
+    // clocks: with reads-from edges too (a node fixes the source of every read, so every witness
+    // of its children orders each read after its source: the clock is the same in every trace),
+    // and src_ holds the sources.
+    void registerStep(ThreadId t, std::int32_t i, const Step& s) {
+        const auto tu = static_cast<std::size_t>(t);
+        const auto T = static_cast<std::size_t>(T_);
+        auto& ck = clk_[tu];
+        ck.resize((static_cast<std::size_t>(i) + 1) * T);
+        std::int32_t* c = &ck[static_cast<std::size_t>(i) * T];
+        std::fill_n(c, T, 0);
+        auto join = [&](const std::int32_t* o) {
+            for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], o[u]);
+        };
+        if (i > 0) join(poClock(t, i - 1));
+        else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+        if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
+            const ThreadId ch = s.ev.aux;
+            const auto cu = static_cast<std::size_t>(ch);
+            if (reg_[cu] > 0) join(poClock(ch, reg_[cu] - 1));
+            else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+        }
+        if (ro_.perWrite) {
+            src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
+            prevDiff_[tu].resize(static_cast<std::size_t>(i) + 1, -1);
+            if (s.reads) {
+                const WriteRef w = active_[static_cast<std::size_t>(s.ev.loc)];
+                src_[tu][static_cast<std::size_t>(i)] = w;
+                if (w.t != kInitThread) join(poClock(w.t, w.i));
+                // The latest earlier read of the location by t with another source.
+                auto& rl = lists(s.ev.loc).reads[tu];
+                std::int32_t pd = -1;
+                if (!rl.empty()) {
+                    const auto q = static_cast<std::size_t>(rl.back());
+                    pd = src_[tu][q] == w ? prevDiff_[tu][q] : rl.back();
+                }
+                prevDiff_[tu][static_cast<std::size_t>(i)] = pd;
+                rl.push_back(i);
+            }
+        }
+        c[tu] = i + 1;
+        if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
+        reg_[tu] = i + 1;
+    }
+
+    // Thread t keeps its first n steps.
+    void truncateSteps(ThreadId t, std::size_t n) {
+        const auto tu = static_cast<std::size_t>(t);
+        auto& st = steps_[tu];
+        for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
+            const Step& s = st[i];
+            if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
+            if (ro_.perWrite && s.reads) lists(s.ev.loc).reads[tu].pop_back();
+        }
+        reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
+        if (st.size() > n) st.resize(n);
+    }
+
+    [[nodiscard]] const std::int32_t* poClock(ThreadId t, std::int32_t i) const {
+        const auto T = static_cast<std::size_t>(T_);
+        return &clk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
+    }
+    [[nodiscard]] const Step& step(ThreadId t, std::int32_t i) const {
+        return steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+    }
+
     // ---- error traces ---------------------------------------------------------------------------
 
     // The causal past (program order with spawn and join edges, reads-from) of the step at
@@ -282,7 +476,7 @@ private:
         std::vector<std::int32_t> rf(p + 1, -1), joinSrc(p + 1, -1);
         std::vector<std::int32_t> last(L_, -1);
         for (std::size_t q = 0; q <= p; ++q) {
-            const auto [t, i] = order_[q];
+            const auto [t, i] = std::pair{order_[q].t, order_[q].i};
             const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
             at[static_cast<std::size_t>(t)].push_back(static_cast<std::int32_t>(q));
             if (s.reads) rf[q] = last[static_cast<std::size_t>(s.ev.loc)];
@@ -296,7 +490,7 @@ private:
         need[p] = 1;
         for (std::size_t q = p + 1; q-- > 0;) {
             if (!need[q]) continue;
-            const auto [t, i] = order_[q];
+            const auto [t, i] = std::pair{order_[q].t, order_[q].i};
             if (i > 0) need[static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i - 1)])] = 1;
             else if (const std::int32_t sp = spawnPos(t, at); sp >= 0) need[static_cast<std::size_t>(sp)] = 1;
             if (rf[q] >= 0) need[static_cast<std::size_t>(rf[q])] = 1;
@@ -308,20 +502,20 @@ private:
         // thread the source of every read.
         std::vector<std::int32_t> key(static_cast<std::size_t>(T_), 0);
         for (std::size_t q = 0; q <= p; ++q)
-            if (need[q]) key[static_cast<std::size_t>(order_[q].first)] = order_[q].second + 1;
+            if (need[q]) key[static_cast<std::size_t>(order_[q].t)] = order_[q].i + 1;
         for (ThreadId t = 0; t < T_; ++t)
             for (std::int32_t i = 0; i < key[static_cast<std::size_t>(t)]; ++i) {
                 const auto q = static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]);
                 if (!steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)].reads) continue;
                 key.push_back(i);
-                key.push_back(rf[q] < 0 ? kInitThread : order_[static_cast<std::size_t>(rf[q])].first);
-                key.push_back(rf[q] < 0 ? 0 : order_[static_cast<std::size_t>(rf[q])].second);
+                key.push_back(rf[q] < 0 ? kInitThread : order_[static_cast<std::size_t>(rf[q])].t);
+                key.push_back(rf[q] < 0 ? 0 : order_[static_cast<std::size_t>(rf[q])].i);
             }
         if (!errorsSeen_.insert(std::move(key)).second) return;
         std::vector<Event> events = initEvents_;
         for (std::size_t q = 0; q <= p; ++q)
             if (need[q]) {
-                const auto [t, i] = order_[q];
+                const auto [t, i] = std::pair{order_[q].t, order_[q].i};
                 const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
                 events.insert(events.end(), s.out.begin(), s.out.end());
             }
@@ -336,6 +530,7 @@ private:
     }
 
     // ---- maximal traces and final memory ------------------------------------------------------
+    // ---- maximal traces and final memory ------------------------------------------------------
 
     [[nodiscard]] rvf::Instance instance(const std::vector<std::int32_t>& len) const {
         rvf::Instance in;
@@ -346,13 +541,17 @@ private:
         return in;
     }
 
-    // Writes of location x among the first sl[t] steps of every thread, with their values.
-    [[nodiscard]] std::vector<std::pair<WriteRef, Value>> writesOf(LocId x, const std::vector<std::int32_t>& sl) const {
-        std::vector<std::pair<WriteRef, Value>> w;
+    // Writes of location x among the first sl[t] steps of every thread, with their values (in
+    // thread order, then step order).
+    using Writes = std::vector<std::pair<WriteRef, Value>>;
+    [[nodiscard]] Writes writesOf(LocId x, const std::vector<std::int32_t>& sl) {
+        Writes w;
+        if (!locLists_[static_cast<std::size_t>(x)]) return w;
+        const LocLists& ll = lists(x);
         for (ThreadId t = 0; t < T_; ++t)
-            for (std::int32_t i = 0; i < sl[t]; ++i) {
-                const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
-                if (s.writes && s.ev.loc == x) w.push_back({{t, i}, s.ev.wval});
+            for (const std::int32_t i : ll.writes[static_cast<std::size_t>(t)]) {
+                if (i >= sl[t]) break;
+                w.push_back({{t, i}, step(t, i).ev.wval});
             }
         return w;
     }
@@ -382,13 +581,12 @@ private:
         std::vector<std::vector<Value>> values(L_);
         for (std::size_t x = 0; x < L_; ++x) {
             std::vector<Value>& vs = values[x];
-            for (ThreadId t = 0; t < T_; ++t)
-                for (std::int32_t i = sl[t]; i-- > 0;) {
-                    const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
-                    if (s.writes && s.ev.loc == static_cast<LocId>(x)) {
-                        vs.push_back(s.ev.wval);
-                        break;
-                    }
+            if (locLists_[x])
+                for (ThreadId t = 0; t < T_; ++t) {
+                    const auto& wl = locLists_[x]->writes[static_cast<std::size_t>(t)];
+                    const auto it = std::lower_bound(wl.begin(), wl.end(), sl[t]);
+                    if (it != wl.begin())
+                        vs.push_back(step(t, *(it - 1)).ev.wval);
                 }
             if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
             std::sort(vs.begin(), vs.end());
@@ -396,12 +594,19 @@ private:
             if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x]) locs.push_back(static_cast<LocId>(x));
         }
         if (locs.empty() || (constrained == 0 && !opts_.collectOutcomes)) {
-            rep_.maximal(Reporter::classify(*exec_), *exec_, trace_);
+            rep_.maximal(Reporter::classify(*exec_), *exec_, traceEvents());
             return;
         }
         bool reported = false;
         rvf::Instance in = instance(sl);
         std::vector<Value> chosen(locs.size());
+        // The witnesses replayed here replace the node's trace: it is put back at the end.
+        SavedTrace sv;
+        RestoreGuard guard{*this, sv};
+        auto replayHere = [&](std::span<const ThreadId> witness) {
+            saveTrace(sv, witness);
+            return replay(witness);
+        };
         // The execution's memory holds the chosen final values: its outcome is already recorded
         // (the reported trace's, or the one of the last witness replayed).
         auto atChosen = [&] {
@@ -410,25 +615,24 @@ private:
                 if (mem[static_cast<std::size_t>(locs[k])] != chosen[k]) return false;
             return true;
         };
-        auto leaf = [&](const std::vector<ThreadId>& witness) {
+        auto leaf = [&](std::span<const ThreadId> witness) {
             if (!reported) {
-                if (!satisfied && !replay(witness)) return false;
-                rep_.maximal(Reporter::classify(*exec_), *exec_, trace_);
+                if (!satisfied && !replayHere(witness)) return false;
+                rep_.maximal(Reporter::classify(*exec_), *exec_, traceEvents());
                 reported = true;
                 if (!opts_.collectOutcomes) return false;
             }
             // Another final memory of the class: run its witness to reach the state (outcome()
             // is the program's own summary of it, not something to patch by location).
             if (!atChosen()) {
-                if (!replay(witness)) return false;
-                rep_.outcome(*exec_, trace_);  // (unless the Reporter would make it an error)
+                if (!replayHere(witness)) return false;
+                rep_.outcome(*exec_, traceEvents());  // (unless the Reporter would make it an error)
             }
             return true;
         };
         // Depth-first over the chosen locations; every partial choice is checked by VerifySC.
-        std::vector<ThreadId> lastWitness;
         auto dfs = [&](auto&& self, std::size_t k) -> bool {
-            if (k == locs.size()) return leaf(lastWitness);
+            if (k == locs.size()) return leaf(lastWitness_);
             const LocId x = locs[k];
             const auto ws = writesOf(x, sl);
             for (Value v : values[static_cast<std::size_t>(x)]) {
@@ -438,10 +642,10 @@ private:
                     if (val == v) good.push_back(w);
                 if (initVal(x) == v) good.push_back(kInitWrite);
                 in.finals.emplace_back(x, std::move(good));
-                auto wit = rvf::verifySC(in, ro_.vsc, fin_);
                 bool go = true;
-                if (wit) {
-                    lastWitness = std::move(*wit);
+                if (rvf::verifySC(in, ro_.vsc, fin_, ws_)) {
+                    const auto wit = ws_.witness();
+                    lastWitness_.assign(wit.begin(), wit.end());
                     chosen[k] = v;
                     go = self(self, k + 1);
                 }
@@ -462,27 +666,50 @@ private:
         return nullptr;
     }
 
-    // `here`: the program and the current trace are already at the end of `witness` (the parent's
-    // trace extended by the new read), so there is nothing to replay.
-    void node(const std::vector<ThreadId>& witness, const std::vector<std::int32_t>& xlen,
+    // Backtrack signals (lines 2-5): thread u wrote, or may write, location x. An ancestor read
+    // of x of another thread is signalled by every such event after it was pushed; the time of
+    // the last one per location and thread tells (instead of visiting every ancestor: the
+    // ancestors are as many as the reads of the execution).
+    void signalWrite(ThreadId u, LocId x) {
+        auto& s = sigTime_[static_cast<std::size_t>(x)];
+        if (s.empty()) s.assign(static_cast<std::size_t>(T_), 0);
+        s[static_cast<std::size_t>(u)] = ++sigClock_;
+    }
+    [[nodiscard]] bool signalled(const Ancestor& a) const {
+        if (a.signal) return true;
+        const auto& s = sigTime_[static_cast<std::size_t>(a.loc)];
+        for (std::size_t u = 0; u < s.size(); ++u)
+            if (static_cast<ThreadId>(u) != a.t && s[u] > a.since) return true;
+        return false;
+    }
+
+    // `witness` is the node's trace, to replay unless `here`: the program and the current trace
+    // are then already at the end of it (the parent's trace extended by the new read).
+    // (`witness` may be the workspace's: it is used before the next verifySC.)
+    void node(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
               const CausalMap& C, ThreadId newT, bool here = false) {
         ++nodes_;
-        for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(xlen[t]));
+        for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(xlen[t]));
+        // A replay replaces the caller's trace: it is put back when this node is done.
+        SavedTrace sv;
+        RestoreGuard guard{*this, sv};
         if (here) {
             if (rep_.stop()) return;
         } else {
+            saveTrace(sv, witness);
             bool changed = false;
             if (!replay(witness, newT, &changed)) return;
             if (changed) {  // the new read's write part came or went (see redo): VerifySC again
                 rvf::Instance in = instance(xlen);
-                const auto wit = rvf::verifySC(in, ro_.vsc, vsc_);
-                if (!wit || !replay(*wit)) return;
+                if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return;
+                saveTrace(sv, ws_.witness());
+                if (!replay(ws_.witness())) return;
             }
         }
         if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
             const auto idx = static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
             for (std::size_t q = 0; q < order_.size(); ++q)
-                if (order_[q].first == newT && order_[q].second == idx) reportError(q);
+                if (order_[q].t == newT && order_[q].i == idx) reportError(q);
             if (rep_.stopped()) return;
         }
         // Line 1: extend with every event that reads nothing.
@@ -500,39 +727,39 @@ private:
             nonBlocking = nonBlocking || !isBlocking(p.kind);
         }
         // Lines 2-5: backtrack signals for ancestor reads that may gain a new source.
-        if (ro_.signals)
-            for (auto& a : ancestors_) {
-                for (const auto& [u, x] : extWrites)
-                    if (x == a.loc && u != a.t) a.signal = true;
-                for (const Pending& p : pend)
-                    if (mayWrite(p.ev.kind) && p.ev.loc == a.loc && p.t != a.t) a.signal = true;
-            }
-        Snapshot snap;
-        exec_->save(snap);
-        // The node's trace, kept for guidance and the shortcut below (reportMaximal and the
-        // children replay other traces).
-        const std::vector<std::pair<ThreadId, std::int32_t>> order = order_;
-        const std::vector<WriteRef> active = active_;
-        const std::vector<Event> trace = trace_;
-        const std::vector<Value> cur = cur_;
-        const bool anyFail = anyFail_;
-        if (!anyFail_ && !nonBlocking) {
-            reportMaximal(sl, pend, snap);
-            if (rep_.stopped()) return;
+        if (ro_.signals) {
+            for (const auto& [u, x] : extWrites) signalWrite(u, x);
+            for (const Pending& p : pend)
+                if (mayWrite(p.ev.kind)) signalWrite(p.t, p.ev.loc);
         }
-        if (pend.empty()) return;
-        std::vector<ThreadId> aux;
-        aux.reserve(order.size() + 1);
-        for (const auto& [t, i] : order) aux.push_back(t);
-        computePo(order, sl);
+        // The node's trace: its children extend it or replay others, and put it back.
+        const std::size_t traceLen = order_.size();
+        const bool anyFail = anyFail_;
         // Lines 7-14: reads without a causal-map entry first.
         std::vector<Pending> mutate;
         for (const Pending& p : pend)
             if (!lookup(C, p.t, sl[p.t])) mutate.push_back(p);
         for (const Pending& p : pend)
             if (lookup(C, p.t, sl[p.t])) mutate.push_back(p);
-        CausalMap Cn = C;
-        bool backtrack = true;
+        // The program state to come back to, if anything comes back to it (on a long execution
+        // most nodes have one child; a snapshot per node costs memory per node).
+        const bool maximal = !anyFail_ && !nonBlocking;
+        Snapshot snap;
+        bool haveSnap = false;
+        if (maximal || mutate.size() > 1) {
+            exec_->save(snap);
+            haveSnap = true;
+        }
+        if (maximal) {
+            reportMaximal(sl, pend, snap);
+            if (rep_.stopped()) return;
+        }
+        if (pend.empty()) return;
+        // Entries of reads already executed never match again: not copied along the path.
+        CausalMap Cn;
+        for (const CausalEntry& e : C)
+            if (e.idx >= sl[e.t]) Cn.push_back(e);
+        bool backtrack = true, firstChild = true;
         for (std::size_t k = 0; k < mutate.size() && backtrack; ++k) {
             const Pending& r = mutate[k];
             const std::int32_t ridx = sl[r.t];
@@ -556,9 +783,16 @@ private:
             if (!ro_.perWrite)
                 std::sort(groups.begin(), groups.end(),
                           [](const auto& a, const auto& b) { return a.first < b.first; });
+            if (!haveSnap && groups.size() > 1) {
+                exec_->save(snap);
+                haveSnap = true;
+            }
             for (auto& [v, good] : groups) {
                 if (rep_.stop()) return;
-                exec_->restore(snap);
+                if (!firstChild) exec_->restore(snap);
+                firstChild = false;
+                truncateTrace(traceLen);
+                anyFail_ = anyFail;
                 auto out = exec_->step(r.t, v);
                 rep_.countEvent();
                 Step s;
@@ -572,35 +806,30 @@ private:
                 std::vector<std::int32_t> xl = sl;
                 ++xl[r.t];
                 steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
-                aux.push_back(r.t);
-                std::optional<std::vector<ThreadId>> wit;
-                const WriteRef act = active[static_cast<std::size_t>(r.ev.loc)];
+                bool atAux = false, wit = false;
+                const WriteRef act = active_[static_cast<std::size_t>(r.ev.loc)];
                 if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
-                    wit = aux;  // the auxiliary trace already satisfies every good write
+                    atAux = true;  // the auxiliary trace already satisfies every good write
                     ++skipped_;
                 } else {
+                    auxBuf_.clear();
+                    for (const Performed& p : order_) auxBuf_.push_back(p.t);
+                    auxBuf_.push_back(r.t);
                     rvf::Instance in = instance(xl);
-                    in.aux = &aux;
-                    wit = rvf::verifySC(in, ro_.vsc, vsc_);
+                    in.aux = &auxBuf_;
+                    wit = rvf::verifySC(in, ro_.vsc, vsc_, ws_);
+                    atAux = wit && std::ranges::equal(ws_.witness(), auxBuf_);
                 }
-                const bool atAux = wit && *wit == aux;
-                aux.pop_back();
-                if (wit) {
-                    if (atAux) {  // the program is at the end of the witness already
-                        order_ = order;
-                        trace_ = trace;
-                        cur_ = cur;
-                        active_ = active;
-                        anyFail_ = anyFail;
-                        performed(r.t, steps_[static_cast<std::size_t>(r.t)].back());
-                    }
-                    ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack});
-                    node(*wit, xl, Cn, r.t, atAux);
-                    backtrack = ancestors_.back().signal;
+                if (atAux || wit) {
+                    // atAux: the program is at the end of the witness already
+                    if (atAux) performed(r.t, steps_[static_cast<std::size_t>(r.t)].back());
+                    ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack, sigClock_});
+                    if (atAux) node({}, xl, Cn, r.t, true);
+                    else node(ws_.witness(), xl, Cn, r.t);
+                    backtrack = signalled(ancestors_.back());
                     ancestors_.pop_back();
-                    computePo(order, sl);  // the child reused the buffers
                 }
-                for (ThreadId t = 0; t < T_; ++t) steps_[static_cast<std::size_t>(t)].resize(static_cast<std::size_t>(sl[t]));
+                for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(sl[t]));
                 if (rep_.stopped()) return;
             }
             // A blocking read may never execute: Lemma 1 says nothing about the traces where it
@@ -616,51 +845,18 @@ private:
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
-    // Program-order clocks (with spawn and join edges) of the node's steps. For reads-from SMC,
-    // causal clocks: with reads-from edges too (a node fixes the source of every read, so every
-    // witness of its children orders each read after its source), and srcOf_ holds the sources.
-    void computePo(const std::vector<std::pair<ThreadId, std::int32_t>>& order, const std::vector<std::int32_t>& sl) {
-        poStart_.assign(static_cast<std::size_t>(T_) + 1, 0);
-        for (ThreadId t = 0; t < T_; ++t) poStart_[static_cast<std::size_t>(t) + 1] = poStart_[static_cast<std::size_t>(t)] + sl[t];
-        const auto n = static_cast<std::size_t>(poStart_.back());
-        po_.assign(n * static_cast<std::size_t>(T_), 0);
-        if (ro_.perWrite) {
-            srcOf_.assign(n, kInitWrite);
-            lastWrite_.assign(L_, kInitWrite);
-        }
-        for (const auto& [t, i] : order) {
-            std::int32_t* c = poClock(t, i);
-            auto join = [&](const std::int32_t* s) {
-                for (ThreadId u = 0; u < T_; ++u) c[u] = std::max(c[u], s[u]);
-            };
-            const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
-            if (ro_.perWrite && s.reads) {
-                const WriteRef w = lastWrite_[static_cast<std::size_t>(s.ev.loc)];
-                srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)] + i)] = w;
-                if (w.t != kInitThread) join(poClock(w.t, w.i));
-            }
-            if (ro_.perWrite && s.writes) lastWrite_[static_cast<std::size_t>(s.ev.loc)] = {t, i};
-            if (i > 0) join(poClock(t, i - 1));
-            else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) join(poClock(sp.t, sp.i));
-            if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
-                const ThreadId ch = s.ev.aux;
-                if (sl[ch] > 0) join(poClock(ch, sl[ch] - 1));
-                else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(ch)]; sp.t >= 0) join(poClock(sp.t, sp.i));
-            }
-            c[t] = i + 1;
-        }
-    }
-
-    [[nodiscard]] std::int32_t* poClock(ThreadId t, std::int32_t i) {
-        return &po_[(static_cast<std::size_t>(poStart_[static_cast<std::size_t>(t)]) + static_cast<std::size_t>(i)) *
-                    static_cast<std::size_t>(T_)];
-    }
-
+    // The writes of r's location r may read: those not in r's program-order (causal) past, and
+    // those of its past that no other write of its past comes after. In thread order, then step
+    // order. Of the writes of one thread in r's past only the latest can be visible (the others
+    // come before it), and whether another write comes after it is decided by the latest write of
+    // each other thread in the past (clocks grow along a thread): O(threads²) per read, where
+    // comparing all pairs of writes made a node cost O(writes²).
     // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal past
     // that comes after it and reads another write: every witness puts that other write between.
     [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
         // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
-        std::vector<std::int32_t> past(static_cast<std::size_t>(T_), 0);
+        const auto T = static_cast<std::size_t>(T_);
+        std::vector<std::int32_t> past(T, 0);
         const ThreadId t = r.t;
         if (sl[t] > 0) {
             const std::int32_t* c = poClock(t, sl[t] - 1);
@@ -670,39 +866,73 @@ private:
             past.assign(c, c + T_);
         }
         past[static_cast<std::size_t>(t)] = sl[t];
-        const auto ws = writesOf(r.ev.loc, sl);
         std::vector<WriteRef> vis;
+        if (!locLists_[static_cast<std::size_t>(r.ev.loc)]) {
+            vis.push_back(kInitWrite);
+            return vis;
+        }
+        const LocLists& ll = lists(r.ev.loc);
+        // Per thread: its writes among its first sl[u] steps are wl[0, end), those of the past
+        // wl[0, inPast); the latest of the past is the only one of them that may be visible.
+        std::vector<std::int32_t> end(T), inPast(T), latest(T, -1);
         bool anyInPast = false;
-        for (const auto& [w, val] : ws) {
-            const bool inPast = past[static_cast<std::size_t>(w.t)] > w.i;
-            anyInPast = anyInPast || inPast;
-            bool hidden = false;
-            if (inPast)
-                for (const auto& [w2, val2] : ws)
-                    if (!(w2 == w) && past[static_cast<std::size_t>(w2.t)] > w2.i &&
-                        poClock(w2.t, w2.i)[w.t] > w.i) {
-                        hidden = true;
-                        break;
-                    }
-            for (ThreadId u = 0; u < T_ && inPast && !hidden && ro_.perWrite; ++u)
-                for (std::int32_t i = 0; i < past[static_cast<std::size_t>(u)] && !hidden; ++i) {
-                    const Step& s = steps_[static_cast<std::size_t>(u)][static_cast<std::size_t>(i)];
-                    hidden = s.reads && s.ev.loc == r.ev.loc && !(WriteRef{u, i} == w) &&
-                             poClock(u, i)[w.t] > w.i &&
-                             !(srcOf_[static_cast<std::size_t>(poStart_[static_cast<std::size_t>(u)] + i)] == w);
-                }
-            if (!hidden) vis.push_back(w);
+        for (std::size_t u = 0; u < T; ++u) {
+            const auto& wl = ll.writes[u];
+            const auto e = std::lower_bound(wl.begin(), wl.end(), sl[u]);
+            const auto p = std::lower_bound(wl.begin(), e, past[u]);
+            end[u] = static_cast<std::int32_t>(e - wl.begin());
+            inPast[u] = static_cast<std::int32_t>(p - wl.begin());
+            if (inPast[u] > 0) {
+                latest[u] = wl[static_cast<std::size_t>(inPast[u] - 1)];
+                anyInPast = true;
+            }
+        }
+        for (std::size_t u = 0; u < T; ++u) {
+            const auto& wl = ll.writes[u];
+            if (latest[u] >= 0) {
+                const WriteRef w{static_cast<std::int32_t>(u), latest[u]};
+                bool hidden = false;
+                for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
+                    hidden = u2 != u && latest[u2] >= 0 &&
+                             poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
+                if (!hidden && ro_.perWrite) hidden = hiddenByRead(r.ev.loc, w, past);
+                if (!hidden) vis.push_back(w);
+            }
+            for (std::int32_t k = inPast[u]; k < end[u]; ++k)
+                vis.push_back({static_cast<std::int32_t>(u), wl[static_cast<std::size_t>(k)]});
         }
         if (!anyInPast) vis.push_back(kInitWrite);
         return vis;
     }
 
-    struct Ancestor {
-        ThreadId t;
-        std::int32_t idx;
-        LocId loc;
-        bool signal;
-    };
+    // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
+    // another write? Per thread, the reads after w are the latest ones (clocks grow along the
+    // thread); of those reading w, prevDiff_ skips to the latest with another source.
+    [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w,
+                                    const std::vector<std::int32_t>& past) const {
+        const LocLists& ll = *locLists_[static_cast<std::size_t>(loc)];
+        for (std::size_t u = 0; u < past.size(); ++u) {
+            const auto& rl = ll.reads[u];
+            auto it = std::lower_bound(rl.begin(), rl.end(), past[u]);
+            if (it == rl.begin()) continue;
+            std::int32_t i = *(it - 1);
+            auto after = [&](std::int32_t x) {
+                return poClock(static_cast<ThreadId>(u), x)[static_cast<std::size_t>(w.t)] > w.i;
+            };
+            const auto& src = src_[u];
+            while (i >= 0 && after(i)) {
+                if (!(WriteRef{static_cast<std::int32_t>(u), i} == w)) {
+                    if (!(src[static_cast<std::size_t>(i)] == w)) return true;
+                    i = prevDiff_[u][static_cast<std::size_t>(i)];  // skips the reads of w
+                } else {
+                    // w itself (a read-modify-write): the read before it
+                    const auto p = std::lower_bound(rl.begin(), rl.end(), i) - rl.begin();
+                    i = p > 0 ? rl[static_cast<std::size_t>(p - 1)] : -1;
+                }
+            }
+        }
+        return false;
+    }
 
     std::unique_ptr<Execution> exec_;
     std::shared_ptr<const ProgramInfo> info_;
@@ -716,16 +946,26 @@ private:
     std::vector<Value> initVals_;
     std::vector<std::vector<Step>> steps_;
     std::vector<SpawnPoint> spawnOf_;
-    // the current trace: steps in order, emitted events, visible memory and its writers
-    std::vector<std::pair<ThreadId, std::int32_t>> order_;
-    std::vector<Event> trace_;
+    // Per thread: how many of its steps are registered (clock and lists computed), their clocks
+    // (T_ per step) and, for reads-from SMC, the source of each read and prevDiff (the latest
+    // earlier read of the same location by the thread with another source).
+    std::vector<std::int32_t> reg_;
+    std::vector<std::vector<std::int32_t>> clk_, prevDiff_;
+    std::vector<std::vector<WriteRef>> src_;
+    std::vector<std::unique_ptr<LocLists>> locLists_;  // by location
+    // the current trace: steps in order (each with what its write overwrote), visible memory and
+    // its writers
+    std::vector<Performed> order_;
     std::vector<Value> cur_;
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
+    std::vector<Event> traceBuf_;
+    std::vector<ThreadId> auxBuf_, lastWitness_;
+    rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
     std::vector<Ancestor> ancestors_;
-    std::vector<std::int32_t> poStart_, po_;
-    std::vector<WriteRef> srcOf_, lastWrite_;  // reads-from SMC: source of every step's read
+    std::vector<std::vector<std::uint64_t>> sigTime_;  // by location, by thread: last signal
+    std::uint64_t sigClock_ = 0;
     rvf::VscStats vsc_, fin_;
     std::uint64_t skipped_ = 0, nodes_ = 0;
 };

@@ -4,27 +4,42 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <memory>
 
 namespace porlab::rvf {
 
-namespace {
-
+// The solver keeps its buffers from one call to the next (see Workspace).
 class Solver {
 public:
-    Solver(const Instance& inst, const VscOptions& opts, VscStats& stats)
-        : inst_(inst), opts_(opts), stats_(stats), steps_(*inst.steps),
-          T_(static_cast<int>(inst.len.size())), L_(inst.numLocs) {}
+    bool run(const Instance& inst, const VscOptions& opts, VscStats& stats) {
+        inst_ = &inst;
+        opts_ = &opts;
+        stats_ = &stats;
+        steps_ = inst.steps;
+        T_ = static_cast<int>(inst.len.size());
+        L_ = inst.numLocs;
+        seq_.clear();
+        done_.clear();
+        vc_.clear();
+        prevActive_.clear();
+        interrupted_ = false;
+        const bool ok = solve() && !interrupted_;
+        if (!ok) seq_.clear();
+        return ok;
+    }
+    [[nodiscard]] const std::vector<ThreadId>& witness() const { return seq_; }
 
-    std::optional<std::vector<ThreadId>> run() {
+private:
+    bool solve() {
         index();
-        if (opts_.closure && !closure()) {
-            ++stats_.closureRejects;
-            return std::nullopt;
+        if (opts_->closure && !closure()) {
+            ++stats_->closureRejects;
+            return false;
         }
         pos_.assign(static_cast<std::size_t>(T_), 0);
-        if (!dfs()) return std::nullopt;
-        return seq_;
+        return dfs();
     }
+
 
 private:
     // ---- the instance, flattened: event id = off_[t] + i; finals get ids n_ + j --------------
@@ -40,14 +55,14 @@ private:
 
     void index() {
         off_.assign(static_cast<std::size_t>(T_) + 1, 0);
-        for (int t = 0; t < T_; ++t) off_[t + 1] = off_[t] + inst_.len[t];
+        for (int t = 0; t < T_; ++t) off_[t + 1] = off_[t] + inst_->len[t];
         n_ = off_[T_];
-        const int nf = static_cast<int>(inst_.finals.size());
+        const int nf = static_cast<int>(inst_->finals.size());
         ev_.resize(static_cast<std::size_t>(n_ + nf));
         good_.assign(static_cast<std::size_t>(n_ + nf), {});
         for (int t = 0; t < T_; ++t)
-            for (int i = 0; i < inst_.len[t]; ++i) {
-                const Step& s = steps_[t][static_cast<std::size_t>(i)];
+            for (int i = 0; i < inst_->len[t]; ++i) {
+                const Step& s = (*steps_)[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
                 Ev& e = ev_[static_cast<std::size_t>(id(t, i))];
                 e = {t, i, s.ev.loc, s.reads, s.writes, &s};
                 if (s.reads)
@@ -55,11 +70,12 @@ private:
             }
         for (int j = 0; j < nf; ++j) {
             Ev& e = ev_[static_cast<std::size_t>(n_ + j)];
+            e = Ev{};
             e.t = -1;
             e.i = j;
-            e.loc = inst_.finals[static_cast<std::size_t>(j)].first;
+            e.loc = inst_->finals[static_cast<std::size_t>(j)].first;
             e.read = true;
-            for (const WriteRef& w : inst_.finals[static_cast<std::size_t>(j)].second)
+            for (const WriteRef& w : inst_->finals[static_cast<std::size_t>(j)].second)
                 good_[static_cast<std::size_t>(n_ + j)].push_back(wid(w));
         }
         readersOf_.assign(static_cast<std::size_t>(n_), {});
@@ -69,6 +85,19 @@ private:
         initUnexec_.assign(L_, 0);
         holders_.assign(L_, 0);
         active_.assign(L_, -1);
+        // The key of a witness state names the active write of a location only where one is
+        // written: the others keep the initial value in every state (a key over all locations
+        // made every state cost the program's whole memory).
+        std::vector<char> written(L_, 0);
+        keyLocs_.clear();
+        for (int e = 0; e < n_; ++e) {
+            const Ev& w = ev_[static_cast<std::size_t>(e)];
+            if (w.write && !written[static_cast<std::size_t>(w.loc)]) {
+                written[static_cast<std::size_t>(w.loc)] = 1;
+                keyLocs_.push_back(w.loc);
+            }
+        }
+        std::sort(keyLocs_.begin(), keyLocs_.end());
         for (int r = 0; r < n_ + nf; ++r) {
             const Ev& e = ev_[static_cast<std::size_t>(r)];
             if (!e.read) continue;
@@ -86,11 +115,12 @@ private:
             if (remaining_[static_cast<std::size_t>(r)] == 0) ++holders_[static_cast<std::size_t>(e.loc)];
         }
         rank_.assign(static_cast<std::size_t>(n_), std::numeric_limits<int>::max());
-        if (opts_.guidance && inst_.aux) {
+        if (opts_->guidance && inst_->aux) {
             std::vector<int> cnt(static_cast<std::size_t>(T_), 0);
             int p = 0;
-            for (ThreadId t : *inst_.aux) {
-                if (t >= 0 && t < T_ && cnt[t] < inst_.len[t]) rank_[static_cast<std::size_t>(id(t, cnt[t]))] = p;
+            for (ThreadId t : *inst_->aux) {
+                if (t >= 0 && t < T_ && cnt[t] < inst_->len[t])
+                    rank_[static_cast<std::size_t>(id(t, cnt[t]))] = p;
                 ++cnt[static_cast<std::size_t>(t)];
                 ++p;
             }
@@ -115,7 +145,7 @@ private:
         for (bool changed = true; changed;) {
             changed = false;
             for (int t = 0; t < T_; ++t)
-                for (int i = 0; i < inst_.len[t]; ++i) {
+                for (int i = 0; i < inst_->len[t]; ++i) {
                     const int e = id(t, i);
                     std::fill(nv.begin(), nv.end(), 0);
                     auto join = [&](int s) {
@@ -130,7 +160,8 @@ private:
                     const Step& s = *ev_[static_cast<std::size_t>(e)].step;
                     if (s.ev.kind == EventKind::Join && s.ev.aux >= 0 && s.ev.aux < T_) {
                         const int c = s.ev.aux;
-                        if (!join(inst_.len[c] > 0 ? id(c, inst_.len[c] - 1) : spawnId(c))) return false;
+                        const int last = inst_->len[c] > 0 ? id(c, inst_->len[c] - 1) : spawnId(c);
+                        if (!join(last)) return false;
                     }
                     for (int src : in_[static_cast<std::size_t>(e)])
                         if (!join(src)) return false;
@@ -146,8 +177,8 @@ private:
     }
 
     [[nodiscard]] int spawnId(int t) const {
-        const SpawnPoint sp = (*inst_.spawnOf)[static_cast<std::size_t>(t)];
-        if (sp.t < 0 || sp.i >= inst_.len[sp.t]) return -1;
+        const SpawnPoint sp = (*inst_->spawnOf)[static_cast<std::size_t>(t)];
+        if (sp.t < 0 || sp.i >= inst_->len[sp.t]) return -1;
         return id(sp.t, sp.i);
     }
 
@@ -156,40 +187,81 @@ private:
         added_ = true;
     }
 
+    // The closure conditions quantify over the writes of a location; they are decided per thread
+    // instead: the relations to a write grow or shrink monotonically along its thread's program
+    // order (clocks), so per thread a binary search finds the writes that matter, and of the
+    // edges a condition asks for per thread only the one the others follow from (by program order)
+    // is added. The partial order, and so everything the search does, is the same as with every
+    // edge (walking every write for every read made the closure quadratic in the instance).
+    // wl_[slot][u]: the write events of thread u to the location of the slot, in program order.
+    [[nodiscard]] const std::vector<int>& writesOf(LocId l, int u) const {
+        const auto slot = static_cast<std::size_t>(slot_[static_cast<std::size_t>(l)]);
+        return wl_[slot][static_cast<std::size_t>(u)];
+    }
+    [[nodiscard]] int idxOf(int e) const { return ev_[static_cast<std::size_t>(e)].i; }
+    // The first position in u's writes of l (ids in program order) whose index is >= i.
+    [[nodiscard]] std::size_t fromIndex(const std::vector<int>& ws, int i) const {
+        return static_cast<std::size_t>(
+            std::partition_point(ws.begin(), ws.end(), [&](int x) { return idxOf(x) < i; }) -
+            ws.begin());
+    }
+    // Writes of thread u that are <P r: its first `before(r, u)` events (all, for a final read).
+    [[nodiscard]] int before(int r, int u) const {
+        if (r >= n_) return std::numeric_limits<int>::max();
+        return vc_[static_cast<std::size_t>(r) * T_ + u];
+    }
+
+    // Is there a write w2 of the location (not w, not r) with w <P w2 <P r?
+    [[nodiscard]] bool hiddenBetween(int w, int r, LocId l) const {
+        for (int u = 0; u < T_; ++u) {
+            const auto& ws = writesOf(l, u);
+            // the latest write of u before r (not w, not r): the likeliest to come after w
+            for (auto k = fromIndex(ws, before(r, u)); k-- > 0;) {
+                const int w2 = ws[k];
+                if (w2 == w || w2 == r) continue;
+                if (lt(w, w2)) return true;
+                break;
+            }
+        }
+        return false;
+    }
+
     [[nodiscard]] bool closure() {
         in_.assign(static_cast<std::size_t>(n_), {});
-        // writes per location (ids), for the closure conditions
-        std::vector<std::vector<int>> writes(L_);
-        for (int e = 0; e < n_; ++e)
-            if (ev_[static_cast<std::size_t>(e)].write)
-                writes[static_cast<std::size_t>(ev_[static_cast<std::size_t>(e)].loc)].push_back(e);
-        std::vector<int> cl, bad;
+        // writes per location and thread (ids), for the closure conditions
+        slot_.assign(L_, -1);
+        for (std::size_t k = 0; k < keyLocs_.size(); ++k)
+            slot_[static_cast<std::size_t>(keyLocs_[k])] = static_cast<int>(k);
+        if (wl_.size() < keyLocs_.size()) wl_.resize(keyLocs_.size());
+        for (std::size_t k = 0; k < keyLocs_.size(); ++k) {
+            wl_[k].resize(static_cast<std::size_t>(T_));
+            for (auto& v : wl_[k]) v.clear();
+        }
+        for (int e = 0; e < n_; ++e) {
+            const Ev& w = ev_[static_cast<std::size_t>(e)];
+            if (!w.write) continue;
+            const auto slot = static_cast<std::size_t>(slot_[static_cast<std::size_t>(w.loc)]);
+            wl_[slot][static_cast<std::size_t>(w.t)].push_back(e);
+        }
+        std::vector<int> cl;
         for (;;) {
             if (!computeClocks()) return false;
             added_ = false;
-            const int nr = n_ + static_cast<int>(inst_.finals.size());
+            const int nr = n_ + static_cast<int>(inst_->finals.size());
             for (int r = 0; r < nr; ++r) {
                 const Ev& er = ev_[static_cast<std::size_t>(r)];
                 if (!er.read) continue;
-                const auto& W = writes[static_cast<std::size_t>(er.loc)];
+                if (interrupted()) return false;
+                const LocId l = er.loc;
+                const bool anyWrites = slot_[static_cast<std::size_t>(l)] >= 0;
                 const auto& G = good_[static_cast<std::size_t>(r)];
                 auto isGood = [&](int w) { return std::find(G.begin(), G.end(), w) != G.end(); };
                 cl.clear();
                 for (int w : G) {
                     if (w >= 0 && lt(r, w)) continue;
-                    bool hidden = false;
-                    for (int w2 : W)
-                        if (w2 != w && w2 != r && lt(w, w2) && lt(w2, r)) {
-                            hidden = true;
-                            break;
-                        }
-                    if (!hidden) cl.push_back(w);
+                    if (!anyWrites || !hiddenBetween(w, r, l)) cl.push_back(w);
                 }
                 if (cl.empty()) return false;  // condition 1
-                bad.clear();
-                if (!isGood(-1)) bad.push_back(-1);
-                for (int w : W)
-                    if (w != r && !isGood(w)) bad.push_back(w);
                 // condition 2: a least element of Cl(r) is before r
                 for (int w : cl) {
                     bool least = true;
@@ -204,21 +276,42 @@ private:
                     bool greatest = true;
                     for (int w2 : cl) greatest = greatest && (w2 == w || lt(w2, w));
                     if (!greatest) continue;
-                    for (int b : bad)
-                        if (lt(b, r) && !lt(b, w)) {
-                            if (w < 0 || b < 0) return false;
-                            addEdge(b, w);
+                    if (w < 0 && !isGood(-1)) return false;  // init is bad, and before r
+                    for (int u = 0; u < T_ && anyWrites; ++u) {
+                        // u's bad writes b, b <P r, not b <P w: indices in [vc(w)[u], vc(r)[u])
+                        const auto& ws = writesOf(l, u);
+                        const auto lo = w < 0 ? std::size_t{0} : fromIndex(ws, before(w, u));
+                        for (auto k = fromIndex(ws, before(r, u)); k-- > lo;) {
+                            const int b = ws[k];
+                            if (b == r || isGood(b)) continue;
+                            if (w < 0) return false;
+                            addEdge(b, w);  // the latest: the earlier ones come before it
+                            break;
                         }
+                    }
                     break;
                 }
                 // condition 4: a bad write after every write of Cl(r) is after r
-                for (int b : bad) {
-                    if (b < 0) continue;
-                    bool after = true;
-                    for (int w : cl) after = after && lt(w, b);
-                    if (after && !lt(r, b)) {
+                for (int u = 0; u < T_ && anyWrites; ++u) {
+                    const auto& ws = writesOf(l, u);
+                    // u's writes after every write of Cl(r), and not after r: a range
+                    auto afterCl = [&](int b) {
+                        for (int w : cl)
+                            if (w == b || !lt(w, b)) return false;
+                        return true;
+                    };
+                    const auto p1 =
+                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !afterCl(b); });
+                    const auto p2 =
+                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !lt(r, b); });
+                    const auto s1 = static_cast<std::size_t>(p1 - ws.begin());
+                    const auto s2 = static_cast<std::size_t>(p2 - ws.begin());
+                    for (std::size_t k = s1; k < s2; ++k) {
+                        const int b = ws[k];
+                        if (b == r || isGood(b)) continue;
                         if (r >= n_) return false;  // nothing comes after a final read
-                        addEdge(r, b);
+                        addEdge(r, b);  // the earliest: the later ones come after it
+                        break;
                     }
                 }
             }
@@ -242,17 +335,17 @@ private:
     // The next event of thread t if it is executable in the current prefix, else -1.
     [[nodiscard]] int executable(int t) const {
         const int p = pos_[static_cast<std::size_t>(t)];
-        if (p >= inst_.len[t]) return -1;
+        if (p >= inst_->len[t]) return -1;
         const int e = id(t, p);
         const auto started = [&](int u) {
-            const SpawnPoint sp = (*inst_.spawnOf)[static_cast<std::size_t>(u)];
+            const SpawnPoint sp = (*inst_->spawnOf)[static_cast<std::size_t>(u)];
             return sp.t < 0 || pos_[static_cast<std::size_t>(sp.t)] > sp.i;
         };
         if (p == 0 && !started(t)) return -1;
         const Ev& ev = ev_[static_cast<std::size_t>(e)];
         if (ev.step->ev.kind == EventKind::Join && ev.step->ev.aux >= 0 && ev.step->ev.aux < T_) {
             const int c = ev.step->ev.aux;
-            if (!started(c) || pos_[static_cast<std::size_t>(c)] < inst_.len[c]) return -1;
+            if (!started(c) || pos_[static_cast<std::size_t>(c)] < inst_->len[c]) return -1;
         }
         if (!vc_.empty())
             for (int u = 0; u < T_; ++u)
@@ -308,19 +401,27 @@ private:
 
     void key(std::string& k) const {
         k.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
-        for (std::size_t l = 0; l < L_; ++l) {
-            const int a = active_[l];
+        for (const LocId l : keyLocs_) {
+            const int a = active_[static_cast<std::size_t>(l)];
             const std::int32_t th = a < 0 ? -1 : ev_[static_cast<std::size_t>(a)].t;
             k.append(reinterpret_cast<const char*>(&th), sizeof th);
         }
     }
 
+    // Should the call end now (a budget ran out)?
+    bool interrupted() {
+        if (!interrupted_ && (++polls_ & 63) == 0 && opts_->interrupt && opts_->interrupt())
+            interrupted_ = true;
+        return interrupted_;
+    }
+
     [[nodiscard]] bool dfs() {
+        if (interrupted()) return false;
         const std::size_t depth = seq_.size();
         if (static_cast<int>(depth) == n_) return true;
         key(keyBuf_);
         if (!done_.insert(keyBuf_).second) return false;
-        ++stats_.states;
+        ++stats_->states;
         if (cand_.size() <= depth) cand_.resize(depth + 1);
         auto& cand = cand_[depth];
         cand.clear();
@@ -328,7 +429,7 @@ private:
             const int e = executable(t);
             if (e >= 0) cand.push_back(e);
         }
-        if (opts_.greedy && !cand.empty()) {
+        if (opts_->greedy && !cand.empty()) {
             // (1) an executable read that writes nothing: take it, enumerate nothing else
             int pick = -1;
             for (int e : cand) {
@@ -355,7 +456,7 @@ private:
                 cand.assign(1, pick);
             }
         }
-        if (cand.size() > 1 && opts_.guidance && inst_.aux)
+        if (cand.size() > 1 && opts_->guidance && inst_->aux)
             std::sort(cand.begin(), cand.end(), [&](int a, int b) {
                 return rank_[static_cast<std::size_t>(a)] < rank_[static_cast<std::size_t>(b)];
             });
@@ -368,12 +469,12 @@ private:
         return false;
     }
 
-    const Instance& inst_;
-    const VscOptions& opts_;
-    VscStats& stats_;
-    const std::vector<std::vector<Step>>& steps_;
-    int T_;
-    std::size_t L_;
+    const Instance* inst_ = nullptr;
+    const VscOptions* opts_ = nullptr;
+    VscStats* stats_ = nullptr;
+    const std::vector<std::vector<Step>>* steps_ = nullptr;
+    int T_ = 0;
+    std::size_t L_ = 0;
     int n_ = 0;
     std::vector<int> off_;
     std::vector<Ev> ev_;
@@ -381,22 +482,40 @@ private:
     std::vector<int> remaining_, unexecReaders_, initUnexec_, holders_, active_, prevActive_, rank_;
     std::vector<std::int32_t> vc_, pos_;
     std::vector<ThreadId> seq_;
+    std::vector<LocId> keyLocs_;
+    std::vector<int> slot_;  // by location: its index in keyLocs_ (-1: not written)
+    std::vector<std::vector<std::vector<int>>> wl_;  // by slot, by thread: write ids
     std::vector<std::vector<int>> cand_;
     std::unordered_set<std::string> done_;
     std::string keyBuf_;
     bool added_ = false;
+    bool interrupted_ = false;
+    std::uint32_t polls_ = 0;
 };
 
-}  // namespace
+struct Workspace::Impl {
+    Solver solver;
+};
+
+Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
+Workspace::~Workspace() = default;
+
+std::span<const ThreadId> Workspace::witness() const { return impl_->solver.witness(); }
+
+bool verifySC(const Instance& inst, const VscOptions& opts, VscStats& stats, Workspace& ws) {
+    const auto start = std::chrono::steady_clock::now();
+    ++stats.calls;
+    const bool ok = ws.impl_->solver.run(inst, opts, stats);
+    stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return ok;
+}
 
 std::optional<std::vector<ThreadId>> verifySC(const Instance& inst, const VscOptions& opts,
                                               VscStats& stats) {
-    const auto start = std::chrono::steady_clock::now();
-    ++stats.calls;
-    Solver s(inst, opts, stats);
-    auto r = s.run();
-    stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
+    Workspace ws;
+    if (!verifySC(inst, opts, stats, ws)) return std::nullopt;
+    const auto w = ws.witness();
+    return std::vector<ThreadId>(w.begin(), w.end());
 }
 
 }  // namespace porlab::rvf

@@ -11,7 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -60,6 +63,9 @@ struct VscOptions {
     bool closure = true;
     bool greedy = true;
     bool guidance = true;
+    // Asked every few dozen steps of the closure and the search: true ends the call with no
+    // witness (the caller is stopping: a budget ran out).
+    std::function<bool()> interrupt;
 };
 
 struct VscStats {
@@ -69,6 +75,29 @@ struct VscStats {
     double seconds = 0;
 };
 
+// The working memory of verifySC, kept from one call to the next by an explorer that calls it
+// at every node: its buffers are sized by the instance, which grows along an exploration path,
+// and allocating them anew at every node (between the node's own allocations) fragmented the
+// heap until it grew with the square of the path's length.
+class Workspace {
+public:
+    Workspace();
+    ~Workspace();
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+    // The witness of the last successful call (the threads of its events in order); valid
+    // until the next call.
+    [[nodiscard]] std::span<const ThreadId> witness() const;
+
+private:
+    friend bool verifySC(const Instance&, const VscOptions&, VscStats&, Workspace&);
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Is there a witness? (Then ws.witness() is one.)
+[[nodiscard]] bool verifySC(const Instance& inst, const VscOptions& opts, VscStats& stats,
+                            Workspace& ws);
 // A witness (the threads of its events in order) or nothing.
 [[nodiscard]] std::optional<std::vector<ThreadId>> verifySC(const Instance& inst,
                                                             const VscOptions& opts,

@@ -31,10 +31,168 @@ Event withReadValue(const Node& n, Value v) {
 void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     threads.resize(static_cast<std::size_t>(numThreads));
     for (auto& t : threads) t.clear();
+    views_.assign(threads.size(), {});
+    width_ = threads.size();
+    lockBalance_.assign(threads.size(), 0);
+    open_.assign(threads.size(), {});
+    closed_.assign(threads.size(), {});
+    spawner_.assign(threads.size(), kInitRef);
     initial = std::move(initialValues);
     co.clear();  // grows with ensureLoc: C programs reserve thousands of locations they never use
     nextStamp = 1;
     zneDone.assign(threads.size(), {});
+}
+
+void ExecutionGraph::joinView(std::int32_t* out, Ref p) const {
+    const std::int32_t* v = viewOf(p);
+    for (std::size_t u = 0; u < width_; ++u) out[u] = std::max(out[u], v[u]);
+    auto& own = out[static_cast<std::size_t>(p.t)];
+    own = std::max(own, p.i + 1);
+}
+
+Ref ExecutionGraph::spawnerOf(ThreadId t) const {
+    const std::size_t T = threads.size();
+    auto spawns = [&](Ref r) {
+        if (r.t == kInitThread) return false;
+        if (static_cast<std::size_t>(r.i) >= threads[static_cast<std::size_t>(r.t)].size()) return false;
+        const Event& e = at(r).ev;
+        return e.kind == EventKind::Spawn && e.aux == t;
+    };
+    if (const Ref c = spawner_[static_cast<std::size_t>(t)]; spawns(c)) return c;
+    // Not cached (the spawn was deleted and added again): the last spawn of t, as a scan finds it.
+    Ref found = kInitRef;
+    for (std::size_t u = 0; u < T; ++u)
+        for (std::size_t j = 0; j < threads[u].size(); ++j) {
+            const Event& e = threads[u][j].ev;
+            if (e.kind == EventKind::Spawn && e.aux == t)
+                found = Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(j)};
+        }
+    return found;
+}
+
+void ExecutionGraph::computeView(ThreadId t, std::int32_t i, std::int32_t* out) const {
+    // The union of the prefixes of the direct predecessors (each closed already) and the
+    // predecessors themselves: the edges porf follows, exactly (a placeholder has none but po).
+    std::fill_n(out, width_, 0);
+    if (i > 0) joinView(out, Ref{t, i - 1});
+    const Node& n = threads[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+    if (n.placeholder) return;
+    if (readsMemory(n.ev.kind) && n.rf.t != kInitThread) joinView(out, n.rf);
+    if (n.ev.kind == EventKind::Join && n.ev.aux >= 0) {
+        const auto& ch = threads[static_cast<std::size_t>(n.ev.aux)];
+        if (!ch.empty()) joinView(out, Ref{n.ev.aux, static_cast<std::int32_t>(ch.size()) - 1});
+    }
+    if (i == 0)
+        if (const Ref sp = spawnerOf(t); sp.t != kInitThread) joinView(out, sp);
+}
+
+void ExecutionGraph::lockNodeAdded(ThreadId t, const Node& n, std::int32_t i) {
+    if (n.placeholder) return;
+    const auto u = static_cast<std::size_t>(t);
+    if (acquires(n)) {
+        ++lockBalance_[u];
+        open_[u].emplace_back(n.ev.loc, i);
+    } else if (n.ev.kind == EventKind::Unlock) {
+        --lockBalance_[u];
+        auto& o = open_[u];
+        Closed c;
+        for (std::size_t k = o.size(); k-- > 0;)
+            if (o[k].first == n.ev.loc) {
+                c.at = static_cast<std::int32_t>(k);
+                c.section = o[k];
+                o.erase(o.begin() + static_cast<std::ptrdiff_t>(k));
+                break;
+            }
+        closed_[u].push_back(c);
+    }
+}
+
+void ExecutionGraph::lockNodeRemoved(ThreadId t, const Node& n) {
+    if (n.placeholder) return;
+    const auto u = static_cast<std::size_t>(t);
+    if (acquires(n)) {
+        --lockBalance_[u];
+        open_[u].pop_back();
+    } else if (n.ev.kind == EventKind::Unlock) {
+        ++lockBalance_[u];
+        const Closed c = closed_[u].back();
+        closed_[u].pop_back();
+        if (c.at >= 0) open_[u].insert(open_[u].begin() + c.at, c.section);
+    }
+}
+
+void ExecutionGraph::recountLocks(ThreadId t) {
+    const auto u = static_cast<std::size_t>(t);
+    lockBalance_[u] = 0;
+    open_[u].clear();
+    closed_[u].clear();
+    const auto& th = threads[u];
+    for (std::size_t i = 0; i < th.size(); ++i)
+        lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
+}
+
+void ExecutionGraph::push(ThreadId t, const Node& n) {
+    auto& th = threads[static_cast<std::size_t>(t)];
+    th.push_back(n);
+    auto& v = views_[static_cast<std::size_t>(t)];
+    v.resize(th.size() * width_);
+    const auto i = static_cast<std::int32_t>(th.size()) - 1;
+    computeView(t, i, &v[static_cast<std::size_t>(i) * width_]);
+    lockNodeAdded(t, n, i);
+    const auto child = static_cast<std::size_t>(n.ev.aux);
+    if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && child < threads.size()) spawner_[child] = Ref{t, i};
+}
+
+void ExecutionGraph::pop(ThreadId t) {
+    auto& th = threads[static_cast<std::size_t>(t)];
+    lockNodeRemoved(t, th.back());
+    th.pop_back();
+    views_[static_cast<std::size_t>(t)].resize(th.size() * width_);
+}
+
+void ExecutionGraph::truncate(ThreadId t, std::size_t n) {
+    auto& th = threads[static_cast<std::size_t>(t)];
+    if (n >= th.size()) return;
+    th.resize(n);
+    views_[static_cast<std::size_t>(t)].resize(n * width_);
+    recountLocks(t);
+}
+
+void ExecutionGraph::refreshView(Ref r) {
+    auto& v = views_[static_cast<std::size_t>(r.t)];
+    computeView(r.t, r.i, &v[static_cast<std::size_t>(r.i) * width_]);
+    recountLocks(r.t);
+}
+
+void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep) {
+    const std::size_t T = g.threads.size();
+    width_ = g.width_;
+    threads.resize(T);
+    views_.resize(T);
+    zneDone.resize(T);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto n = std::min<std::size_t>(static_cast<std::size_t>(keep[t]), g.threads[t].size());
+        const auto k = static_cast<std::ptrdiff_t>(n);
+        threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + k);
+        views_[t].assign(g.views_[t].begin(), g.views_[t].begin() + k * static_cast<std::ptrdiff_t>(width_));
+        // positions deleted: their zne is new again
+        zneDone[t].clear();
+        for (const std::int32_t x : g.zneDone[t])
+            if (x < keep[t]) zneDone[t].push_back(x);
+    }
+    initial = g.initial;
+    co.resize(g.co.size());
+    for (std::size_t l = 0; l < g.co.size(); ++l) {
+        co[l].clear();
+        for (const Ref w : g.co[l])
+            if (w.i < keep[static_cast<std::size_t>(w.t)]) co[l].push_back(w);
+    }
+    nextStamp = g.nextStamp;
+    spawner_ = g.spawner_;
+    lockBalance_.resize(T);
+    open_.resize(T);
+    closed_.resize(T);
+    for (std::size_t t = 0; t < T; ++t) recountLocks(static_cast<ThreadId>(t));
 }
 
 int ExecutionGraph::coIndex(Ref w, LocId loc) const {
@@ -118,7 +276,8 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     released_.clear();
     releasedMark_.clear();
     failed_.clear();
-    const bool ok = search();
+    interrupted_ = false;
+    const bool ok = search() && !interrupted_;
     order.clear();
     if (ok)
         for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
@@ -186,6 +345,10 @@ void CoChecker::unexec() {
 }
 
 bool CoChecker::search() {
+    if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
+        interrupted_ = true;
+        return false;
+    }
     const std::size_t mark = trail_.size();
     const std::size_t T = pos_.size();
     auto nodeOf = [&](std::size_t t) { return off_[t] + pos_[t]; };
@@ -310,47 +473,17 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
 }
 
 void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {
-    const std::size_t T = threads.size();
-    upto.assign(T, 0);
-    // done[t]: nodes of t whose incoming edges were already followed
-    std::vector<std::int32_t> done(T, 0);
-    std::vector<Ref> spawner;  // by thread: its spawn event
-    auto raise = [&](ThreadId t, std::int32_t n) {
-        if (upto[t] < n) upto[t] = n;
-    };
-    auto follow = [&](ThreadId t, std::int32_t i) {
-        const Node& n = threads[t][i];
-        if (n.placeholder) return;
-        if (readsMemory(n.ev.kind) && n.rf.t != kInitThread) raise(n.rf.t, n.rf.i + 1);
-        if (n.ev.kind == EventKind::Join && n.ev.aux >= 0)
-            raise(n.ev.aux, static_cast<std::int32_t>(threads[n.ev.aux].size()));
-        if (i == 0) {  // spawn edge into t (the spawn events are found once per call)
-            if (spawner.empty()) {
-                spawner.assign(T, kInitRef);
-                for (std::size_t u = 0; u < T; ++u)
-                    for (std::size_t j = 0; j < threads[u].size(); ++j) {
-                        const Event& e = threads[u][j].ev;
-                        if (e.kind == EventKind::Spawn && e.aux >= 0 && static_cast<std::size_t>(e.aux) < T)
-                            spawner[static_cast<std::size_t>(e.aux)] =
-                                Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(j)};
-                    }
-            }
-            const Ref sp = spawner[static_cast<std::size_t>(t)];
-            if (sp.t != kInitThread) raise(sp.t, sp.i + 1);
-        }
-    };
-    raise(a.t, a.i);
-    follow(a.t, a.i);
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (std::size_t t = 0; t < T; ++t) {
-            while (done[t] < upto[t]) {
-                follow(static_cast<ThreadId>(t), done[t]);
-                ++done[t];
-                changed = true;
-            }
-        }
+    const std::int32_t* v = viewOf(a);
+    upto.assign(v, v + width_);
+}
+
+void ExecutionGraph::porfBeforeNext(ThreadId t, std::vector<std::int32_t>& upto) const {
+    upto.assign(width_, 0);
+    const auto i = static_cast<std::int32_t>(threads[static_cast<std::size_t>(t)].size());
+    if (i > 0) {
+        joinView(upto.data(), Ref{t, i - 1});
+    } else if (const Ref sp = spawnerOf(t); sp.t != kInitThread) {
+        joinView(upto.data(), sp);
     }
 }
 
@@ -424,11 +557,12 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     }
     trail_.clear();
     failed_.clear();
+    interrupted_ = false;
     if (enumerate_) {
         watched_.clear();
         for (std::size_t l = 0; l < g.initial.size(); ++l) watched_.push_back(static_cast<LocId>(l));
     }
-    const bool ok = dfs();
+    const bool ok = dfs() && !interrupted_;
     order.clear();
     if (ok)
         for (const auto& [r, prev] : trail_) order.push_back(r);
@@ -539,6 +673,10 @@ void SCChecker::key(std::string& k) const {
 }
 
 bool SCChecker::dfs() {
+    if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
+        interrupted_ = true;
+        return false;
+    }
     const std::size_t mark = trail_.size();
     const auto T = static_cast<ThreadId>(pos_.size());
     for (bool progress = true; progress;) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -75,7 +76,9 @@ struct Node {
 
 class ExecutionGraph {
 public:
-    std::vector<std::vector<Node>> threads;  // by ThreadId
+    // By ThreadId. Change the nodes through push/pop/truncate (and refreshView after changing a
+    // node's edges): every node carries its porf view, which they keep up to date.
+    std::vector<std::vector<Node>> threads;
     std::vector<Value> initial;              // initial value per location
     std::vector<std::vector<Ref>> co;        // per location: its writes in coherence order
     std::uint64_t nextStamp = 1;
@@ -86,6 +89,28 @@ public:
     void init(int numThreads, std::vector<Value> initialValues);
     [[nodiscard]] const Node& at(Ref r) const { return threads[r.t][r.i]; }
     [[nodiscard]] Node& at(Ref r) { return threads[r.t][r.i]; }
+
+    // Append node n to thread t (computing its porf view), remove the last node of t, or keep
+    // the first n nodes of t.
+    void push(ThreadId t, const Node& n);
+    void pop(ThreadId t);
+    void truncate(ThreadId t, std::size_t n);
+    // Recompute the porf view of r after its edges changed (a revisit gives r a new source); r
+    // must be the last node of its thread (nothing porf-after it).
+    void refreshView(Ref r);
+    // This graph becomes g restricted to the first keep[t] nodes of every thread (copying only
+    // those: a revisit keeps a prefix of a graph that may be much longer).
+    void assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep);
+
+    // Thread t's acquisitions (locks, successful trylocks) minus its unlocks, and its open
+    // critical sections (mutex, position of the acquisition) in order: an unlock closes the
+    // latest open section of its mutex. Placeholders do not count. Kept up to date as nodes come
+    // and go (LAPOR asks at every event; counting them cost O(events) each time).
+    using Sections = std::vector<std::pair<LocId, std::int32_t>>;
+    [[nodiscard]] std::int32_t lockBalance(ThreadId t) const {
+        return lockBalance_[static_cast<std::size_t>(t)];
+    }
+    [[nodiscard]] const Sections& openSections(ThreadId t) const { return open_[static_cast<std::size_t>(t)]; }
     [[nodiscard]] bool stuck(ThreadId t) const {
         return !threads[t].empty() && threads[t].back().placeholder;
     }
@@ -115,9 +140,40 @@ public:
                                       at(w).ev.loc == loc);
     }
     // The porf-prefix (po ∪ rf ∪ spawn ∪ join)* strictly before node a, as per-thread counts
-    // (the prefix is po-closed, so a count per thread describes it).
+    // (the prefix is po-closed, so a count per thread describes it). O(threads): every node keeps
+    // its prefix (its view, a vector clock), computed when it is added from those of its direct
+    // predecessors, as GenMC does; recomputing it from the graph made every event cost O(events).
     void porfPrefix(Ref a, std::vector<std::int32_t>& upto) const;
+    // The porf-prefix of a node about to be appended to thread t, without edges of its own (its
+    // program-order predecessor, or the spawn of t).
+    void porfBeforeNext(ThreadId t, std::vector<std::int32_t>& upto) const;
     [[nodiscard]] std::string toString() const;
+
+private:
+    // views_[t][i * width_ + u]: the nodes of thread u strictly porf-before node (t, i).
+    std::vector<std::vector<std::int32_t>> views_;
+    std::size_t width_ = 0;
+    // By thread: the spawn node that started it, as last seen (checked before use: revisits
+    // delete nodes).
+    std::vector<Ref> spawner_;
+    [[nodiscard]] const std::int32_t* viewOf(Ref r) const {
+        return &views_[static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.i) * width_];
+    }
+    [[nodiscard]] Ref spawnerOf(ThreadId t) const;
+    std::vector<std::int32_t> lockBalance_;
+    std::vector<Sections> open_;
+    // By thread, per unlock node: where the section it closed was in open_ (-1: none), and it.
+    struct Closed {
+        std::int32_t at = -1;
+        std::pair<LocId, std::int32_t> section;
+    };
+    std::vector<std::vector<Closed>> closed_;
+    void lockNodeAdded(ThreadId t, const Node& n, std::int32_t i);
+    void lockNodeRemoved(ThreadId t, const Node& n);
+    void recountLocks(ThreadId t);
+    // Compute into out (width_ entries) the view of node (t, i) from its direct predecessors.
+    void computeView(ThreadId t, std::int32_t i, std::int32_t* out) const;
+    void joinView(std::int32_t* out, Ref p) const;
 };
 
 // SC consistency of a graph with its coherence order: acyclicity of po ∪ rf ∪ co ∪ fr ∪
@@ -141,6 +197,9 @@ public:
     bool checkMutex(const ExecutionGraph& g, bool placeholders, const std::vector<bool>& openEnded,
                     std::vector<Ref>& order, bool memoryEdges = true);
     std::uint64_t checks = 0, mutexStates = 0;
+    // Asked every few dozen states of a search: true ends it (the check then fails; the caller
+    // is stopping).
+    std::function<bool()> interrupt;
 
 private:
     bool build(const ExecutionGraph& g, bool placeholders);
@@ -169,6 +228,8 @@ private:
     std::size_t live_ = 0;
     bool mutexMode_ = false;
     bool memoryEdges_ = true;
+    bool interrupted_ = false;
+    std::uint32_t polls_ = 0;
 };
 
 // Exact SC consistency of a porf-closed part of a graph (first lim[t] nodes of every thread;
@@ -191,6 +252,8 @@ public:
     // LAPOR: locks, unlocks and successful trylocks carry no reads-from; a lock (a successful
     // trylock) needs its mutex free, a failed trylock goes inside its source's section.
     bool mutexLocks = false;
+    // Asked every few dozen states: true ends the search (no witness; the caller is stopping).
+    std::function<bool()> interrupt;
 
 private:
     bool dfs();
@@ -217,6 +280,8 @@ private:
     std::string keyBuf_;
     bool placeholders_ = false;
     bool enumerate_ = false;
+    bool interrupted_ = false;
+    std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;
 };
 

@@ -28,6 +28,9 @@ void GraphExplorer::useMutexLocks() {
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), info_(p.info()), collectOutcomes_(o.collectOutcomes) {
+    // The consistency searches can run long between two events: they ask the budgets too.
+    co_.interrupt = [this] { return rep_.stop(); };
+    sc_.interrupt = [this] { return rep_.stop(); };
     root_.init(exec_->maxThreads(), p.info()->initialValues);
     deadlockIsError_ = p.info()->deadlockIsError;
     if (auto it = o.params.find("zne"); it != o.params.end()) {
@@ -39,13 +42,24 @@ GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreR
 }
 
 void GraphExplorer::ensureDepth(std::size_t depth) {
-    while (gpool_.size() <= depth + 1) {
-        gpool_.emplace_back();
-        lin_.emplace_back();
-        snap_.emplace_back();
-        porf_.emplace_back();
-        cands_.emplace_back();
+    while (frames_.size() <= depth + 1) frames_.emplace_back();
+}
+
+ExecutionGraph& GraphExplorer::revisitGraph(std::size_t depth) {
+    auto& g = frames_[depth].graph;
+    if (!g) {
+        if (graphPool_.empty()) {
+            g = std::make_unique<ExecutionGraph>();
+        } else {
+            g = std::move(graphPool_.back());
+            graphPool_.pop_back();
+        }
     }
+    return *g;
+}
+
+void GraphExplorer::releaseRevisitGraph(std::size_t depth) {
+    if (auto& g = frames_[depth].graph) graphPool_.push_back(std::move(g));
 }
 
 void GraphExplorer::run() {
@@ -55,7 +69,7 @@ void GraphExplorer::run() {
         rep_.maximal(TraceStatus::Error, *exec_, events_);
     } else {
         ensureDepth(0);
-        lin_[0].clear();
+        wit_.reset();
         visit(root_, 0);
     }
     result_.stats["graphs_not_reported"] = static_cast<double>(skipped_);
@@ -132,21 +146,16 @@ bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
     return true;
 }
 
-bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) {
-    int held = 0;
-    for (const Node& n : g.threads[static_cast<std::size_t>(t)]) {
-        if (n.placeholder) continue;
-        if (acquires(n)) ++held;
-        if (n.ev.kind == EventKind::Unlock) --held;
-    }
-    return held > 0;
-}
+bool GraphExplorer::holdsLock(const ExecutionGraph& g, ThreadId t) { return g.lockBalance(t) > 0; }
 
-void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure) {
+bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
+                           bool stopAtFailure) {
     if (relaxedReplay_) exec_->setRelaxedLocks(!finalReplay_);
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     for (Ref r : order) {
+        // A replay is as long as the execution: a budget must be able to end it.
+        if (rep_.stop()) return false;
         if (stopAtFailure && exec_->failed()) break;
         // A thread that fails here ran on in a relaxed (LAPOR) replay, where a fault such as
         // unlocking a mutex it does not hold is not raised: its later events never happen.
@@ -165,12 +174,13 @@ void GraphExplorer::replay(const ExecutionGraph& g, const std::vector<Ref>& orde
         assert(!ev.empty() && ev[0].kind == n.ev.kind && ev[0].wval == n.ev.wval);
         events_.insert(events_.end(), ev.begin(), ev.end());
     }
+    return true;
 }
 
 void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     bool anyPlaceholder = false;
     for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t) anyPlaceholder |= g.stuck(t);
-    const std::vector<Ref>* order = &lin_[depth];
+    std::span<const Ref> order = wit_.at(depth);
     if (anyPlaceholder || mutexLocks_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
         // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
@@ -179,17 +189,22 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
             ++dropped_;
             return;
         }
-        order = &tmpOrder_;
+        order = tmpOrder_;
     }
     finalReplay_ = true;
-    replay(g, *order);
+    if (!replay(g, order)) {  // a budget ran out: nothing is reported
+        finalReplay_ = false;
+        return;
+    }
     if (exec_->failed()) {
-        reportErrors(g, *order);
+        reportErrors(g, order);
         finalReplay_ = false;
         return;
     }
     finalReplay_ = false;
-    if (!accept(g)) {
+    const bool accepted = accept(g);
+    if (rep_.stopped()) return;  // (its search may have been cut short)
+    if (!accepted) {
         ++skipped_;
         // Its final state is reachable, unless the Reporter would make it an error trace (a
         // deadlock the program counts as an error, a data race).
@@ -235,10 +250,7 @@ bool GraphExplorer::mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::i
     const std::size_t T = g.threads.size();
     for (;;) {
         ExecutionGraph& sub = subGraph_;
-        sub = g;
-        for (std::size_t t = 0; t < T; ++t) sub.threads[t].resize(static_cast<std::size_t>(upto[t]));
-        auto outside = [&](Ref x) { return x.i >= upto[static_cast<std::size_t>(x.t)]; };
-        for (auto& c : sub.co) c.erase(std::remove_if(c.begin(), c.end(), outside), c.end());
+        sub.assignPrefix(g, upto);
         openEnded_.assign(T, false);
         for (std::size_t t = 0; t < T; ++t) openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
         if (!co_.checkMutex(sub, false, openEnded_, out)) return false;
@@ -270,7 +282,7 @@ bool GraphExplorer::mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::i
     }
 }
 
-void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order) {
+void GraphExplorer::reportErrors(const ExecutionGraph& g, std::span<const Ref> order) {
     // A thread failed right after its last event f (or, failing before its first event, after
     // the spawn that started it). The failure is reachable iff no other failing event is in the
     // prefix it needs: porf(f), closed under co-predecessors of writes (and, LAPOR, the unlocks
@@ -327,7 +339,7 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>
             }
         }
         if (!errorsSeen_.insert({h1, h2}).second) continue;
-        replay(g, tmpOrder2_, /*stopAtFailure=*/true);
+        if (!replay(g, tmpOrder2_, /*stopAtFailure=*/true)) return;
         rep_.maximal(TraceStatus::Error, *exec_, events_);
         if (rep_.stopped()) return;
     }
@@ -335,14 +347,14 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, const std::vector<Ref>
 
 void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
     if (appended) {
-        lin_[depth + 1] = lin_[depth];
-        lin_[depth + 1].push_back(a);
+        wit_.extend(depth, &a);
     } else {
-        if (!consistent(g, false, lin_[depth + 1])) {
+        if (!consistent(g, false, freshOrder_)) {
             ++inconsistent_;
             return;
         }
-        replay(g, lin_[depth + 1]);
+        wit_.assign(depth, freshOrder_);
+        if (!replay(g, wit_.at(depth + 1))) return;
     }
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
     // the maximal graph is reported as an error trace.
@@ -357,14 +369,13 @@ void GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
         return;
     }
     // The unblocked threads replay up to their decrement, which they now perform.
-    auto& order = lin_[depth + 1];
-    order.erase(std::remove_if(order.begin(), order.end(),
-                               [&](Ref r) { return r.i >= static_cast<std::int32_t>(g.threads[r.t].size()); }),
-                order.end());
-    replay(g, order);
-    visit(g, depth + 1);
+    freshOrder_.clear();
+    for (const Ref r : wit_.at(depth + 1))
+        if (r.i < static_cast<std::int32_t>(g.threads[r.t].size())) freshOrder_.push_back(r);
+    wit_.assign(depth, freshOrder_);
+    if (replay(g, wit_.at(depth + 1))) visit(g, depth + 1);
     for (auto it = removed.rbegin(); it != removed.rend(); ++it) {
-        g.threads[it->ev.thread].push_back(*it);
+        g.push(it->ev.thread, *it);
         g.zneDone[it->ev.thread].pop_back();
     }
 }
@@ -404,7 +415,7 @@ void GraphExplorer::checkZne(ExecutionGraph& g, Ref a, std::vector<Node>& remove
             continue;
         g.zneDone[u].push_back(static_cast<std::int32_t>(th.size()) - 1);
         removed.push_back(th.back());
-        th.pop_back();
+        g.pop(static_cast<ThreadId>(u));
         ++zneInvalidated_;
     }
 }
@@ -477,9 +488,9 @@ bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::s
     n.rf = inc;
     n.zne = true;
     n.stamp = n.wstamp = g.nextStamp++;
-    th.push_back(n);
+    g.push(t, n);
     proceed(g, Ref{t, i}, true, depth);
-    g.threads[static_cast<std::size_t>(t)].pop_back();
+    g.pop(t);
     --g.nextStamp;
     return true;
 }
@@ -487,7 +498,7 @@ bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::s
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stop()) return;
     ensureDepth(depth);
-    witness_ = &lin_[depth];
+    witness_ = wit_.at(depth);
     const ThreadId t = nextThread(g);
     if (t < 0) {
         report(g, depth);
@@ -518,9 +529,9 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     Node n;
     n.ev = ev[0];
     n.stamp = n.wstamp = g.nextStamp++;
-    g.threads[t].push_back(n);
+    g.push(t, n);
     proceed(g, a, true, depth);
-    g.threads[t].pop_back();
+    g.pop(t);
     --g.nextStamp;
 }
 
@@ -529,33 +540,34 @@ void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, 
     Node n;
     n.stamp = n.wstamp = g.nextStamp++;
     ensureLocation(g, p.loc, *info_);
-    if (p.kind == EventKind::Lock) exec_->save(snap_[depth]);
+    Snapshot& snap = frames_[depth].snap;
+    if (p.kind == EventKind::Lock) exec_->save(snap);
     if (p.enabled || p.kind == EventKind::Unlock) {
         // The mutex is free at the end of the replay order: the lock (or unlock) goes there.
         auto ev = exec_->step(t);
         rep_.countEvent();
         n.ev = ev[0];
-        g.threads[t].push_back(n);
+        g.push(t, n);
         proceed(g, a, true, depth);
     } else {
         // Locks never block the exploration: the lock must fit earlier in some witness.
         n.ev = p;
         n.ev.enabled = true;
         n.ev.wval = 1;
-        g.threads[t].push_back(n);
+        g.push(t, n);
         proceed(g, a, false, depth);
     }
     if (p.kind == EventKind::Lock && !rep_.stopped()) trylockRevisits(g, a, depth);
-    g.threads[t].pop_back();
+    g.pop(t);
     if (p.kind == EventKind::Lock && !rep_.stopped()) {
         // ... or stay blocked for good (its mutex held at the end by a section that never ends).
-        exec_->restore(snap_[depth]);
+        exec_->restore(snap);
         n.ev = p;
         n.placeholder = true;
-        g.threads[t].push_back(n);
-        lin_[depth + 1] = lin_[depth];
+        g.push(t, n);
+        wit_.extend(depth, nullptr);
         visit(g, depth + 1);
-        g.threads[t].pop_back();
+        g.pop(t);
     }
     --g.nextStamp;
 }
@@ -573,8 +585,8 @@ void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth)
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     const LocId m = exec_->pending(t).loc;
     ensureLocation(g, m, *info_);
-    exec_->save(snap_[depth]);
-    auto& srcs = cands_[depth];
+    Frame& fr = frames_[depth];
+    auto& srcs = fr.cands;
     srcs.clear();
     for (std::size_t u = 0; u < g.threads.size(); ++u)
         for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
@@ -582,9 +594,10 @@ void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth)
             if (!q.placeholder && acquires(q) && q.ev.loc == m)
                 srcs.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
         }
+    if (!srcs.empty()) exec_->save(fr.snap);
     for (std::size_t k = 0; k <= srcs.size() && !rep_.stopped(); ++k) {
         const bool success = k == 0;
-        if (!success) exec_->restore(snap_[depth]);
+        if (!success) exec_->restore(fr.snap);
         auto ev = exec_->step(t, success ? 0 : 1);
         rep_.countEvent();
         Node n;
@@ -592,12 +605,13 @@ void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth)
         n.trylock = true;
         if (!success) n.rf = srcs[k - 1];
         n.stamp = n.wstamp = g.nextStamp++;
-        g.threads[t].push_back(n);
+        g.push(t, n);
         proceed(g, a, false, depth);
         if (success && !rep_.stopped()) trylockRevisits(g, a, depth);
-        g.threads[t].pop_back();
+        g.pop(t);
         --g.nextStamp;
     }
+    srcs.clear();
 }
 
 void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
@@ -606,12 +620,12 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
     // a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a}, provided r and every deleted
     // event were added maximally (a trylock maximally succeeds).
     const LocId m = g.at(a).ev.loc;
-    auto& porf = porf_[depth];
+    auto& porf = frames_[depth].porf;
     g.porfPrefix(a, porf);
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
             if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
@@ -630,36 +644,33 @@ void GraphExplorer::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth)
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): ask)
                 }
             ok = ok && maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() && maximallyAdded(g, Ref{static_cast<std::int32_t>(w),
+                                                               static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
-            ExecutionGraph& h = gpool_[depth];
-            h = g;
-            for (std::size_t w = 0; w < T; ++w) {
-                h.threads[w].resize(static_cast<std::size_t>(keep[w]));
-                auto& zd = h.zneDone[w];
-                zd.erase(std::remove_if(zd.begin(), zd.end(), [&](std::int32_t x) { return x >= keep[w]; }), zd.end());
-            }
-            for (auto& cl : h.co)
-                cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return !kept(x); }), cl.end());
+            ExecutionGraph& h = revisitGraph(depth);
+            h.assignPrefix(g, keep);
             Node& hr = h.at(r);
             hr.ev.kind = EventKind::CasFailure;
             hr.ev.rval = 1;
             hr.ev.wval = 0;
             hr.rf = a;
-            if (consistent(h, false, lin_[depth + 1])) {
+            h.refreshView(r);
+            if (consistent(h, false, freshOrder_)) {
                 ++revisitsDone_;
-                replay(h, lin_[depth + 1]);
-                visitChecked(h, r, depth);
+                wit_.assign(depth, freshOrder_);
+                if (replay(h, wit_.at(depth + 1))) visitChecked(h, r, depth);
             } else {
                 ++inconsistent_;
             }
-            if (rep_.stopped()) return;
+            if (rep_.stopped()) break;
         }
     }
+    releaseRevisitGraph(depth);
 }
 
 void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
@@ -671,7 +682,7 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.stamp = n.wstamp = g.nextStamp++;
     const LocId loc = n.ev.loc;
     ensureLocation(g, loc, *info_);
-    g.threads[t].push_back(n);
+    g.push(t, n);
     // g.co may grow (ensureLoc) during the exploration below: no reference is kept.
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
@@ -685,33 +696,41 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
         co().erase(co().begin() + pos);
     }
     if (!rep_.stopped()) revisits(g, a, depth);
-    g.threads[t].pop_back();
+    g.pop(t);
     --g.nextStamp;
 }
 
 void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
-    exec_->save(snap_[depth]);
     const LocId loc = p.loc;
     ensureLocation(g, loc, *info_);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
-    // The value a successful CAS would write (needed when a revisit flips its outcome).
-    Value casWval = 0;
-    if (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) {
-        auto ev = exec_->step(t, p.operand);
-        casWval = ev[0].wval;
-        exec_->restore(snap_[depth]);
-    }
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
     // A write co-before one that happens before a (porf) cannot be its source (fr cycle).
     const int kmin = coFloor(g, a, loc);
+    // How many children: a snapshot to come back to is taken only if there are several (on a
+    // long execution most reads have one; a snapshot per depth costs memory per depth).
+    int children = hasCondition(p.kind) ? 1 : 0;  // the placeholder
+    for (int k = m - 1; k >= kmin && children < 2; --k)
+        if (!hasCondition(p.kind) || admits(p, g.valueOf(g.coAt(loc, k), loc))) ++children;
+    Snapshot& snap = frames_[depth].snap;
+    if (children > 1) exec_->save(snap);
+    // The value a successful CAS would write (needed when a revisit flips its outcome).
+    Value casWval = 0;
+    if (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) {
+        Snapshot& s = children > 1 ? snap : scratchSnap_;
+        if (children <= 1) exec_->save(s);
+        auto ev = exec_->step(t, p.operand);
+        casWval = ev[0].wval;
+        exec_->restore(s);
+    }
     bool first = true;
     // Sources in co order from the last (reading it appends to the witness: no replay).
     for (int k = m - 1; k >= kmin && !rep_.stop(); --k) {
         const Ref w = g.coAt(loc, k);
         const Value v = g.valueOf(w, loc);
         if (hasCondition(p.kind) && !admits(p, v)) continue;
-        if (!first) exec_->restore(snap_[depth]);
+        if (!first) exec_->restore(snap);
         first = false;
         auto ev = exec_->step(t, v);
         rep_.countEvent();
@@ -721,12 +740,12 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
         const bool isWrite = writesMemory(n.ev.kind);
-        g.threads[t].push_back(n);
+        g.push(t, n);
         if (isWrite && g.rmwAfter(loc, k)) {
             // w is already read by another read-modify-write: inconsistent (atomicity), but
             // revisiting that one (it then reads from this) may repair it.
             if (!rep_.stopped()) revisits(g, a, depth);
-            g.threads[t].pop_back();
+            g.pop(t);
             --g.nextStamp;
             continue;
         }
@@ -734,21 +753,21 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         proceed(g, a, k == m - 1, depth);
         if (isWrite && !rep_.stopped()) revisits(g, a, depth);
         if (isWrite) co().erase(co().begin() + (k + 1));
-        g.threads[t].pop_back();
+        g.pop(t);
         --g.nextStamp;
     }
     // A lock or await may also stay blocked for good (a placeholder without a source).
     if (hasCondition(p.kind) && !rep_.stopped()) {
-        exec_->restore(snap_[depth]);
+        if (!first) exec_->restore(snap);
         Node n;
         n.ev = p;
         n.placeholder = true;
         n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
-        g.threads[t].push_back(n);
-        lin_[depth + 1] = lin_[depth];
+        g.push(t, n);
+        wit_.extend(depth, nullptr);
         visit(g, depth + 1);
-        g.threads[t].pop_back();
+        g.pop(t);
         --g.nextStamp;
     }
 }
@@ -756,17 +775,11 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
 int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
     const auto& c = g.co[static_cast<std::size_t>(loc)];
     if (c.empty()) return -1;
-    // porf(a) without a's own source: that of a stand-in with no edges of its own.
-    auto& th = g.threads[static_cast<std::size_t>(a.t)];
-    const bool stand = static_cast<std::size_t>(a.i) == th.size();
-    if (stand) {
-        Node n;
-        n.ev.kind = EventKind::AssumeBlock;
-        n.ev.thread = a.t;
-        th.push_back(n);
-    }
-    g.porfPrefix(a, floorPorf_);
-    if (stand) th.pop_back();
+    // porf(a) without a's own source (a may not be added yet).
+    if (static_cast<std::size_t>(a.i) == g.threads[static_cast<std::size_t>(a.t)].size())
+        g.porfBeforeNext(a.t, floorPorf_);
+    else
+        g.porfPrefix(a, floorPorf_);
     for (int k = static_cast<int>(c.size()) - 1; k >= 0; --k) {
         const Ref w = c[static_cast<std::size_t>(k)];
         if (!(w == a) && w.i < floorPorf_[static_cast<std::size_t>(w.t)]) return k;
@@ -811,12 +824,12 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const LocId loc = g.at(a).ev.loc;
     const Value v = g.at(a).ev.wval;
     const bool aIsRmw = readsMemory(g.at(a).ev.kind);
-    auto& porf = porf_[depth];
+    auto& porf = frames_[depth].porf;
     g.porfPrefix(a, porf);
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (std::size_t i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             if (r == a) continue;
             const Node& rn = g.at(r);
@@ -843,30 +856,28 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 for (std::int32_t k = 0; k < keep[w] && ok; ++k) {
                     const Node& q = g.threads[w][static_cast<std::size_t>(k)];
                     if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) ok = false;
+                    if (rep_.stop()) ok = false;  // (a candidate costs O(events): ask)
                 }
             if (!ok) continue;
             // Maximality of r and of every deleted event.
             ok = maximallyAdded(g, r, porf);
             for (std::size_t w = 0; w < T && ok; ++w)
                 for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size() && ok; ++k)
-                    ok = maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)}, porf);
+                    ok = !rep_.stop() && maximallyAdded(g, Ref{static_cast<std::int32_t>(w),
+                                                               static_cast<std::int32_t>(k)}, porf);
             if (!ok) continue;
-            // The revisited graph.
-            ExecutionGraph& h = gpool_[depth];
-            h = g;
-            for (std::size_t w = 0; w < T; ++w) {
-                h.threads[w].resize(static_cast<std::size_t>(keep[w]));
-                auto& zd = h.zneDone[w];  // positions deleted: their zne is new again
-                zd.erase(std::remove_if(zd.begin(), zd.end(), [&](std::int32_t x) { return x >= keep[w]; }),
-                         zd.end());
+            // The revisited graph (the kept prefix of g; deleted positions' zne is new again).
+            ExecutionGraph& h = revisitGraph(depth);
+            h.assignPrefix(g, keep);
+            {
+                auto& cl = h.co[static_cast<std::size_t>(loc)];
+                std::erase_if(cl, [&](Ref x) { return x == r || x == a; });
             }
-            for (auto& cl : h.co)
-                cl.erase(std::remove_if(cl.begin(), cl.end(), [&](Ref x) { return !kept(x) || x == r || x == a; }),
-                         cl.end());
             Node& hr = h.at(r);
             hr.ev = withReadValue(hr, v);
             hr.rf = a;
             hr.placeholder = false;
+            h.refreshView(r);
             // SAVER: a decrement that runs because a zne marker was lifted needs what lifted it;
             // a revisit that drops it (or makes it read a later write) would keep an
             // iteration nobody observed, a graph whose every state the graph without that
@@ -886,20 +897,23 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
                 co().insert(co().begin() + pos, a);
                 if (rWrites) co().insert(co().begin() + pos + 1, r);
-                if (consistent(h, false, lin_[depth + 1])) {
+                if (consistent(h, false, freshOrder_)) {
                     ++revisitsDone_;
-                    replay(h, lin_[depth + 1]);
-                    visitChecked(h, r, depth);
-                    // r's write part was (re-)added after a: it revisits in turn.
-                    if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
+                    wit_.assign(depth, freshOrder_);
+                    if (replay(h, wit_.at(depth + 1))) {
+                        visitChecked(h, r, depth);
+                        // r's write part was (re-)added after a: it revisits in turn.
+                        if (rWrites && !rep_.stopped()) revisits(h, r, depth + 1);
+                    }
                 } else {
                     ++inconsistent_;
                 }
                 co().erase(co().begin() + pos, co().begin() + pos + (rWrites ? 2 : 1));
             }
-            if (rep_.stopped()) return;
+            if (rep_.stopped()) break;
         }
     }
+    releaseRevisitGraph(depth);
 }
 
 }  // namespace porlab::graph

@@ -24,6 +24,7 @@
 
 #include <deque>
 #include <memory>
+#include <span>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -32,6 +33,55 @@
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 
 namespace porlab::graph {
+
+// The witness (a linearisation of the graph) of every depth of the exploration, in one buffer.
+// The witness of depth d+1 is most often that of depth d with one more node: it then shares
+// d's entries, and a depth costs one entry, not a copy (copies made memory quadratic in the
+// length of an execution). A witness that is not such an extension (a revisit, a write placed
+// before the co-last one) is stored after the end of its parent's. The frames on the current
+// path end at non-decreasing offsets, so everything past the end of depth d's witness belongs to
+// deeper depths that are done once d starts another child.
+class WitnessStack {
+public:
+    void reset() {
+        buf_.clear();
+        frames_.assign(1, Frame{});
+    }
+    // Valid until the next change of the stack.
+    [[nodiscard]] std::span<const Ref> at(std::size_t d) const {
+        const Frame& f = frames_[d];
+        return {buf_.data() + f.begin, f.len};
+    }
+    // The witness of d+1: that of d, followed by `a` if given.
+    void extend(std::size_t d, const Ref* a) {
+        const Frame f = frames_[d];
+        cut(d);
+        frame(d + 1) = Frame{f.begin, f.len};
+        if (a) {
+            buf_.push_back(*a);
+            ++frame(d + 1).len;
+        }
+    }
+    // The witness of d+1: `order`.
+    void assign(std::size_t d, std::span<const Ref> order) {
+        cut(d);
+        frame(d + 1) = Frame{buf_.size(), order.size()};
+        buf_.insert(buf_.end(), order.begin(), order.end());
+    }
+    [[nodiscard]] std::size_t capacity() const { return buf_.capacity(); }
+
+private:
+    struct Frame {
+        std::size_t begin = 0, len = 0;
+    };
+    void cut(std::size_t d) { buf_.resize(frames_[d].begin + frames_[d].len); }
+    Frame& frame(std::size_t d) {
+        if (frames_.size() <= d) frames_.resize(d + 1);
+        return frames_[d];
+    }
+    std::vector<Ref> buf_;
+    std::vector<Frame> frames_;
+};
 
 class GraphExplorer {
 public:
@@ -48,7 +98,7 @@ protected:
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
     // The witness of the graph being extended (its events in an order consistent with it), as
     // nextThread is called.
-    const std::vector<Ref>* witness_ = nullptr;
+    std::span<const Ref> witness_;
     // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
     [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
     // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
@@ -115,10 +165,12 @@ private:
     // can a read read from an earlier one.
     int coFloor(ExecutionGraph& g, Ref a, LocId loc);
     std::vector<std::int32_t> floorPorf_;
-    void replay(const ExecutionGraph& g, const std::vector<Ref>& order, bool stopAtFailure = false);
+    // Replays order; false if a budget ran out first (the execution is then incomplete).
+    [[nodiscard]] bool replay(const ExecutionGraph& g, std::span<const Ref> order,
+                              bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
     // Error traces of a maximal graph in which some thread failed.
-    void reportErrors(const ExecutionGraph& g, const std::vector<Ref>& order);
+    void reportErrors(const ExecutionGraph& g, std::span<const Ref> order);
     // The prefix a failure needs (per-thread counts, porf-closed): closed under the
     // co-predecessor of every write in it.
     void closeFailurePrefix(const ExecutionGraph& g, std::vector<std::int32_t>& upto);
@@ -128,18 +180,31 @@ private:
     // grows by the unlocks it needs); false if there is none.
     bool mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto, std::vector<Ref>& out);
     void ensureDepth(std::size_t depth);
+    // The graph a revisit at this depth builds, held while revisits() runs at this depth. The
+    // graphs come from a pool: as many as revisits are nested on the current path, each reused
+    // with its capacity (a graph kept per depth made memory quadratic; one allocated per call,
+    // as long as the execution, fragmented the heap between the path's small allocations).
+    ExecutionGraph& revisitGraph(std::size_t depth);
+    void releaseRevisitGraph(std::size_t depth);
+    std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
 
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
     CoChecker co_;
     std::vector<bool> openEnded_;
-    // Per-depth scratch (deques: references stay valid as they grow).
-    std::deque<ExecutionGraph> gpool_;
-    std::deque<std::vector<Ref>> lin_;
-    std::deque<Snapshot> snap_;
-    std::deque<std::vector<std::int32_t>> porf_;
-    std::deque<std::vector<Ref>> cands_;
-    std::vector<Ref> tmpOrder_, tmpOrder2_, failing_, scOrder_;
+    WitnessStack wit_;
+    // Per-depth scratch (a deque: references stay valid as it grows). Nothing in it is sized by
+    // the graph except while it is used: the exploration path is as deep as the execution is
+    // long, so a depth must cost O(threads), not O(events).
+    struct Frame {
+        Snapshot snap;                           // only when the depth branches
+        std::vector<std::int32_t> porf;          // revisits: porf of the new write
+        std::vector<Ref> cands;                  // trylock sources
+        std::unique_ptr<ExecutionGraph> graph;   // revisits: the revisited graph
+    };
+    std::deque<Frame> frames_;
+    Snapshot scratchSnap_;
+    std::vector<Ref> freshOrder_, tmpOrder_, tmpOrder2_, failing_, scOrder_;
     std::vector<std::int32_t> scLim_, porfTmp_;
     ExecutionGraph subGraph_;
     std::vector<std::size_t> coPos_;
