@@ -6,6 +6,12 @@ SROA/mem2reg only), lowers every function once into its own compact code and int
 Thread-local computation runs without scheduling points; every access to memory another thread
 can reach (globals, the heap, stack variables whose address escapes) is one visible event.
 ``docs/supported-c.md`` lists what is supported.
+
+C++: a ``.cc``/``.cpp``/``.cxx`` file (or ``clang_args=["-x", "c++"]``; for
+:func:`load_c_source`, a ``file_name`` with such a suffix) is compiled as C++17 without
+exceptions and linked with porlab's C++ runtime :data:`CXX_RUNTIME` (``std::thread``,
+``std::mutex``, ``std::condition_variable``, ``new``/``delete`` over porlab's pthread
+built-ins); the C++ section of ``docs/supported-c.md`` says what works.
 """
 
 from __future__ import annotations
@@ -16,11 +22,14 @@ from pathlib import Path
 from porlab import _core
 from porlab.errors import InputError, UnsupportedError
 
-__all__ = ["C_INCLUDE_DIR", "LOOP_MODES", "c_warnings", "disassemble_c", "has_c_frontend", "load_c",
-           "load_c_source"]
+__all__ = ["CXX_RUNTIME", "C_INCLUDE_DIR", "LOOP_MODES", "c_warnings", "disassemble_c",
+           "has_c_frontend", "load_c", "load_c_source"]
 
 #: The directory of ``porlab.h``; always on clang's include path.
 C_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
+#: porlab's C++ runtime, found next to ``porlab.h`` (the C++ side looks for it on the include
+#: path) and linked into every C++ program.
+CXX_RUNTIME = str(Path(C_INCLUDE_DIR) / "porlab_cxxrt.cpp")
 
 DEFAULT_MAX_THREADS = 16
 DEFAULT_MAX_LOCATIONS = 4096
@@ -126,7 +135,8 @@ def load_c(
     name: str = "",
     loops: str = DEFAULT_LOOPS,
 ) -> _core.ProgramBase:
-    """Compile the C file ``path`` and load it as a program.
+    """Compile the C (or C++: ``.cc``, ``.cpp``, ``.cxx``) file ``path`` and load it as a
+    program.
 
     ``defines`` are ``-D`` macros (``{"N": 3}`` or ``["N=3"]``); ``unroll=N`` allows N
     visits of a loop's header per entry of the loop, as Nidhugg's and GenMC's ``-unroll=N``

@@ -678,7 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Compile a C file with clang 19 and explore it. Arguments "
                        "after -- go to clang (e.g. -- -m32 -fgnu89-inline).",
                        epilog=EXIT_CODES_HELP)
-    p.add_argument("file", help="C source file (.c or preprocessed .i)")
+    p.add_argument("file", help="C source file (.c or preprocessed .i); .cc/.cpp/.cxx: C++")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
     p.add_argument("--unroll", type=int, metavar="N",
                    help="at most N visits of a loop header per entry of the loop, as Nidhugg's and "

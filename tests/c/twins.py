@@ -1187,6 +1187,168 @@ def lastzero(n: int = 3) -> Program:
     return p
 
 
+# ---------------------------------------------------------------------------------------------
+# C++ programs (tests/c/cxx_*.cpp). Their std::threads add events of the library (main writes
+# the wrapper of the callable before the spawn, the thread reads it) that are ordered by the
+# spawn and add no class: these twins have the program's own events, and the corpus runner
+# compares classes (twin-classes), not interleavings.
+
+
+@twin
+def cxx_atomic_counter() -> Program:
+    p = Program("cxx_atomic_counter")
+    main = p.thread("main")  # thread 0, as in C++
+    count = p.var("count")
+    ws = [p.thread(f"w{i}", start=False) for i in range(2)]
+    for k, w in enumerate(ws, start=1):
+        w.fetch_add(count, k)
+    with main as t:
+        for w in ws:
+            t.spawn(w)
+        for w in ws:
+            t.join(w)
+        t.assert_(t.load(count) == 3)
+    return p
+
+
+@twin
+def cxx_mutex_missing() -> Program:
+    p = Program("cxx_mutex_missing")
+    main = p.thread("main")  # thread 0, as in C++
+    m = p.mutex("m")
+    count = p.var("count")
+    careful, careless = p.thread("careful", start=False), p.thread("careless", start=False)
+    careful.lock(m)
+    _incr(careful, count)
+    careful.unlock(m)
+    _incr(careless, count)
+    with main as t:
+        for w in (careful, careless):
+            t.spawn(w)
+        for w in (careful, careless):
+            t.join(w)
+        t.assert_(t.load(count) == 2)
+    return p
+
+
+@twin
+def cxx_message_passing() -> Program:
+    p = Program("cxx_message_passing")
+    main = p.thread("main")  # thread 0, as in C++
+    data, ready = p.vars("data", "ready")
+    w = p.thread("writer", start=False)
+    w.store(data, 1)
+    w.store(ready, 1)
+    with main as t:
+        t.spawn(w)
+        with t.if_(t.load(ready) != 0):
+            t.assert_(t.load(data) == 1)
+        t.join(w)
+    return p
+
+
+@twin
+def cxx_lambda_captures() -> Program:
+    p = Program("cxx_lambda_captures")
+    main = p.thread("main")  # thread 0, as in C++
+    total = p.var("total")
+    a, b = p.thread("a", start=False), p.thread("b", start=False)
+    a.fetch_add(total, 10)
+    b.fetch_add(total, 2 + 3)
+    with main as t:
+        t.spawn(a)
+        t.spawn(b)
+        t.join(a)
+        t.join(b)
+        t.assert_(t.load(total) == 15)
+    return p
+
+
+@twin
+def cxx_virtual_dispatch() -> Program:
+    p = Program("cxx_virtual_dispatch")
+    main = p.thread("main")  # thread 0, as in C++
+    m = p.mutex("acct.m")
+    balance = p.var("acct.balance")
+    ws = [p.thread(f"w{i}", start=False) for i in range(2)]
+    for v, w in enumerate(ws, start=1):
+        w.lock(m)
+        w.store(balance, w.load(balance) + v)
+        w.unlock(m)
+    with main as t:
+        for w in ws:
+            t.spawn(w)
+        for w in ws:
+            t.join(w)
+        t.assert_(t.load(balance) == 3)
+    return p
+
+
+@twin
+def cxx_global_ctor() -> Program:
+    p = Program("cxx_global_ctor")
+    main = p.thread("main")  # thread 0, as in C++
+    value = p.var("counter.value")
+    ws = [p.thread(f"w{i}", start=False) for i in range(2)]
+    for k, w in enumerate(ws, start=1):
+        w.fetch_add(value, k)
+    with main as t:
+        t.store(value, 5)  # the constructor, at the start of main
+        t.assert_(t.load(value) == 5)
+        for w in ws:
+            t.spawn(w)
+        for w in ws:
+            t.join(w)
+        t.assert_(t.load(value) == 8)
+    return p
+
+
+@twin
+def cxx_static_local() -> Program:
+    """The guard protocol of porlab's C++ runtime (porlab_cxxrt.cpp, __cxa_guard_*): the
+    compiler's check of byte 0, then under the guard lock: byte 0 set (done), byte 1 clear (this
+    thread initialises: set it), else wait on the guard condition variable and check again."""
+    p = Program("cxx_static_local")
+    main = p.thread("main")  # thread 0, as in C++
+    gm = p.mutex("guardMutex")
+    g0, g1, gc, constructed, wid, a = p.vars("g0", "g1", "guardCond", "constructed", "w.id", "a")
+    t1 = p.thread("t1", start=False)
+
+    def widget_id(t) -> object:
+        with t.if_(t.load(g0) == 0):
+            t.lock(gm)
+            mine = t.let(0)
+            with t.loop(bound=3) as lp:  # at most one wait: the release sets byte 0
+                with t.if_(t.load(g0) != 0):
+                    t.unlock(gm)
+                    lp.break_()
+                with t.if_(t.load(g1) == 0):
+                    t.store(g1, 1)
+                    t.unlock(gm)
+                    t.set(mine, 1)
+                    lp.break_()
+                _cond_wait(t, gc, gm)
+            with t.if_(mine):
+                t.store(wid, 7)  # Widget(): id = 7, then constructed + 1
+                t.store(constructed, t.load(constructed) + 1)
+                t.lock(gm)  # __cxa_guard_release
+                t.store(g1, 0)
+                t.store(g0, 1)
+                t.fetch_add(gc, 1)
+                t.unlock(gm)
+        return t.load(wid)
+
+    t1.store(a, widget_id(t1))
+    with main as t:
+        t.store(a, 0)
+        t.spawn(t1)
+        b = widget_id(t)
+        t.join(t1)
+        t.assert_((t.load(a) == 7) & (b == 7))
+        t.assert_(t.load(constructed) == 1)
+    return p
+
+
 def _barrier_wait(t, b, n: int, rnd: int) -> None:
     """pthread_barrier_wait as porlab models it (CProgram.cpp): the barrier word is
     (n << 32) + arrivals; fetch-add 1, and unless this completes round ``rnd`` (the old value

@@ -1,4 +1,5 @@
-"""The C test corpus: every program in tests/c/*.c and benchmarks/programs/*.c, run through
+"""The C test corpus: every program in tests/c/*.c (and the C++ programs tests/c/*.cpp) and
+benchmarks/programs/*.c, run through
 porlab.load_c and checked against the expectations in its header (tests/c/README.md gives the
 format): the verdict and error lines, naive's counts, every registered explorer against the naive
 oracle (outcomes, error sites, one trace per class for optimal explorers), the counts the header
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS_DIR = ROOT / "tests" / "c"
 BENCH_DIR = ROOT / "benchmarks" / "programs"
 _HEADER_START = "/* porlab-test"
-CORPUS = sorted(CORPUS_DIR.glob("*.c"))
+CORPUS = sorted([*CORPUS_DIR.glob("*.c"), *CORPUS_DIR.glob("*.cpp")])
 # benchmarks/programs is shared with the benchmark suites: its C programs with a header
 BENCH = sorted(p for p in BENCH_DIR.glob("*.c") if p.read_text().startswith(_HEADER_START))
 PROGRAMS = CORPUS + BENCH
@@ -210,8 +211,8 @@ def parse_header(path: Path) -> Header:
                               f"twin-blocked, twin-classes or an explorer: {', '.join(EXPLORERS)})")
     if not h.verdict:
         raise HeaderError(f"{path}: the header has no verdict")
-    if "naive" not in h.counts and h.twin is None:
-        raise HeaderError(f"{path}: the header needs naive counts or a twin")
+    if "naive" not in h.counts and h.twin is None and h.twin_classes is None and not h.partition:
+        raise HeaderError(f"{path}: the header needs naive counts, a twin or partition sizes")
     h.error_lines = _marked_lines(path)
     if h.error_lines and h.verdict != "violation":
         raise HeaderError(f"{path}: error lines marked in a safe program")
@@ -325,16 +326,25 @@ def _id(p: Path) -> str:
 # every test or every explorer.
 
 _GRAPH = ("graph", "rf", "rf-graph", "lapor")
-KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {
+    # The graph explorers miss the complete class r, w, w5 (t1's write before main's second
+    # write, the free reading 5): a write's use-after-free depends on its order with the free,
+    # as it did for rf and rvf before their liveness reads (RvfSmc.cpp).
+    ("explorer", "write_after_free_read.c", "rf-graph"):
+        "rf-graph misses the class of a write before a write the free reads",
+    ("explorer", "write_after_free_read.c", "lapor"):
+        "lapor misses the class of a write before a write the free reads",
+}
 
 # Programs an explorer rejects with an UnsupportedError naming the program and this reason: a
 # plain write faults when the frame (or block) it writes to has ended, so whether it does depends
-# on its order with the frame end, not on a value the thread read, and the explorers that fix
-# reads-from only cannot tell the two executions apart.
+# on its order with the frame end. rf and rvf explore such a write as a read of the location's
+# liveness once a kill of the location is pending (RvfSmc.cpp, liveness reads:
+# write_after_free*.c, dead_frame.c, cxx_write_after_delete.cpp); a write they performed before
+# that, which then races with the kill, is rejected.
 _DEAD_WRITE = "depends on its order with another event, not on a value it reads"
 UNSUPPORTED: dict[tuple[str, str], str] = {
-    (name, e): _DEAD_WRITE
-    for name in ("dead_frame.c", "exit_frame.c", "exit_frame_abort.c") for e in ("rf", "rvf")
+    (name, e): _DEAD_WRITE for name in ("exit_frame.c", "exit_frame_abort.c") for e in ("rf", "rvf")
 }
 
 
@@ -491,7 +501,7 @@ def test_twin_classes_partition(path: Path) -> None:
         ("/* porlab-test\n   verdict: safe\n   naive: complete=1\n   optimall: complete=1\n*/",
          "unknown key 'optimall'"),
         ("/* porlab-test\n   naive: complete=1\n*/", "no verdict"),
-        ("/* porlab-test\n   verdict: safe\n*/", "naive counts or a twin"),
+        ("/* porlab-test\n   verdict: safe\n*/", "naive counts, a twin or partition sizes"),
         ("/* porlab-test\n   verdict: safe assert\n   naive: complete=1\n*/", "bad verdict kinds"),
         ("/* porlab-test\n   verdict: maybe\n   naive: complete=1\n*/", "'incomplete' or"),
         ("/* porlab-test\n   verdict: safe\n   naive: complete=x\n*/", "expected complete"),

@@ -25,6 +25,10 @@ inline constexpr std::int32_t kCondWaitAux = 1;
 // bookkeeping (the dead marker a free or the end of a stack frame writes): neither races nor
 // synchronises.
 enum class AccessMode : std::uint8_t { Atomic, Plain, Internal };
+// What a free or the end of a stack frame writes to each (non-mutex) location of the block, with
+// an exchange (the C front end): no store of a C value narrower than 64 bits produces it. The
+// reads-from explorers recognise these kills by it (RvfSmc.cpp).
+inline constexpr Value kDeadValue = static_cast<Value>(0x8badf00ddeadbeefULL);
 
 struct SourcePos {
     std::uint32_t file = 0;  // index into the program's file table; 0 = unknown

@@ -22,6 +22,9 @@
 //    write is hidden from the other threads (in the real program the execution stops there, so
 //    nobody can read it). Every such step is reported at once as an error trace made of its causal
 //    past, which is a real execution whose first error it is.
+//  * Liveness reads: a plain write to a location that a free or a frame end kills faults when it
+//    comes after the kill, so it is explored as a read that observes dead or alive (see
+//    isLiveness), not performed at once like other writes.
 //  * Final memory: RVF and reads-from classes do not fix the order of unread writes, so for every
 //    maximal trace the other final memory states of its class are added to the outcomes (VerifySC
 //    again; each witness is replayed to reach its state).
@@ -187,10 +190,11 @@ private:
     // use after free depends on the block's status) may fail in one place and not in the other:
     // the witness is a real execution, so its step is kept. Returns whether s.writes changed.
     bool redo(ThreadId t, Step& s, bool fresh = false) {
-        if (s.reads && curVal(s.ev.loc) != s.ev.rval)
+        const bool value = s.reads && !isLiveness(s);  // a read told its value
+        if (value && curVal(s.ev.loc) != s.ev.rval)
             throw std::logic_error("rvf: internal error: a witness read of " + toString(s.ev) +
                                    " finds another value in memory");
-        auto out = exec_->step(t, s.reads ? std::optional<Value>(s.ev.rval) : std::nullopt);
+        auto out = exec_->step(t, value ? std::optional<Value>(s.ev.rval) : std::nullopt);
         rep_.countEvent();
         const Event& e = out.front();
         const bool fails = hasError(out);
@@ -203,6 +207,7 @@ private:
                                    (s.fails ? " (failing)" : "") + " gave " + toString(e) +
                                    (fails ? " (failing)" : ""));
         bool changed = false;
+        if (isLiveness(s) && fails == s.fails) s.out.assign(out.begin(), out.end());
         if (fails != s.fails) {
             s.out.assign(out.begin(), out.end());
             s.fails = fails;
@@ -242,6 +247,72 @@ private:
     [[nodiscard]] Value curVal(LocId x) const {
         const auto i = static_cast<std::size_t>(x);
         return active_[i].t == kInitThread ? initVal(x) : cur_[i];
+    // A free or a frame end (an exchange writing kDeadValue) and a plain write of another thread
+    // to the same location that was performed as a write (before the location was known to be
+    // killable, see liveness reads), neither in the other's causal past: whether the write faults
+    // depends on their order, which the recursion did not fix for it, so one of the two orders
+    // may be missed with no replay to notice it. Such a program is rejected rather than answered
+    // wrongly.
+    void checkKillRaces(const std::vector<std::int32_t>& sl) {
+        for (ThreadId tf = 0; tf < T_; ++tf)
+            for (std::int32_t f = 0; f < sl[tf]; ++f) {
+                const Step& k = steps_[static_cast<std::size_t>(tf)][static_cast<std::size_t>(f)];
+                if (!k.writes || !k.reads || k.ev.wval != kDeadValue) continue;
+                for (ThreadId tw = 0; tw < T_; ++tw)
+                    for (std::int32_t w = 0; w < sl[tw] && tw != tf; ++w) {
+                        const Step& s =
+                            steps_[static_cast<std::size_t>(tw)][static_cast<std::size_t>(w)];
+                        if (s.reads || !writesMemory(s.ev.kind) || s.ev.loc != k.ev.loc) continue;
+                        if (poClock(tw, w)[tf] > f || poClock(tf, f)[tw] > w) continue;
+                        raceWithKill(k.ev, s.ev);
+                    }
+            }
+    }
+
+    [[noreturn]] void raceWithKill(const Event& kill, const Event& write) const {
+        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+        auto at = [&](const Event& e) {
+            if (!e.pos.line || e.pos.file >= info_->files.size()) return std::string();
+            return " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+        };
+        throw UnsupportedError(
+            explorer + ": program '" + info_->name + "': the free (or end of a stack frame)" +
+            at(kill) + " races with the write" + at(write) + " to the same memory; whether the " +
+            "write faults depends on their order, not on a value it reads, and " + explorer +
+            " explores reads-from only (use naive, source or optimal)");
+    }
+
+    // ---- liveness reads -----------------------------------------------------------------------
+    //
+    // A free or the end of a stack frame kills each location of the block with an exchange that
+    // writes kDeadValue; a plain write that comes after it faults (a use after free). So the write
+    // observes the location, dead or alive, like a read: performed as soon as it comes (as the
+    // recursion does with writes), it would fault or not by the order of the current trace, and
+    // the other order is a class the recursion never reaches. A plain write to a location known
+    // to be killable is therefore a read of the recursion (a liveness read, Step::reads with kind
+    // Write) whose good writes are grouped by what it observes: the kills, or all the others. It
+    // is not a reads-from edge (its source is not part of the class). Locations become killable
+    // when a kill of them is pending; a write performed before that, which then races with a kill,
+    // is caught by checkKillRaces.
+    [[nodiscard]] static bool isLiveness(const Step& s) {
+        return s.reads && s.ev.kind == EventKind::Write;
+    }
+
+    [[nodiscard]] bool guarded(const Event& p) const {
+        const auto x = static_cast<std::size_t>(p.loc);
+        return p.kind == EventKind::Write && p.loc >= 0 && x < killable_.size() && killable_[x];
+    }
+
+    void noteKill(const Event& p) {
+        if (p.kind != EventKind::Exchange || p.wval != kDeadValue || p.loc < 0) return;
+        const auto x = static_cast<std::size_t>(p.loc);
+        if (x >= killable_.size()) killable_.resize(x + 1, 0);
+        killable_[x] = 1;
+    }
+
+    void noteKills() {
+        for (ThreadId t = 0; t < T_; ++t)
+            if (exec_->status(t) == ThreadStatus::Ready) noteKill(exec_->pending(t));
     }
 
     void performed(ThreadId t, const Step& s) {
@@ -355,12 +426,14 @@ private:
 
     // Extend maximally with events that read nothing; returns the writes performed.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes) {
+        noteKills();
         for (bool progress = true; progress;) {
             progress = false;
             for (ThreadId t = 0; t < T_; ++t)
                 while (exec_->status(t) == ThreadStatus::Ready) {
                     const Event& p = exec_->pending(t);
-                    if (readsMemory(p.kind)) break;
+                    noteKill(p);
+                    if (readsMemory(p.kind) || guarded(p)) break;
                     if (p.kind == EventKind::Join && !p.enabled) break;
                     if (rep_.stop()) return false;
                     auto out = exec_->step(t);
@@ -372,7 +445,10 @@ private:
                     s.writes = writesMemory(s.ev.kind) && !s.fails;
                     if (s.ev.kind == EventKind::Spawn && s.ev.aux >= 0)
                         spawnOf_[static_cast<std::size_t>(s.ev.aux)] = {t, sl[t]};
-                    if (s.writes) writes.emplace_back(t, s.ev.loc);
+                    // A write hidden by its fault counts too: the C front end's plain write to a
+                    // freed block faults by its order with the free, and in another order it is
+                    // a new source for the free (signals, below).
+                    if (writesMemory(s.ev.kind) && s.ev.loc >= 0) writes.emplace_back(t, s.ev.loc);
                     steps_[static_cast<std::size_t>(t)].push_back(std::move(s));
                     ++sl[t];
                     const Step& st = steps_[static_cast<std::size_t>(t)].back();
@@ -426,7 +502,7 @@ private:
         if (ro_.perWrite) {
             src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
             prevDiff_[tu].resize(static_cast<std::size_t>(i) + 1, -1);
-            if (s.reads) {
+            if (s.reads && !isLiveness(s)) {  // (a liveness read's source is not fixed)
                 const WriteRef w = active_[static_cast<std::size_t>(s.ev.loc)];
                 src_[tu][static_cast<std::size_t>(i)] = w;
                 if (w.t != kInitThread) join(poClock(w.t, w.i));
@@ -453,7 +529,7 @@ private:
         for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
             const Step& s = st[i];
             if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
-            if (ro_.perWrite && s.reads) lists(s.ev.loc).reads[tu].pop_back();
+            if (ro_.perWrite && s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
         }
         reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
         if (st.size() > n) st.resize(n);
@@ -479,7 +555,7 @@ private:
             const auto [t, i] = std::pair{order_[q].t, order_[q].i};
             const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
             at[static_cast<std::size_t>(t)].push_back(static_cast<std::int32_t>(q));
-            if (s.reads) rf[q] = last[static_cast<std::size_t>(s.ev.loc)];
+            if (s.reads || faultsByOrder(s)) rf[q] = last[static_cast<std::size_t>(s.ev.loc)];
             if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
                 const auto& c = at[static_cast<std::size_t>(s.ev.aux)];
                 joinSrc[q] = c.empty() ? spawnPos(s.ev.aux, at) : c.back();
@@ -506,7 +582,8 @@ private:
         for (ThreadId t = 0; t < T_; ++t)
             for (std::int32_t i = 0; i < key[static_cast<std::size_t>(t)]; ++i) {
                 const auto q = static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]);
-                if (!steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)].reads) continue;
+                const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+                if (!s.reads && !faultsByOrder(s)) continue;
                 key.push_back(i);
                 key.push_back(rf[q] < 0 ? kInitThread : order_[static_cast<std::size_t>(rf[q])].t);
                 key.push_back(rf[q] < 0 ? 0 : order_[static_cast<std::size_t>(rf[q])].i);
@@ -520,6 +597,13 @@ private:
                 events.insert(events.end(), s.out.begin(), s.out.end());
             }
         rep_.maximal(TraceStatus::Error, *exec_, events);
+    }
+
+    // A plain write that faults: in the C front end, a write to a block that a free or the end
+    // of a stack frame killed before it (it wrote the location last). Its causal past includes
+    // that last write, as if the write read it, so that the error trace is a real execution.
+    [[nodiscard]] static bool faultsByOrder(const Step& s) {
+        return s.fails && !s.reads && writesMemory(s.ev.kind) && s.ev.loc >= 0;
     }
 
     [[nodiscard]] std::int32_t spawnPos(ThreadId c, const std::vector<std::vector<std::int32_t>>& at) const {
@@ -716,13 +800,15 @@ private:
         std::vector<std::int32_t> sl = xlen;
         std::vector<std::pair<ThreadId, LocId>> extWrites;
         if (!extend(sl, extWrites)) return;
+        if (!killable_.empty()) checkKillRaces(sl);  // (no kill seen yet: nothing to check)
         // Enabled reads: the pending read-like event of every thread that is not done.
         std::vector<Pending> pend;
         bool nonBlocking = false;
         for (ThreadId t = 0; t < T_; ++t) {
             if (exec_->status(t) != ThreadStatus::Ready) continue;
             const Event& p = exec_->pending(t);
-            if (!readsMemory(p.kind)) continue;  // a join waiting for a thread that waits
+            // (not: a join waiting for a thread that waits)
+            if (!readsMemory(p.kind) && !guarded(p)) continue;
             pend.push_back({t, p});
             nonBlocking = nonBlocking || !isBlocking(p.kind);
         }
@@ -768,15 +854,17 @@ private:
             // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
             // reads-from SMC).
             std::vector<std::pair<Value, std::vector<WriteRef>>> groups;
+            const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
             for (const WriteRef& w : visibleWrites(r, sl)) {
                 if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
-                const Value v = w.t == kInitThread
-                                    ? initVal(r.ev.loc)
-                                    : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
+                Value v = w.t == kInitThread
+                              ? initVal(r.ev.loc)
+                              : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
                 if (!admits(r.ev, v)) continue;
-                auto g = ro_.perWrite ? groups.end()
-                                      : std::find_if(groups.begin(), groups.end(),
-                                                     [&](const auto& e) { return e.first == v; });
+                if (live) v = v == kDeadValue ? 1 : 0;
+                auto g = ro_.perWrite && !live ? groups.end()
+                                               : std::find_if(groups.begin(), groups.end(),
+                                                              [&](const auto& e) { return e.first == v; });
                 if (g == groups.end()) groups.push_back({v, {w}});
                 else g->second.push_back(w);
             }
@@ -793,7 +881,7 @@ private:
                 firstChild = false;
                 truncateTrace(traceLen);
                 anyFail_ = anyFail;
-                auto out = exec_->step(r.t, v);
+                auto out = exec_->step(r.t, live ? std::nullopt : std::optional<Value>(v));
                 rep_.countEvent();
                 Step s;
                 s.ev = out.front();
@@ -803,6 +891,13 @@ private:
                 s.writes = writesMemory(s.ev.kind) && !s.fails;
                 s.blocking = isBlocking(s.ev.kind);
                 s.good = good;
+                // A liveness read told "alive" was performed where a kill may have come already:
+                // in its witnesses it writes and does not fault (redo takes its real events).
+                if (live && v == 0 && s.fails) {
+                    s.fails = false;
+                    s.writes = true;
+                    s.out.assign(1, s.ev);
+                }
                 std::vector<std::int32_t> xl = sl;
                 ++xl[r.t];
                 steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
@@ -959,6 +1054,7 @@ private:
     std::vector<Value> cur_;
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
+    std::vector<char> killable_;  // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_;
     std::vector<ThreadId> auxBuf_, lastWitness_;
     rvf::Workspace ws_;

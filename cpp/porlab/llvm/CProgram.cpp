@@ -76,7 +76,7 @@ constexpr int kEBusy = 16;
 // reads it (or a write to a location holding it) faults, so whether an access comes after the
 // free is a matter of the value it reads, as value-based explorers need. No store of a C value
 // narrower than 64 bits can produce it (values are sign-extended from their width).
-constexpr Value kDead = static_cast<Value>(0x8badf00ddeadbeefULL);
+constexpr Value kDead = kDeadValue;
 // What a location of a malloc'd block or of an escaped stack variable holds before anything wrote
 // it (its initial value, ProgramInfo::initialValues, so that explorers that force the values reads
 // return pass it on as they do kDead): a program's read of it is an uninitialised read. A copy

@@ -32,6 +32,7 @@
 #include <unordered_map>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/llvm/Cxx.hpp"
 
 namespace porlab::cfront {
 
@@ -253,6 +254,9 @@ public:
         : m_(m), dl_(m.getDataLayout()), opts_(o), out_(out) {}
 
     void run() {
+        // Constant k is operand ~k, and operand -1 means "none" (a void return, no array size):
+        // constant 0 is a placeholder no operand refers to (else `return 5` could return nothing).
+        out_.constants.push_back(0);
         if (dl_.getPointerSize() == 4)
             out_.useThirtyTwoBitPointers();  // -m32 (SV-COMP's .i files)
         else if (dl_.getPointerSize() != 8)
@@ -586,6 +590,30 @@ private:
         return t;
     }
 
+    // The name of the field at `offsetBits` of a struct: ".member"; C++: nothing for a base
+    // class subobject (its members are named as the class's own) and for the one member of a
+    // libstdc++ wrapper (`_M_i` of std::atomic, `_M_mutex` of std::mutex), so that a global
+    // `std::atomic<int> x` is the location `x`.
+    static void fieldName(const llvm::DICompositeType* comp, std::uint64_t offsetBits, bool only,
+                          std::string& fname, const llvm::DIType*& fdi) {
+        const llvm::DIDerivedType* base = nullptr;
+        for (const llvm::DINode* e : comp->getElements()) {
+            auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
+            if (!mem || mem->getOffsetInBits() != offsetBits) continue;
+            if (mem->getTag() == llvm::dwarf::DW_TAG_member && !mem->isStaticMember()) {
+                const std::string n = mem->getName().str();
+                fname = only && n.rfind("_M_", 0) == 0 ? "" : "." + n;
+                fdi = mem->getBaseType();
+                return;
+            }
+            if (mem->getTag() == llvm::dwarf::DW_TAG_inheritance && !base) base = mem;
+        }
+        if (base) {
+            fname = "";
+            fdi = base->getBaseType();
+        }
+    }
+
     void cellsOf(CGlobal& g, llvm::Type* t, std::uint64_t off, const std::string& name,
                  const llvm::DIType* di) {
         if (auto* td = llvm::dyn_cast_or_null<llvm::DIDerivedType>(di);
@@ -637,17 +665,7 @@ private:
                 const auto foff = sl->getElementOffset(i).getFixedValue();
                 std::string fname = "." + std::to_string(i);
                 const llvm::DIType* fdi = nullptr;
-                if (comp) {
-                    for (const llvm::DINode* e : comp->getElements()) {
-                        auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
-                        if (mem && mem->getTag() == llvm::dwarf::DW_TAG_member &&
-                            mem->getOffsetInBits() == foff * 8) {
-                            fname = "." + mem->getName().str();
-                            fdi = mem->getBaseType();
-                            break;
-                        }
-                    }
-                }
+                if (comp) fieldName(comp, foff * 8, st->getNumElements() == 1, fname, fdi);
                 cellsOf(g, st->getElementType(i), off + foff, name + fname, fdi);
             }
             return;
@@ -693,9 +711,9 @@ private:
                     at = where(*i);
                     break;
                 }
-            throw UnsupportedError(at + "the external variable '" + g.name +
+            throw UnsupportedError(at + "the external variable '" + readableSymbol(g.name) +
                                    "' (declared extern but defined nowhere in the program) is not "
-                                   "supported");
+                                   "supported" + cxxSymbolHint(g.name));
         }
         g.constant = gv.isConstant();
         g.tls = gv.isThreadLocal();
@@ -1254,9 +1272,14 @@ private:
         }
         if (callee->isDeclaration()) {
             if (auto why = knownUnsupported(name)) unsupported(call, *why);
-            throw UnsupportedError(where(call) + "call of the undefined function '" + name +
-                                   "' (not defined in the program, and not a library function "
-                                   "porlab implements: see docs/supported-c.md)");
+            // C++: the name demangled, and why the library function is missing.
+            const std::string hint = cxxSymbolHint(name);
+            throw UnsupportedError(where(call) + "call of the undefined function '" +
+                                   readableSymbol(name) + "'" +
+                                   (hint.empty() ? " (not defined in the program, and not a "
+                                                   "library function porlab implements: see "
+                                                   "docs/supported-c.md)"
+                                                 : hint));
         }
         if (funcIndex_.at(callee) >= 0 && out_.functions[static_cast<std::size_t>(funcIndex_.at(callee))].atomic)
             needAtomicLock();
