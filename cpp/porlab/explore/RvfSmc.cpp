@@ -247,6 +247,8 @@ private:
     [[nodiscard]] Value curVal(LocId x) const {
         const auto i = static_cast<std::size_t>(x);
         return active_[i].t == kInitThread ? initVal(x) : cur_[i];
+    }
+
     // A free or a frame end (an exchange writing kDeadValue) and a plain write of another thread
     // to the same location that was performed as a write (before the location was known to be
     // killable, see liveness reads), neither in the other's causal past: whether the write faults
