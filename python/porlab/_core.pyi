@@ -380,6 +380,8 @@ def explore(
     params: Mapping[str, str] = ...,
     progress: Callable[[int, int, int, int, float], None] | None = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
+    check_liveness: bool = False,
 ) -> Result:
     """Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C (any
     KeyboardInterrupt a signal handler raises) stops the run like a budget: the partial result
@@ -413,6 +415,7 @@ def partition_sizes(
     max_memory: _Int = 0,
     progress: Callable[[int, int, int, int, float], None] | None = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
 ) -> dict[str, Any]:
     """Enumerate every interleaving and count classes per equivalence; each entry maps to
     {'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial counts

@@ -275,6 +275,8 @@ def explore(
     on_trace: Callable[[_core.Trace], None] | None = None,
     progress: ProgressLike = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
+    check_liveness: bool = False,
     **params: Any,
 ) -> Result:
     """Explore ``program`` with a registered explorer (see :func:`explorers`).
@@ -287,6 +289,12 @@ def explore(
     found. ``ifaa`` makes fetch-and-adds with unused results independent (explorers that
     support it). ``progress=True`` shows live progress (a notebook line, or a terminal's stderr
     line); a callable gets a :class:`porlab.progress.Progress` about every ``progress_seconds``.
+    ``check_races`` (on by default, as in GenMC) makes a data race an error (``data race``:
+    two accesses of one location by different threads, one a write, one non-atomic, neither
+    happening before the other; programs without non-atomic shared accesses are not checked).
+    ``check_liveness`` (GenMC's ``-check-liveness``) makes an error (``liveness violation``) of
+    a blocked execution in which a thread is stuck for ever: a wait nobody can end, or a spin
+    loop whose reads can no longer change (docs/supported-c.md, "Errors porlab finds").
     Other keyword arguments are the explorer's options (``porlab explorers --options``).
 
     Ctrl-C (a KeyboardInterrupt, e.g. a notebook's interrupt button) stops the run within a
@@ -312,6 +320,8 @@ def explore(
         params={k: _option_text(v) for k, v in params.items()},
         progress=cb,
         progress_seconds=progress_seconds,
+        check_races=check_races,
+        check_liveness=check_liveness,
     ), estimate_of=compiled if explorer == "naive" else None)
     result = Result(core, compiled)
     if result.interrupted:
@@ -377,19 +387,22 @@ class PartitionSizes(dict):
 def partition_sizes(
     program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0,
     max_events: int = 0, max_memory: int | str | None = None, progress: ProgressLike = None,
-    progress_seconds: float = 0.5,
+    progress_seconds: float = 0.5, check_races: bool = True,
 ) -> PartitionSizes:
     """Enumerate every interleaving of ``program`` and count its classes under each
     equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware). With a
     budget, or after Ctrl-C, the counts are lower bounds and ``incomplete`` says why (Ctrl-C
-    raises :class:`porlab.Interrupted` with the partial counts in ``result``)."""
+    raises :class:`porlab.Interrupted` with the partial counts in ``result``). As in
+    :func:`explore`, a trace with a data race is an error trace (ending at the race) unless
+    ``check_races`` is False."""
     _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
                    progress_seconds=progress_seconds)
     compiled = _compiled(program)
     mem = _memory_budget(max_memory)
     raw = _run_with_progress(progress, lambda cb: _core.partition_sizes(
         compiled, max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
-        max_memory=mem, progress=cb, progress_seconds=progress_seconds), estimate_of=compiled)
+        max_memory=mem, progress=cb, progress_seconds=progress_seconds,
+        check_races=check_races), estimate_of=compiled)
     sizes = PartitionSizes(raw)
     if "interrupted" in sizes.incomplete:
         raise Interrupted(sizes)

@@ -358,6 +358,8 @@ def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
         return explore(prog, args.explorer, max_traces=args.max_traces,
                        max_seconds=args.max_seconds, max_memory=args.max_memory,
                        ifaa=args.ifaa, progress=_progress(args),
+                       check_races=not args.disable_race_detection,
+                       check_liveness=args.check_liveness,
                        **kw, **dict(args.option or []))
     except Interrupted as e:
         return e.result  # type: ignore[return-value]
@@ -690,6 +692,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="stop when the process's memory reaches SIZE (e.g. 8G; default: "
                        "three quarters of the machine's memory; 0 = no limit)")
 
+    def bug_checks(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("bug checks (GenMC's flag names)")
+        g.add_argument("--disable-race-detection", action="store_true",
+                       help="do not report data races (two unordered accesses of one location, "
+                       "one a write, one non-atomic), which are errors by default")
+        g.add_argument("--check-liveness", action="store_true",
+                       help="report an execution in which a thread is stuck for ever (a wait "
+                       "nobody can end, a spin loop whose reads cannot change) as an error")
+
     def output(p: argparse.ArgumentParser) -> None:
         p.add_argument("--json", action="store_true",
                        help="print the result (or the error) as one JSON object on stdout")
@@ -734,6 +745,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    bug_checks(p)
     budgets(p)
     output(p)
     p.set_defaults(func=cmd_explore)
@@ -778,6 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    bug_checks(p)
     budgets(p)
     output(p)
     p.set_defaults(func=cmd_run, clang_args=[])

@@ -23,6 +23,13 @@ inline constexpr std::int32_t kFreeAux = 2;          // free(p): one location of
 inline constexpr std::int32_t kFrameEndAux = 3;      // a returning frame's escaped variable dies
 inline constexpr std::int32_t kThreadHandleAux = 4;  // pthread_create stores the new thread's id
 
+// How a memory access takes part in C11's data races (the Reporter's race check). Atomic: an
+// atomic access or a synchronisation primitive (every access of a builder program): it races
+// only with non-atomic ones, and a read of an atomic write synchronises with it. Plain: a
+// non-atomic load or store (volatile included; memcpy/memset chunks). Internal: porlab's own
+// bookkeeping (the dead marker a free or the end of a stack frame writes): neither races nor
+// synchronises.
+enum class AccessMode : std::uint8_t { Atomic, Plain, Internal };
 // What a free or the end of a stack frame writes to each (non-mutex) location of the block, with
 // an exchange (the C front end): no store of a C value narrower than 64 bits produces it. The
 // reads-from explorers recognise these kills by it (RvfSmc.cpp).
@@ -47,6 +54,7 @@ struct Event {
     // a graph explorer may block the thread here instead (Execution::blockThread).
     bool zne = false;
     bool pointer = false;  // the values read and written are pointers (shown symbolically)
+    AccessMode mode = AccessMode::Atomic;  // memory accesses: see AccessMode
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
     Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)

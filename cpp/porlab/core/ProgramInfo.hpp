@@ -98,6 +98,10 @@ struct ProgramInfo {
     // cycle) is an error trace with a Fault(Deadlock) site (the Reporter decides, for every
     // explorer alike); otherwise it is blocked. C programs set it; builder programs do not.
     bool deadlockIsError = false;
+    // The program may perform non-atomic accesses to shared memory (C programs with plain loads
+    // and stores of memory other threads can reach): only then does the Reporter look for data
+    // races, so that programs without them pay nothing.
+    bool plainAccesses = false;
 
     // ---- display only (explorers never look at these) -----------------------------------
     // The text of failed assertions, by the aux of AssertFail events ("data == 42" for

@@ -15,10 +15,18 @@ std::string errorMessage(const Event& e, const ProgramInfo* info) {
         if (info && e.aux >= 0 && static_cast<std::size_t>(e.aux) < info->messages.size())
             return info->messages[static_cast<std::size_t>(e.aux)];
         return "assertion failure";
-    case EventKind::Fault:
-        return "fault: " + std::string(e.aux >= 0 && static_cast<std::size_t>(e.aux) < std::size(kFaultNames)
-                                           ? kFaultNames[e.aux]
-                                           : "?");
+    case EventKind::Fault: {
+        std::string m = "fault: " + std::string(e.aux >= 0 && static_cast<std::size_t>(e.aux) < std::size(kFaultNames)
+                                                    ? kFaultNames[e.aux]
+                                                    : "?");
+        if (e.aux == static_cast<std::int32_t>(FaultKind::DataRace)) {  // (the Reporter's marker)
+            const auto other = static_cast<ThreadId>(e.rval);
+            m += " on " + (info ? info->locationName(e.loc) : "@" + std::to_string(e.loc)) + " with " +
+                 (info ? info->threadName(other) : "T" + std::to_string(other)) + "'s access, event #" +
+                 std::to_string(e.operand) + " of the trace";
+        }
+        return m;
+    }
     default: return "";
     }
 }

@@ -295,18 +295,64 @@ void Reporter::countBlocked(const Execution& exec, const std::vector<Event>& eve
     ++blockedBy_[static_cast<std::size_t>(primary)];
 }
 
-void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
-    if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return;
+bool Reporter::raceTrace(const Execution& exec, const std::vector<Event>& events, std::vector<Event>& out) {
+    if (!opts_.checkRaces || !program_.info()->plainAccesses) return false;
+    // An error trace: the accesses before its error (nothing after a failure runs).
+    std::size_t end = events.size();
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (isErrorKind(events[i].kind)) {
+            end = i;
+            break;
+        }
+    const auto race = races_.find(events, end, exec.maxThreads(), *program_.info());
+    if (!race) return false;
+    RaceChecker::errorTrace(events, *race, out);
+    return true;
+}
+
+TraceStatus Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
+    if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return status;
+    // Bug checks, decided here, after the explorer's end-of-trace analysis, so that no explorer
+    // loses the classes beyond the trace (the explorer goes on as if it had been reported as it
+    // was). A data race comes first: the execution has no defined behaviour beyond it (GenMC
+    // stops there too), so the trace ends at its second access, with a fault marker.
+    if (raceTrace(exec, events, checked_)) {
+        record(TraceStatus::Error, exec, checked_);
+        return TraceStatus::Error;
+    }
     if (status == TraceStatus::Blocked && program_.info()->deadlockIsError) {
-        // Decided here, after the explorer's end-of-trace analysis, so that no explorer loses the
-        // classes beyond a deadlock: the trace ends with a fault marker on the waiting thread.
+        // The trace ends with a fault marker on the waiting thread.
         if (auto m = deadlock(exec)) {
-            std::vector<Event> withFault = events;
-            withFault.push_back(*m);
-            maximal(TraceStatus::Error, exec, withFault);
-            return;
+            checked_ = events;
+            checked_.push_back(*m);
+            record(TraceStatus::Error, exec, checked_);
+            return TraceStatus::Error;
         }
     }
+    if (status == TraceStatus::Blocked && opts_.checkLiveness) {
+        if (auto m = livenessViolation(exec, events)) {
+            checked_ = events;
+            checked_.push_back(*m);
+            record(TraceStatus::Error, exec, checked_);
+            return TraceStatus::Error;
+        }
+    }
+    record(status, exec, events);
+    return status;
+}
+
+void Reporter::outcome(const Execution& exec, const std::vector<Event>& events) {
+    if (!opts_.collectOutcomes || exec.failed()) return;
+    if (program_.info()->deadlockIsError && deadlock(exec)) return;
+    if (opts_.checkLiveness && Reporter::classify(exec) == TraceStatus::Blocked &&
+        livenessViolation(exec, events))
+        return;
+    std::vector<Event> scratch;
+    if (raceTrace(exec, events, scratch)) return;
+    result_.outcomes.insert(exec.outcome());
+}
+
+void Reporter::record(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
     if (status == TraceStatus::Blocked) countBlocked(exec, events);
     switch (status) {
     case TraceStatus::Complete: ++result_.complete; break;

@@ -79,6 +79,11 @@ constexpr int kEBusy = 16;
 // free is a matter of the value it reads, as value-based explorers need. No store of a C value
 // narrower than 64 bits can produce it (values are sign-extended from their width).
 constexpr Value kDead = kDeadValue;
+// What a location of a malloc'd block or of an escaped stack variable holds before anything wrote
+// it (its initial value, ProgramInfo::initialValues, so that explorers that force the values reads
+// return pass it on as they do kDead): a program's read of it is an uninitialised read. A copy
+// (memcpy) carries it over, so that only a use of the copied bytes is an error.
+constexpr Value kUninit = static_cast<Value>(0x8badf00d0badcafeULL);
 
 }  // namespace
 
@@ -144,6 +149,7 @@ private:
     struct DynObj {
         std::string name;
         std::int64_t tls = -1;  // a thread-local's copy: the global (initial values)
+        bool uninit = false;    // malloc'd (not calloc'd) or a stack variable: starts kUninit
     };
     struct DynRef {
         std::int64_t id = 0;
@@ -155,7 +161,10 @@ private:
     DynRef dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
                          SourcePos pos, std::uint64_t align = 16) const;
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
-    LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
+    // sync: a word of a synchronisation object (condition variable, barrier, read-write lock),
+    // which starts at 0 wherever it lives.
+    LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos,
+               bool sync = false) const;
     std::string objectName(std::int64_t obj) const;
     // The first location of `obj` at an offset >= `from` (false: none).
     bool nextCell(std::int64_t obj, std::uint32_t from, std::uint32_t& off, LocId& loc) const {
@@ -242,6 +251,7 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     info->name = name;
     info->files = mod_.files;
     info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
+    info->plainAccesses = mod_.plainAccesses;        // the Reporter's race check
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");
@@ -324,7 +334,7 @@ CProgram::DynRef CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, 
         const std::string what = kind == kMallocKind   ? "malloc"
                                  : kind == kCallocKind ? "calloc"
                                                        : mod_.allocaNames[static_cast<std::size_t>(kind)];
-        dyn_.push_back({what + "@" + thread + "#" + std::to_string(n)});
+        dyn_.push_back({what + "@" + thread + "#" + std::to_string(n), -1, kind != kCallocKind});
     }
     // The base, as a bump allocator would place it: after the previous object, aligned, with a
     // gap (so one past the end of an object is not the start of the next); from the start again
@@ -356,7 +366,7 @@ std::string CProgram::objectName(std::int64_t obj) const {
 }
 
 LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex,
-                     SourcePos pos) const {
+                     SourcePos pos, bool sync) const {
     std::lock_guard lk(mu_);
     auto& cells = cells_[static_cast<std::size_t>(obj)];
     auto it = cells.find(off);
@@ -430,6 +440,9 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
             const Value init = sz >= 8 ? v : norm(v, sz * 8);
             infoMut_->initialValues[static_cast<std::size_t>(l)] = init;
             initMem_[static_cast<std::size_t>(l)] = init;
+        } else if (d.uninit && !mutex && !sync) {
+            infoMut_->initialValues[static_cast<std::size_t>(l)] = kUninit;
+            initMem_[static_cast<std::size_t>(l)] = kUninit;
         }
     }
     cells[off] = l;
@@ -748,7 +761,8 @@ private:
         return a;
     }
 
-    LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) {
+    LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos,
+                 bool sync = false) {
         if (static_cast<std::size_t>(obj) >= cache_.size()) cache_.resize(static_cast<std::size_t>(obj) + 1);
         auto& c = cache_[static_cast<std::size_t>(obj)];
         if (off < c.size() && c[off] >= 0) {
@@ -757,7 +771,7 @@ private:
             if (isM == mutex && (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
                 return l;
         }
-        const LocId l = known(p_.cell(obj, off, size, mutex, pos));
+        const LocId l = known(p_.cell(obj, off, size, mutex, pos, sync));
         if (off == kFreeOffset) return l;
         if (off >= c.size()) c.resize(off + 1, -1);
         c[off] = l;
@@ -980,6 +994,7 @@ private:
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
                 th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return true;
@@ -1151,6 +1166,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     }
     th.pendW = in.w;
     e.pointer = (in.imm2 & kAccessPointer) != 0;
+    if (in.plain) e.mode = AccessMode::Plain;
     if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
     return true;
 }
@@ -1181,7 +1197,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             fault(t, ad.fault, in.pos);
             return false;
         }
-        loc = cellOf(ad.obj, ad.off + at, 8, false, in.pos);
+        loc = cellOf(ad.obj, ad.off + at, 8, false, in.pos, true);
         return true;
     };
     auto condLoc = [&](Value p, LocId& loc) {
@@ -1192,7 +1208,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             fault(t, ad.fault, in.pos);
             return false;
         }
-        loc = cellOf(ad.obj, ad.off, 48, false, in.pos);
+        loc = cellOf(ad.obj, ad.off, 48, false, in.pos, true);
         return true;
     };
     auto atomicLoc = [&]() { return cellOf(m_.atomicLockObject, 0, 0, true, in.pos); };
@@ -1413,6 +1429,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         if (b == Builtin::Memcpy && s.where == Where::Shared && (th.phase & 1) == 0) {
             setPend(th, t, EventKind::Read, cellOf(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                     in.pos);
+            th.pend.mode = AccessMode::Plain;
             th.pendW = static_cast<std::uint8_t>(chunk * 8);
             if (s.obj >= m_.firstDynamicObject()) th.pendObj = s.obj;
             return true;
@@ -1429,7 +1446,8 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         }
         setPend(th, t, EventKind::Write, cellOf(d.obj, d.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                 in.pos);
-        th.pend.wval = norm(v, chunk * 8);
+        th.pend.mode = AccessMode::Plain;
+        th.pend.wval = v == kUninit ? v : norm(v, chunk * 8);  // (uninitialised bytes stay so)
         if (d.obj >= m_.firstDynamicObject()) th.pendObj = d.obj;
         return true;
     }
@@ -1488,6 +1506,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                 cellOf(ad.obj, ad.off, size, false, in.pos), in.pos);
         th.pend.cond = *cond;
         th.pend.operand = operand;
+        if (in.plain) th.pend.mode = AccessMode::Plain;  // a reduced non-atomic load
         if (x) th.pend.wval = norm(arg(th, in, 1), in.w);
         th.pendW = in.w;
         return true;
@@ -2022,6 +2041,7 @@ void CExecution::runLocalSteps(ThreadId t) {
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
                 th.pend.aux = kFreeAux;  // shown as a free, not an exchange
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return;
@@ -2232,6 +2252,14 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         keepDead = dead;
         if (o.status != 1 || dead) freeFault = o.heap ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
     }
+    // A program's read (load, read-modify-write, compare-and-swap, await) of memory nothing wrote:
+    // the access happens, then the thread faults. (memcpy copies uninitialised bytes as they are;
+    // porlab's own accesses, e.g. a free's, read whatever is there.)
+    if (!freeFault && readsMemory(ev.kind) && ev.rval == kUninit && ev.mode != AccessMode::Internal &&
+        (in.op == COp::Load || in.op == COp::Rmw || in.op == COp::CmpXchg ||
+         (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::LoadAwait ||
+                                    static_cast<Builtin>(in.sub) == Builtin::XchgAwait))))
+        freeFault = FaultKind::UninitializedRead;
     ThreadId spawned = -1;
     Value spawnArg = 0;
     std::int32_t spawnFn = 0;
@@ -2340,7 +2368,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
             const Addr d = resolve(th, arg(th, in, 0), n);
             const Addr s = resolve(th, arg(th, in, 1), n);
             const unsigned chunk = copyChunk(in, d, s, k, n);
-            th.aux = norm(ev.rval, chunk * 8);
+            th.aux = ev.rval == kUninit ? ev.rval : norm(ev.rval, chunk * 8);
             advance = false;
             if (d.where == Where::Shared) {
                 th.phase |= 1;  // the write of this chunk comes next

@@ -165,6 +165,9 @@ struct CInstr {
     std::uint8_t sub = 0;
     std::uint8_t w = 64;        // width in bits of the operation / access
     bool resultUsed = true;     // Rmw: is the old value used (IFAA)
+    // Load, Store, the await a loop reduction made of a load: a non-atomic access (no atomic
+    // ordering; volatile is not atomic), which data races are made of.
+    bool plain = false;
     std::int32_t a = -1, b = -1, c = -1, d = -1;
     // Where local execution goes on after this instruction when it does not jump: pc + 1, or
     // the target of the jump at pc + 1 (set by the lowering for every instruction).
@@ -254,6 +257,9 @@ struct CModule {
         maxObjects = std::int64_t{1} << 11;
     }
     std::vector<std::string> warnings;
+    // Some non-atomic access (load, store, memcpy, memset) may reach memory other threads can
+    // see: the Reporter then checks traces for data races (ProgramInfo::plainAccesses).
+    bool plainAccesses = false;
     // Pointer to byte 0 of an object whose base (low address bits) is `base`.
     [[nodiscard]] std::uint64_t pointer(std::int64_t obj, std::uint64_t base) const {
         return (static_cast<std::uint64_t>(obj) << objShift) | base;

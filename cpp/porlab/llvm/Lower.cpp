@@ -1167,6 +1167,7 @@ private:
             b.c = br + 1;
             emitBuiltin(call, Builtin::UMin, k, {n, size}, ptrBits);
             emitBuiltin(call, Builtin::Memcpy, -1, {q, p, k}, ptrBits).imm2 = 1;  // (skip gaps)
+            notePlain(call.getArgOperand(0));  // the copy reads the old block non-atomically
             emitBuiltin(call, Builtin::Free, -1, {p}, 64);
             CInstr& mv = emit(COp::Mov, call);  // br + 4
             mv.a = dst;
@@ -1248,6 +1249,15 @@ private:
             in.w = static_cast<std::uint8_t>(call.getType()->isVoidTy() ? 64 : widthOf(call.getType()));
             if (in.w == 0) unsupported(call, "'" + name + "' returning " + typeName(call.getType()));
             pushArgs(call, in);
+            if (bc->b == Builtin::LoadAwait && call.getMetadata("porlab.plain")) {
+                // the await a loop reduction made of a non-atomic load: it races as the load did
+                in.plain = true;
+                notePlain(call.getArgOperand(0));
+            }
+            if (bc->b == Builtin::Memset || bc->b == Builtin::Memcpy) {
+                notePlain(call.getArgOperand(0));
+                if (bc->b == Builtin::Memcpy) notePlain(call.getArgOperand(1));
+            }
             if (bc->b == Builtin::LoadAwait || bc->b == Builtin::XchgAwait) {
                 const unsigned condArg = bc->b == Builtin::LoadAwait ? 1 : 2;
                 if (call.arg_size() != condArg + 2)
@@ -1305,6 +1315,23 @@ private:
             if (out_.messages[i] == text) return static_cast<std::int64_t>(i);
         out_.messages.push_back(text);
         return static_cast<std::int64_t>(out_.messages.size() - 1);
+    }
+
+    // A non-atomic access through `ptr`: unless it can only reach a stack variable that never
+    // escapes its thread (or a constant), the program needs the Reporter's race check.
+    void notePlain(const llvm::Value* ptr) {
+        if (out_.plainAccesses) return;
+        const llvm::Value* obj = llvm::getUnderlyingObject(ptr, 0);
+        if (auto* al = llvm::dyn_cast<llvm::AllocaInst>(obj)) {
+            auto [it, fresh] = privateAlloca_.try_emplace(al, false);
+            if (fresh) {
+                std::set<const llvm::Value*> seen;
+                it->second = !escapes(al, seen);
+            }
+            if (it->second) return;
+        }
+        if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(obj); gv && gv->isConstant()) return;
+        out_.plainAccesses = true;
     }
 
     void needAtomicLock() {
@@ -1471,6 +1498,8 @@ private:
             in.a = dst;
             in.b = opnd(ld.getPointerOperand(), i);
             in.w = static_cast<std::uint8_t>(w);
+            in.plain = !ld.isAtomic();
+            if (in.plain) notePlain(ld.getPointerOperand());
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(ld.getType()).getFixedValue());
             if (holdsPointer(ld.getType(), ld.getPointerOperand())) in.imm2 |= kAccessPointer;
             return;
@@ -1487,6 +1516,8 @@ private:
             in.w = static_cast<std::uint8_t>(w);
             in.imm2 = st.getMetadata("porlab.private") ? kAccessMarked : 0;  // SAVER: dead at the loop header
             if (holdsPointer(t, st.getPointerOperand())) in.imm2 |= kAccessPointer;
+            in.plain = !st.isAtomic();
+            if (in.plain) notePlain(st.getPointerOperand());
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
             return;
         }
@@ -1693,6 +1724,7 @@ private:
     std::unordered_map<const llvm::GlobalVariable*, std::int32_t> globalIndex_;
     std::unordered_map<std::string, std::uint32_t> files_;
     std::unordered_map<const llvm::Argument*, bool> paramEscapes_;
+    std::unordered_map<const llvm::AllocaInst*, bool> privateAlloca_;  // notePlain's cache
     std::map<std::int64_t, std::int32_t> constIndex_;
     bool warnedNondet_ = false;
     std::uint64_t nextBase_ = 0x1000;  // the next static base (layOutStaticObjects)
