@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=1575 blocked=0 errors=0
    optimal: complete=98 blocked=0
@@ -6,6 +7,11 @@
    twin: tests/c/twins.py name=rvf_fig1
    twin-classes: examples/rvf_fig1.py
 */
+/* Data race (C11; porlab reports it by default): x is accessed by t1:thr1's write at line 27
+   and by t2:thr2's write at line 34, neither happening before the other, at least one of them
+   not atomic. The test is about the interleavings of these accesses as written, so its header
+   turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* RVF-SMC paper, Figure 1: three threads write 1 to x and y; two of them read back.
      thr1: x = 1; y = 1     thr2: x = 1; y = 1; a = x     thr3: x = 1; y = 1; b = y
    98 Mazurkiewicz classes, 9 reads-from classes, 1 RVF class (every read sees 1). main spawns

@@ -6,6 +6,7 @@
 
 #include "bindings.hpp"
 #include "porlab/core/Trace.hpp"
+#include "porlab/explore/Explorer.hpp"
 
 namespace py = pybind11;
 using namespace porlab;
@@ -38,6 +39,11 @@ void bindCore(py::module_& m) {
         .def_readonly("aux", &Event::aux,
                       "Spawn/join: the other thread; markers: the cause or fault code.")
         .def_readonly("pos", &Event::pos, "Source position.")
+        .def_readonly("pointer", &Event::pointer,
+                      "Are the values read and written pointers (C programs; shown symbolically)?")
+        .def_readonly("ctx", &Event::ctx,
+                      "The call stack the event runs in (an id; Trace.stack(i) shows it; 0 when "
+                      "unknown).")
         .def_property_readonly("reads", [](const Event& e) { return readsMemory(e.kind); },
                                "Does the event read a shared location?")
         .def_property_readonly("writes", [](const Event& e) { return writesMemory(e.kind); },
@@ -110,6 +116,74 @@ void bindCore(py::module_& m) {
         .def("location_name",
              [](const Trace& t, int loc) { return t.info() ? t.info()->locationName(loc) : "@" + std::to_string(loc); },
              py::arg("loc"))
+        .def("function",
+             [](const Trace& t, int i) {
+                 if (i < 0 || i >= static_cast<int>(t.size())) throw py::index_error("event position");
+                 return t.function(static_cast<std::size_t>(i));
+             },
+             py::arg("i"), "The function event i runs in ('' when unknown, e.g. builder programs).")
+        .def("stack",
+             [](const Trace& t, int i) {
+                 if (i < 0 || i >= static_cast<int>(t.size())) throw py::index_error("event position");
+                 py::list l;
+                 for (const auto& f : t.stack(static_cast<std::size_t>(i)))
+                     l.append(py::make_tuple(f.function,
+                                             t.info() ? t.info()->position(f.pos) : std::string()));
+                 return l;
+             },
+             py::arg("i"),
+             "The call stack of event i, innermost first: (function, 'file:line') pairs, the "
+             "first at the event, each other at its call of the one before; [] when unknown.")
+        .def("stack_text",
+             [](const Trace& t, int i, std::size_t maxFrames) {
+                 if (i < 0 || i >= static_cast<int>(t.size())) throw py::index_error("event position");
+                 return t.stackText(static_cast<std::size_t>(i), maxFrames);
+             },
+             py::arg("i"), py::arg("max_frames") = 3,
+             "The call stack of event i as text, innermost first ('push <- worker').")
+        .def_property_readonly("error_position", &Trace::errorPosition,
+                               "Position of the first assertion failure or fault, or -1.")
+        .def_property_readonly("error_message", &Trace::errorMessage,
+                               "What the first error says (\"assertion `x == 1' failed\", "
+                               "'reach_error() called', 'fault: use after free'), or ''.")
+        .def("objects",
+             [](const Trace& t) {
+                 py::list l;
+                 for (const auto& o : t.objects()) {
+                     py::dict d;
+                     d["name"] = o.name;
+                     d["kind"] = o.kind;
+                     d["size"] = o.size;
+                     d["source"] = t.info() ? t.info()->position(o.pos) : std::string();
+                     d["thread"] = t.info() ? t.info()->threadName(o.thread) : "T" + std::to_string(o.thread);
+                     l.append(d);
+                 }
+                 return l;
+             },
+             "The heap blocks and escaped stack variables the events touch or point to: dicts "
+             "with name, kind (malloc, calloc, stack), size, source (where allocated), thread.")
+        .def("inputs",
+             [](const Trace& t) {
+                 py::list l;
+                 for (const auto& in : t.inputList()) {
+                     py::dict d;
+                     d["thread"] = t.info() ? t.info()->threadName(in.thread) : "T" + std::to_string(in.thread);
+                     d["call"] = in.call;
+                     d["value"] = in.value;
+                     d["source"] = t.info() ? t.info()->position(in.pos) : std::string();
+                     l.append(d);
+                 }
+                 return l;
+             },
+             "The nondeterministic inputs the trace ran under (C programs with --nondet-domain): "
+             "dicts with thread, call (the thread's n-th __VERIFIER_nondet_* call, from 0), "
+             "value and source, for every call given a value other than the domain's low end.")
+        .def_property_readonly("inputs_note", &Trace::inputsNote,
+                               "One line saying what the trace's __VERIFIER_nondet_* calls "
+                               "returned ('' when the program makes none).")
+        .def("to_text", &Trace::toString, py::arg("max_thread_width") = 24,
+             "The trace as a table (thread, source, function, event), then the objects and "
+             "inputs; thread names longer than max_thread_width are shortened.")
         .def_property_readonly(
             "blocks",
             [](const Trace& t) {
@@ -123,12 +197,39 @@ void bindCore(py::module_& m) {
             "A blocked trace: (thread, reason, 'file:line') for every thread that stopped "
             "without finishing (reasons: assume, loop-bound, await, lock, cond-wait, ...).")
         .def("to_dot", &Trace::toDot, py::arg("title") = "",
-             "Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue.")
-        .def("__str__", &Trace::toString)
+             "Graphviz DOT of the execution graph: events labelled with their source and "
+             "function, po solid, rf dashed red, co dotted blue, the error event in red (the "
+             "title defaults to the error's message).")
+        .def("__str__", [](const Trace& t) { return t.toString(); })
         .def("__repr__", [](const Trace& t) {
             return "<Trace " + std::string(name(t.status())) + ", " + std::to_string(t.size()) +
                    " events>";
         });
+}
+
+void bindErrorSiteTraces(py::module_& m) {
+    py::class_<ErrorSiteTraces>(m, "ErrorSiteTraces",
+                                "A distinct error site, how many error traces reached it, and the "
+                                "first of them.")
+        .def_property_readonly("thread", [](const ErrorSiteTraces& s) { return s.site.thread; },
+                               "The failing thread.")
+        .def_property_readonly("kind", [](const ErrorSiteTraces& s) { return std::string(name(s.site.kind)); },
+                               "assertion-failure or fault.")
+        .def_property_readonly("code", [](const ErrorSiteTraces& s) { return s.site.aux; },
+                               "The fault kind, or the assertion's text id.")
+        .def_property_readonly("file", [](const ErrorSiteTraces& s) { return s.site.pos.file; })
+        .def_property_readonly("line", [](const ErrorSiteTraces& s) { return s.site.pos.line; })
+        .def_property_readonly(
+            "message",
+            [](const ErrorSiteTraces& s) {
+                Event e;
+                e.kind = s.site.kind;
+                e.aux = s.site.aux;
+                return errorMessage(e, s.first.info().get());
+            },
+            "What the error says (\"assertion `x == 1' failed\", 'fault: use after free').")
+        .def_readonly("traces", &ErrorSiteTraces::traces, "Error traces that reached the site.")
+        .def_readonly("trace", &ErrorSiteTraces::first, "The first of them.");
 }
 
 }  // namespace porlab::bind

@@ -55,8 +55,9 @@ void bindEquiv(py::module_& m) {
     m.def("partition_sizes",
           [](const Program& program, std::uint64_t maxTraces, double maxSeconds,
              std::uint64_t maxEvents, std::uint64_t maxMemory, std::optional<py::function> progress,
-             double progressSeconds) {
+             double progressSeconds, bool checkRaces) {
               ExploreOptions o;
+              o.checkRaces = checkRaces;
               o.maxTraces = maxTraces;
               o.maxSeconds = maxSeconds;
               o.maxEvents = maxEvents;
@@ -79,7 +80,7 @@ void bindEquiv(py::module_& m) {
           },
           py::arg("program"), py::arg("max_traces") = 0, py::arg("max_seconds") = 0.0,
           py::arg("max_events") = 0, py::arg("max_memory") = 0, py::arg("progress") = py::none(),
-          py::arg("progress_seconds") = 0.5,
+          py::arg("progress_seconds") = 0.5, py::arg("check_races") = true,
           "Enumerate every interleaving and count classes per equivalence; each entry maps to "
           "{'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial "
           "counts (lower bounds) and the reasons in 'incomplete'.");

@@ -16,6 +16,7 @@ using namespace porlab;
 namespace porlab::bind {
 
 void bindExplore(py::module_& m) {
+    bindErrorSiteTraces(m);
     py::class_<ExploreResult>(m, "Result", "What an exploration found.")
         .def_readonly("explorer", &ExploreResult::explorer)
         .def_readonly("complete", &ExploreResult::complete, "Complete traces explored.")
@@ -62,6 +63,9 @@ void bindExplore(py::module_& m) {
                                    return l;
                                },
                                "Distinct (thread, kind, code, file, line) of errors found.")
+        .def_readonly("errors_by_site", &ExploreResult::errorsBySite,
+                      "Per distinct error site (as error_sites): the number of error traces that "
+                      "reached it and the first of them.")
         .def_readonly("stats", &ExploreResult::stats, "Explorer-specific statistics.");
 
     m.def("explorers",
@@ -101,8 +105,10 @@ void bindExplore(py::module_& m) {
              bool keepTraces, bool collectOutcomes, bool ifaa,
              std::optional<std::function<void(const Trace&)>> onTrace,
              std::map<std::string, std::string> params, std::optional<py::function> progress,
-             double progressSeconds) {
+             double progressSeconds, bool checkRaces, bool checkLiveness) {
               ExploreOptions o;
+              o.checkRaces = checkRaces;
+              o.checkLiveness = checkLiveness;
               o.maxTraces = maxTraces;
               o.maxSeconds = maxSeconds;
               o.maxEvents = maxEvents;
@@ -130,6 +136,7 @@ void bindExplore(py::module_& m) {
           py::arg("on_trace") = py::none(),
           py::arg("params") = std::map<std::string, std::string>{},
           py::arg("progress") = py::none(), py::arg("progress_seconds") = 0.5,
+          py::arg("check_races") = true, py::arg("check_liveness") = false,
           "Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C "
           "(any KeyboardInterrupt a signal handler raises) stops the run like a budget: the "
           "partial result comes back with budget_reason 'interrupted'. `progress` is called "

@@ -21,6 +21,7 @@ ExploreResult exploreInterruptibly(ExploreOptions& o, const std::optional<pybind
 void bindCore(pybind11::module_& m);
 void bindProgram(pybind11::module_& m);
 void bindExplore(pybind11::module_& m);
+void bindErrorSiteTraces(pybind11::module_& m);  // bind_core.cpp: Result.errors_by_site's items
 void bindEquiv(pybind11::module_& m);
 #ifdef PORLAB_WITH_LLVM
 void bindLlvm(pybind11::module_& m);  // bind_llvm.cpp (the C front end)

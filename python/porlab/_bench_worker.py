@@ -83,6 +83,11 @@ def _backstops(timeout: float) -> None:
     threading.Thread(target=watch, name="porlab-orphan-watch", daemon=True).start()
 
 
+# Parameters of a C program that are options of explore, not macros: check_races = false for
+# programs whose plain accesses race on purpose (their builder versions have atomics only).
+_EXPLORE_PARAMS = {"check_races"}
+
+
 def _load(spec: dict[str, Any]) -> Any:
     """Load the program named by ``spec`` with its loader for ``spec["kind"]``."""
     import porlab
@@ -98,7 +103,7 @@ def _load(spec: dict[str, Any]) -> Any:
 
         own = set(inspect.signature(porlab.load_c).parameters) - {"path", "defines"}
         opts = {k: v for k, v in params.items() if k in own}
-        defines = {k: v for k, v in params.items() if k not in own}
+        defines = {k: v for k, v in params.items() if k not in own and k not in _EXPLORE_PARAMS}
         return porlab.load_c(path, defines=defines, **opts)
     raise UnsupportedError(f"{path}: unknown program kind {kind!r} (python or c)")
 
@@ -120,6 +125,8 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             max_memory=int(int(spec.get("memory_mib") or 0) * 2**20 * 0.9),
             collect_outcomes=False,
             ifaa=bool(spec.get("ifaa", False)),
+            **{k: v for k, v in (spec.get("params") or {}).items()
+               if spec.get("kind") == "c" and k in _EXPLORE_PARAMS},
             **(spec.get("options") or {}),
         )
     except MemoryError:

@@ -95,6 +95,12 @@ class Event:
     def pos(self) -> SourcePos:
         """Source position."""
     @property
+    def pointer(self) -> bool:
+        """Are the values read and written pointers (C programs; shown symbolically)?"""
+    @property
+    def ctx(self) -> int:
+        """The call stack the event runs in (an id; Trace.stack(i) shows it; 0 when unknown)."""
+    @property
     def reads(self) -> bool:
         """Does the event read a shared location?"""
     @property
@@ -138,8 +144,64 @@ class Trace:
     def blocks(self) -> list[tuple[str, str, str]]:
         """A blocked trace: (thread, reason, 'file:line') for every thread that stopped without
         finishing (reasons: assume, loop-bound, await, lock, cond-wait, ...)."""
+    def function(self, i: _Int) -> str:
+        """The function event i runs in ('' when unknown, e.g. builder programs)."""
+    def stack(self, i: _Int) -> list[tuple[str, str]]:
+        """The call stack of event i, innermost first: (function, 'file:line') pairs, the first
+        at the event, each other at its call of the one before; [] when unknown."""
+    def stack_text(self, i: _Int, max_frames: _Int = 3) -> str:
+        """The call stack of event i as text, innermost first ('push <- worker')."""
+    @property
+    def error_position(self) -> int:
+        """Position of the first assertion failure or fault, or -1."""
+    @property
+    def error_message(self) -> str:
+        """What the first error says ("assertion `x == 1' failed", 'reach_error() called',
+        'fault: use after free'), or ''."""
+    def objects(self) -> list[dict[str, Any]]:
+        """The heap blocks and escaped stack variables the events touch or point to: dicts with
+        name, kind (malloc, calloc, stack), size, source (where allocated), thread."""
+    def inputs(self) -> list[dict[str, Any]]:
+        """The nondeterministic inputs the trace ran under (C programs with --nondet-domain):
+        dicts with thread, call (the thread's n-th __VERIFIER_nondet_* call, from 0), value and
+        source, for every call given a value other than the domain's low end."""
+    @property
+    def inputs_note(self) -> str:
+        """One line saying what the trace's __VERIFIER_nondet_* calls returned ('' when the
+        program makes none)."""
+    def to_text(self, max_thread_width: _Int = 24) -> str:
+        """The trace as a table (thread, source, function, event), then the objects and inputs;
+        thread names longer than max_thread_width are shortened."""
     def to_dot(self, title: str = "") -> str:
-        """Graphviz DOT of the execution graph: po solid, rf dashed red, co dotted blue."""
+        """Graphviz DOT of the execution graph: events labelled with their source and function,
+        po solid, rf dashed red, co dotted blue, the error event in red (the title defaults to
+        the error's message)."""
+
+class ErrorSiteTraces:
+    """A distinct error site, how many error traces reached it, and the first of them."""
+
+    @property
+    def thread(self) -> int:
+        """The failing thread."""
+    @property
+    def kind(self) -> str:
+        """assertion-failure or fault."""
+    @property
+    def code(self) -> int:
+        """The fault kind, or the assertion's text id."""
+    @property
+    def file(self) -> int: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def message(self) -> str:
+        """What the error says ("assertion `x == 1' failed", 'fault: use after free')."""
+    @property
+    def traces(self) -> int:
+        """Error traces that reached the site."""
+    @property
+    def trace(self) -> Trace:
+        """The first of them."""
 
 # ---- programs and executions ------------------------------------------------------------------
 
@@ -291,6 +353,10 @@ class Result:
     def error_sites(self) -> list[tuple[int, str, int, int, int]]:
         """Distinct (thread, kind, code, file, line) of errors found."""
     @property
+    def errors_by_site(self) -> list[ErrorSiteTraces]:
+        """Per distinct error site (as error_sites): the number of error traces that reached it
+        and the first of them."""
+    @property
     def stats(self) -> dict[str, float]:
         """Explorer-specific statistics."""
 
@@ -314,6 +380,8 @@ def explore(
     params: Mapping[str, str] = ...,
     progress: Callable[[int, int, int, int, float], None] | None = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
+    check_liveness: bool = False,
 ) -> Result:
     """Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C (any
     KeyboardInterrupt a signal handler raises) stops the run like a budget: the partial result
@@ -347,6 +415,7 @@ def partition_sizes(
     max_memory: _Int = 0,
     progress: Callable[[int, int, int, int, float], None] | None = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
 ) -> dict[str, Any]:
     """Enumerate every interleaving and count classes per equivalence; each entry maps to
     {'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial counts

@@ -109,6 +109,15 @@ class Result:
                 for r, f, ln, n in self._core.block_sites]
 
     @property
+    def errors_by_site(self) -> list[dict[str, Any]]:
+        """One entry per distinct error site, in the order of :attr:`error_sites`:
+        ``{"thread", "kind", "message", "source", "traces", "trace"}``, where ``traces`` counts
+        the error traces that reached the site and ``trace`` is the first of them."""
+        from porlab.traceview import error_site_dicts
+
+        return error_site_dicts(self._core.errors_by_site, list(self.program.files))
+
+    @property
     def exhausted(self) -> bool:
         """True when the exploration covered everything it set out to (no budget, interrupt,
         cut or limit ended it first); then 'no error' is a proof up to the loop bounds."""
@@ -148,7 +157,10 @@ class Result:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready data (the CLI's --json shape): counts, time, memory,
-        budget, verdict, ``stats`` and, when an error was found, ``error_trace``."""
+        budget, verdict, ``stats`` and, when an error was found, ``error`` (what the first
+        error says, where, and the objects and inputs of its trace), ``error_trace`` (its
+        events) and ``errors_by_site`` (each distinct site with its count and first trace)."""
+        from porlab.traceview import event_dicts, trace_dict
         d: dict[str, Any] = {
             "program": self.program.name,
             "explorer": self.explorer,
@@ -168,15 +180,17 @@ class Result:
             "stats": dict(self.stats),
         }
         if self.first_error is not None:
-            t = self.first_error
-            d["error_trace"] = [
-                {
-                    "thread": t.thread_name(e.thread),
-                    "source": t.source(i),
-                    "event": t.describe(i),
-                    "kind": e.kind,
-                }
-                for i, e in enumerate(t.events)
+            t = trace_dict(self.first_error)
+            d["error_trace"] = t.pop("events")
+            pos = t["error_position"]
+            where = d["error_trace"][pos] if pos is not None else {}
+            d["error"] = {"message": t["error"], "thread": where.get("thread"),
+                          "source": where.get("source"), "function": where.get("function"),
+                          "stack": where.get("stack", []), "objects": t["objects"],
+                          "inputs": t["inputs"], "inputs_note": t["inputs_note"]}
+            d["errors_by_site"] = [
+                {**{k: v for k, v in s.items() if k != "trace"}, "trace": event_dicts(s["trace"])}
+                for s in self.errors_by_site
             ]
         return d
 
@@ -261,6 +275,8 @@ def explore(
     on_trace: Callable[[_core.Trace], None] | None = None,
     progress: ProgressLike = None,
     progress_seconds: float = 0.5,
+    check_races: bool = True,
+    check_liveness: bool = False,
     **params: Any,
 ) -> Result:
     """Explore ``program`` with a registered explorer (see :func:`explorers`).
@@ -273,6 +289,12 @@ def explore(
     found. ``ifaa`` makes fetch-and-adds with unused results independent (explorers that
     support it). ``progress=True`` shows live progress (a notebook line, or a terminal's stderr
     line); a callable gets a :class:`porlab.progress.Progress` about every ``progress_seconds``.
+    ``check_races`` (on by default, as in GenMC) makes a data race an error (``data race``:
+    two accesses of one location by different threads, one a write, one non-atomic, neither
+    happening before the other; programs without non-atomic shared accesses are not checked).
+    ``check_liveness`` (GenMC's ``-check-liveness``) makes an error (``liveness violation``) of
+    a blocked execution in which a thread is stuck for ever: a wait nobody can end, or a spin
+    loop whose reads can no longer change (docs/supported-c.md, "Errors porlab finds").
     Other keyword arguments are the explorer's options (``porlab explorers --options``).
 
     Ctrl-C (a KeyboardInterrupt, e.g. a notebook's interrupt button) stops the run within a
@@ -298,6 +320,8 @@ def explore(
         params={k: _option_text(v) for k, v in params.items()},
         progress=cb,
         progress_seconds=progress_seconds,
+        check_races=check_races,
+        check_liveness=check_liveness,
     ), estimate_of=compiled if explorer == "naive" else None)
     result = Result(core, compiled)
     if result.interrupted:
@@ -363,19 +387,22 @@ class PartitionSizes(dict):
 def partition_sizes(
     program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0,
     max_events: int = 0, max_memory: int | str | None = None, progress: ProgressLike = None,
-    progress_seconds: float = 0.5,
+    progress_seconds: float = 0.5, check_races: bool = True,
 ) -> PartitionSizes:
     """Enumerate every interleaving of ``program`` and count its classes under each
     equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware). With a
     budget, or after Ctrl-C, the counts are lower bounds and ``incomplete`` says why (Ctrl-C
-    raises :class:`porlab.Interrupted` with the partial counts in ``result``)."""
+    raises :class:`porlab.Interrupted` with the partial counts in ``result``). As in
+    :func:`explore`, a trace with a data race is an error trace (ending at the race) unless
+    ``check_races`` is False."""
     _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
                    progress_seconds=progress_seconds)
     compiled = _compiled(program)
     mem = _memory_budget(max_memory)
     raw = _run_with_progress(progress, lambda cb: _core.partition_sizes(
         compiled, max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
-        max_memory=mem, progress=cb, progress_seconds=progress_seconds), estimate_of=compiled)
+        max_memory=mem, progress=cb, progress_seconds=progress_seconds,
+        check_races=check_races), estimate_of=compiled)
     sizes = PartitionSizes(raw)
     if "interrupted" in sizes.incomplete:
         raise Interrupted(sizes)

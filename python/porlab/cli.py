@@ -236,13 +236,62 @@ def result_warnings(r: Result, unroll: int | None = None) -> list[str]:
 
 
 def _print_trace(trace: _core.Trace, title: str = "error trace") -> None:
-    rows = [(trace.thread_name(e.thread), trace.source(i), trace.describe(i))
-            for i, e in enumerate(trace.events)]
-    tw = max([len("thread"), *(len(r[0]) for r in rows)])
-    sw = max([len("source"), *(len(r[1]) for r in rows)])
+    """The trace as a table (thread, source, function with its call stack, event), columns sized
+    to their contents (thread names beyond 24 characters shortened), then the heap blocks it
+    touches and its nondet inputs."""
     _emit(f"\n{title}:")
-    for t, src, ev in rows:
-        _emit(f"  {t:<{tw}}  {src:<{sw}}  {ev}")
+    for line in trace.to_text().splitlines():
+        _emit(f"  {line}")
+
+
+def _error_where(site: dict[str, Any]) -> str:
+    """'assertion `x' failed at b.c:31 in push <- worker (t1:worker)' for an error site."""
+    text = site["message"]
+    if site.get("source"):
+        text += f" at {site['source']}"
+    if site.get("function"):
+        text += f" in {site['function']}"
+    return text + f" ({site['thread']})"
+
+
+def _print_errors(r: Result, all_errors: bool) -> None:
+    """The distinct error sites (with a count each) and one error trace: the first, or with
+    all_errors one per site."""
+    sites = r.errors_by_site
+    for s in sites:
+        pos = s["trace"].error_position
+        s["function"] = s["trace"].stack_text(pos) if pos >= 0 else ""
+    if len(sites) > 1 or all_errors:
+        _emit(f"errors    {r.errors} error traces at {len(sites)} distinct "
+              f"site{'s' if len(sites) != 1 else ''}:")
+        for k, s in enumerate(sites, 1):
+            _emit(f"  {k}. {_error_where(s)}: {s['traces']} trace{'s' if s['traces'] != 1 else ''}")
+    if not all_errors or not sites:
+        if r.first_error is not None:
+            _print_trace(r.first_error)
+        return
+    for k, s in enumerate(sites, 1):
+        _print_trace(s["trace"], f"error trace {k} of {len(sites)}: {s['message']}")
+
+
+def _write_graphs(r: Result, args: argparse.Namespace) -> list[str]:
+    """--dot FILE: the first error trace's execution graph; --dot-dir DIR: one file per
+    distinct error site. Returns the files written."""
+    from porlab.traceview import write_dot, write_dot_dir
+
+    written: list[str] = []
+    dot = getattr(args, "dot", None)
+    dot_dir = getattr(args, "dot_dir", None)
+    try:
+        if dot and r.first_error is not None:
+            written.append(str(write_dot(r.first_error, dot)))
+        if dot_dir and r.first_error is not None:
+            written += [str(p) for p in write_dot_dir(r.errors_by_site, dot_dir)]
+    except OSError as e:
+        raise InputError(f"cannot write the error graph: {e}") from None
+    if (dot or dot_dir) and r.first_error is None and not args.json:
+        print("porlab: no error trace: no graph written", file=sys.stderr)
+    return written
 
 
 def _incomplete_phrase(why: str) -> str:
@@ -280,6 +329,13 @@ def _report(r: Result, args: argparse.Namespace, name: str, extra: dict[str, Any
     _emit(f"program   {name}")
     _emit(f"explorer  {r.explorer}{' (ifaa)' if getattr(args, 'ifaa', False) else ''}")
     _emit(f"verdict   {_verdict_text(r)}")
+    if r.first_error is not None:
+        first = r.first_error
+        pos = first.error_position
+        _emit("error     " + _error_where({
+            "message": first.error_message, "source": first.source(pos) if pos >= 0 else "",
+            "function": first.stack_text(pos) if pos >= 0 else "",
+            "thread": first.thread_name(first.events[pos].thread) if pos >= 0 else "?"}))
     _emit(f"traces    {r.complete} complete + {r.blocked} blocked + {r.errors} errors")
     if r.blocked_by:
         _emit("blocked   " + ", ".join(f"{n} {k}" for k, n in
@@ -290,8 +346,10 @@ def _report(r: Result, args: argparse.Namespace, name: str, extra: dict[str, Any
     if getattr(args, "stats", False):
         for k, v in sorted(r.stats.items()):
             _emit(f"{k:<9} {v:g}")
+    for f in (extra or {}).get("dot_files", []):
+        _emit(f"graph     {f}")
     if r.first_error is not None:
-        _print_trace(r.first_error)
+        _print_errors(r, getattr(args, "all_errors", False))
     return r.exit_code
 
 
@@ -300,6 +358,8 @@ def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
         return explore(prog, args.explorer, max_traces=args.max_traces,
                        max_seconds=args.max_seconds, max_memory=args.max_memory,
                        ifaa=args.ifaa, progress=_progress(args),
+                       check_races=not args.disable_race_detection,
+                       check_liveness=args.check_liveness,
                        **kw, **dict(args.option or []))
     except Interrupted as e:
         return e.result  # type: ignore[return-value]
@@ -313,7 +373,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
         from porlab.cfront import c_warnings
 
         warnings = c_warnings(prog)
-    return _report(r, args, prog.name, {"file": args.file}, warnings)
+    return _report(r, args, prog.name, {"file": args.file, "dot_files": _write_graphs(r, args)},
+                   warnings)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -337,8 +398,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_execution_events=args.max_execution_events,
         loops=args.loops,
     )
-    r = _explore(prog, args, max_events=args.max_events, stop_on_error=not args.all_errors)
-    return _report(r, args, args.file, {"file": args.file}, c_warnings(prog), unroll=args.unroll)
+    # --dot-dir writes one graph per distinct error site: it needs them all (as --all-errors).
+    r = _explore(prog, args, max_events=args.max_events,
+                 stop_on_error=not (args.all_errors or args.dot_dir))
+    return _report(r, args, args.file, {"file": args.file, "dot_files": _write_graphs(r, args)},
+                   c_warnings(prog), unroll=args.unroll)
 
 
 def _terminal_width() -> int:
@@ -628,6 +692,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="stop when the process's memory reaches SIZE (e.g. 8G; default: "
                        "three quarters of the machine's memory; 0 = no limit)")
 
+    def bug_checks(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("bug checks (GenMC's flag names)")
+        g.add_argument("--disable-race-detection", action="store_true",
+                       help="do not report data races (two unordered accesses of one location, "
+                       "one a write, one non-atomic), which are errors by default")
+        g.add_argument("--check-liveness", action="store_true",
+                       help="report an execution in which a thread is stuck for ever (a wait "
+                       "nobody can end, a spin loop whose reads cannot change) as an error")
+
     def output(p: argparse.ArgumentParser) -> None:
         p.add_argument("--json", action="store_true",
                        help="print the result (or the error) as one JSON object on stdout")
@@ -635,6 +708,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="no live progress line (it shows on stderr when it is a terminal)")
         p.add_argument("--progress", action="store_true",
                        help="print progress lines on stderr even when it is not a terminal")
+
+    def error_output(p: argparse.ArgumentParser, keeps_going: bool) -> None:
+        p.add_argument("--all-errors", action="store_true",
+                       help=("keep exploring after the first violation; " if keeps_going else "")
+                       + "list the distinct error sites, each with its number of error traces "
+                       "and one trace")
+        p.add_argument("--dot", metavar="FILE",
+                       help="write the first error trace's execution graph to FILE (Graphviz "
+                       "DOT: events with their source lines, po/rf/co edges, the failing event "
+                       "in red; render with dot -Tsvg FILE)")
+        p.add_argument("--dot-dir", metavar="DIR",
+                       help="write one such graph per distinct error site to DIR/error-K.dot"
+                       + (" (implies --all-errors)" if keeps_going else ""))
 
     p = sub.add_parser("partition", help="count classes under every equivalence",
                        epilog=EXIT_CODES_HELP)
@@ -655,9 +741,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
     p.add_argument("--stop-on-error", action="store_true")
+    error_output(p, keeps_going=False)
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    bug_checks(p)
     budgets(p)
     output(p)
     p.set_defaults(func=cmd_explore)
@@ -696,13 +784,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "once per assignment of values to the nondet calls reached)")
     p.add_argument("--deadlock-blocked", action="store_true",
                    help="count deadlocks as blocked executions instead of errors")
-    p.add_argument("--all-errors", action="store_true",
-                   help="keep exploring after the first violation")
+    error_output(p, keeps_going=True)
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
     p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+    bug_checks(p)
     budgets(p)
     output(p)
     p.set_defaults(func=cmd_run, clang_args=[])

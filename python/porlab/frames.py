@@ -49,6 +49,8 @@ TRACE_COLUMNS: tuple[str, ...] = (
     "value_written",
     "source",
     "rf",
+    "function",
+    "event",
 )
 
 
@@ -89,8 +91,10 @@ def trace_frame(trace: _core.Trace) -> pandas.DataFrame:
     Columns: ``position`` (in the trace), ``thread`` (name), ``index`` (among the thread's
     events), ``kind``, ``location`` (name; None for events on no location), ``value_read``
     (<NA> for events that read nothing), ``value_written`` (<NA> for events that write
-    nothing), ``source`` ('file:line' or ''), and ``rf``: the position of the write a read
-    reads from, -1 for the initial value, <NA> for events that read nothing.
+    nothing), ``source`` ('file:line' or ''), ``rf``: the position of the write a read
+    reads from, -1 for the initial value, <NA> for events that read nothing; ``function``: the
+    function the event runs in ('' when unknown, e.g. builder programs); ``event``: what it did,
+    as a trace prints it (pointers by the program's names).
     """
     if not isinstance(trace, _core.Trace):
         raise TypeError(f"trace_frame() takes a porlab.Trace, not {type(trace).__name__}")
@@ -108,6 +112,8 @@ def trace_frame(trace: _core.Trace) -> pandas.DataFrame:
         columns["value_written"].append(e.value_written if e.writes else None)
         columns["source"].append(trace.source(i))
         columns["rf"].append(rf[i] if rf[i] >= -1 else None)
+        columns["function"].append(trace.function(i))
+        columns["event"].append(trace.describe(i))
     frame = pd.DataFrame(columns)
     for c in ("value_read", "value_written", "rf"):
         frame[c] = frame[c].astype("Int64")

@@ -335,17 +335,19 @@ def _explorer_info(name: str) -> dict[str, Any]:
 
 
 def check_explorer(
-    program: Program | _core.ProgramBase, explorer: str, *, ifaa: bool = False
+    program: Program | _core.ProgramBase, explorer: str, *, ifaa: bool = False,
+    check_races: bool = True,
 ) -> list[str]:
     """Run ``explorer`` and ``naive`` on ``program``; return what disagrees (empty list when
     the explorer conforms): reachable outcomes and error sites must be equal, and the
     explorer's guarantees about its equivalence must hold: ``covers_classes`` (every complete
     class has a complete trace), ``non_redundant`` (no two complete traces in one class, so
-    at most as many complete traces as classes); optimal is both."""
+    at most as many complete traces as classes); optimal is both. ``check_races`` is passed to
+    every run (data races are errors unless it is False)."""
     problems: list[str] = []
-    oracle = explore(program, "naive")
+    oracle = explore(program, "naive", check_races=check_races)
     counter = _core.ClassCounter()
-    got = explore(program, explorer, ifaa=ifaa, on_trace=counter.add)
+    got = explore(program, explorer, ifaa=ifaa, on_trace=counter.add, check_races=check_races)
     if got.budget_exceeded:
         return [f"{explorer}: budget exceeded"]
     if got.outcomes != oracle.outcomes:
@@ -360,7 +362,7 @@ def check_explorer(
     if eq == "mazurkiewicz" and ifaa:
         eq = "mazurkiewicz-ifaa"
     if eq in _core.EQUIVALENCES:
-        sizes = partition_sizes(program)
+        sizes = partition_sizes(program, check_races=check_races)
         mine = counter.classes(eq)
         if info.get("covers_classes", True) and mine["complete"] < sizes.complete[eq]:
             problems.append(f"{explorer}: covers {mine['complete']} of {sizes.complete[eq]} "

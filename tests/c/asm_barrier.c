@@ -1,8 +1,14 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=3 blocked=0 errors=0
    optimal: complete=2 blocked=0
 */
+/* Data race (C11; porlab reports it by default): flag is accessed by main's read at line 36 and
+   by t1:producer's write at line 29, neither happening before the other, at least one of them
+   not atomic. The test is about the interleavings of these accesses as written, so its header
+   turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Compiler barriers and fences written as inline assembly (asm volatile("" ::: "memory"),
    "mfence", "lock; addl $0,0(%rsp)"): porlab explores sequential consistency, where they order
    nothing more, so they are no-ops (other inline assembly is an UnsupportedError). Message

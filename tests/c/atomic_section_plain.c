@@ -1,9 +1,15 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation assert
    naive: complete=4 blocked=0 errors=1
    optimal: complete=2 blocked=0
    partition: interleavings=5 mazurkiewicz=3 reads-from=3 rvf=3
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's write at line 40 and
+   by t1:t1's read at line 31, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* atomic_section.c with t1's read outside any atomic section. porlab's atomic sections are
    critical sections of one global lock (GenMC/LAPOR; docs/supported-c.md), which exclude other
    atomic sections only: the plain read can see the intermediate x = 1. (SV-COMP reads

@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=2 blocked=0 errors=0
    optimal: complete=1 blocked=0
    partition: interleavings=2 mazurkiewicz=1 reads-from=1 rvf=1
    twin: tests/c/twins.py name=await_widths
 */
+/* Data race (C11; porlab reports it by default): small is accessed by main's write at line 40
+   and by t1:waiter's await at line 30, neither happening before the other, at least one of them
+   not atomic. The test is about the interleavings of these accesses as written, so its header
+   turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Nidhugg's await intrinsics at every width: i16 and i64 load-awaits and an i64 exchange-await
    (wait until the ticket is 0, take it by writing 1). main raises a 16-bit and a 64-bit flag. */
 #include <assert.h>

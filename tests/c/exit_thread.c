@@ -1,9 +1,15 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=3 blocked=0 errors=0
    optimal: complete=2 blocked=0
    partition: interleavings=3 mazurkiewicz=2 reads-from=2 rvf=2
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's read at line 42 and by
+   t1:t1's write at line 27, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* exit() and abort() end the calling thread only (docs/supported-c.md): t1 writes x = 1 and
    calls exit, so its x = 2 never runs; t2 calls abort before any access. main reads x, joins
    both and checks. By hand: main: spawn t1; spawn t2; read x; join t1; join t2; read x. t2 has

@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=1 blocked=0 errors=0
    optimal: complete=1 blocked=0
@@ -6,6 +7,11 @@
    partition: interleavings=1 mazurkiewicz=1 reads-from=1 rvf=1
    twin: examples/godot_fig2.py variant=await
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's await at line 34 and
+   by t1:q's write at line 27, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Godot Figure 2(c): p: await(x == 1); b = y   q: y = 42; x = 1. The await is enabled only after
    x = 1, which is q's last event, so exactly 1 interleaving. Uses Nidhugg's intrinsic with
    condition code EQ = 2. */

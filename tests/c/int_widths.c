@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=35 blocked=0 errors=0
    optimal: complete=4 blocked=0
    partition: interleavings=35 mazurkiewicz=4 reads-from=4 rvf=4
    twin: tests/c/twins.py name=int_widths
 */
+/* Data race (C11; porlab reports it by default): u32 is accessed by main's read at line 38 and
+   by t1:t1's write at line 31, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Shared variables of every integer width, signed and unsigned: t1 writes a char, a short, a
    long long and an unsigned; main reads them (an MP per variable pair) and checks that the values
    arrive whole, with their sign and width (thread-local arithmetic wraps as in C). */

@@ -1,5 +1,5 @@
 /* porlab-test
-   args: -DN=3 -DLOCKED=0
+   args: --disable-race-detection -DN=3 -DLOCKED=0
    verdict: safe
    naive: complete=280 blocked=0 errors=0
    optimal: complete=36 blocked=0
@@ -7,6 +7,11 @@
    twin: tests/c/twins.py name=lapor_rw n=3 locked=0
    twin-classes: examples/lapor_rw_lock.py n=3 locked=False
 */
+/* Data race (C11; porlab reports it by default): x is accessed by t1:worker's read at line 36
+   and by t2:worker's write at line 37, neither happening before the other, at least one of them
+   not atomic. The test is about the interleavings of these accesses as written, so its header
+   turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* LAPOR rw(N), the same program as lapor_rw_lock.c without the lock: thread i: r = x; x = i + 1.
    (N+1)^(N-1) = 16 reads-from classes for N = 3 (each read reads the initial value or another
    thread's write, without cycles: rooted forests); 36 Mazurkiewicz classes (from the builder

@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=5 blocked=0 errors=0
    optimal: complete=3 blocked=0
    partition: mazurkiewicz=3 reads-from=3 rvf=3
    twin: examples/lapor_ww_r_mixed.py
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's write at line 33 and
+   by t1:T2's read at line 25, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* LAPOR WW+R-MIXED: T1: lock; x = 1; x = 2; unlock   T2: a = x (no lock). The unprotected read
    sees 0, 1 or 2: 3 classes of the 5 interleavings (the read before the lock, between lock and
    x = 1, between the writes, between x = 2 and unlock, after unlock). main is T1.

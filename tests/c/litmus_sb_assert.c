@@ -1,9 +1,15 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=6 blocked=0 errors=0
    optimal: complete=3 blocked=0
    partition: interleavings=6 mazurkiewicz=3 reads-from=3 rvf=3
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's write at line 32 and
+   by t1:t1's read at line 24, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* SB with its SC assertion: a = b = 0 is impossible. main: spawn; x = 1; a = y; join (b comes
    back as t1's return value, no memory access). The join can only come after t1's last event
    and is main's last, so the interleavings are those of {Wx, Ry} and {Wy, Rx}: 6; 3 classes. */

@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=70 blocked=0 errors=0
    optimal: complete=7 blocked=0
@@ -6,6 +7,11 @@
    twin: tests/c/twins.py name=litmus_wrc
    twin-classes: examples/litmus_wrc.py
 */
+/* Data race (C11; porlab reports it by default): x is accessed by t1:t0's write at line 26 and
+   by t2:t1's read at line 32, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* WRC: t0: x = 1   t1: a = x; y = 1   t2: b = y; c = x.
    main spawns the three threads. Each read sees 0 or the one write: 2^3 = 8 combinations minus
    (a, b, c) = (1, 1, 0): 7 classes, as examples/litmus_wrc.py (twin-classes). main's spawns add

@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=19 blocked=0 errors=0
    optimal: complete=3 blocked=0
    partition: interleavings=19 mazurkiewicz=3 reads-from=3 rvf=3
    twin: tests/c/twins.py name=malloc_buffer
 */
+/* Data race (C11; porlab reports it by default): calloc@main#0 is accessed by t1:w0's write at
+   line 23 and by t2:w1's read at line 31, neither happening before the other, at least one of
+   them not atomic. The test is about the interleavings of these accesses as written, so its
+   header turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests
+   the race check. */
 /* A calloc'd buffer shared through the thread argument: each of two workers writes its own
    element and reads the other's; main joins, checks both elements and frees the buffer (after
    the joins: the free is main's last action). Heap cells are shared locations like globals. */

@@ -1,9 +1,15 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation assert
    naive: complete=5 blocked=0 errors=1
    optimal: complete=3 blocked=0
    partition: interleavings=6 mazurkiewicz=4 reads-from=4 rvf=4
 */
+/* Data race (C11; porlab reports it by default): g[0] is accessed by main's read at line 42 and
+   by t1:writer's write at line 30, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* memcpy from shared memory is one read event per location of the source (then, when the
    destination is shared too, a write event per location; a private destination is written
    locally). The writer sets g[0] then g[1]; main copies g into a local array while it runs: the

@@ -7,7 +7,8 @@
 */
 /* mutex_counter.c with its mutex in a malloc'd struct, set up with pthread_mutex_init before the
    workers exist and destroyed after the joins (single-threaded moments: whatever events the
-   init and destroy are, they add no interleavings), and the counter in the same struct. */
+   init and destroy are, they add no interleavings), and the counter in the same struct, set to 0
+   before the spawns. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ void *worker(void *arg) {
 int main(void) {
     struct counter *c = malloc(sizeof *c);
     pthread_mutex_init(&c->lock, 0);
+    c->value = 0;  // malloc'd memory is uninitialised (reading it is an error)
     pthread_t a, b;
     pthread_create(&a, 0, worker, c);
     pthread_create(&b, 0, worker, c);

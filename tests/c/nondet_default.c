@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=2 blocked=0 errors=0
    optimal: complete=2 blocked=0
    partition: interleavings=2 mazurkiewicz=2 reads-from=2 rvf=2
    twin: tests/c/twins.py name=nondet_default
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's read at line 33 and by
+   t1:t1's write at line 26, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* __VERIFIER_nondet_int() returns 0 unless --nondet-domain is given (with a one-time warning):
    the thread then writes 0 + 1. */
 #include <assert.h>

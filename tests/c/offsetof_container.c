@@ -1,8 +1,14 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=4 blocked=0 errors=0
    optimal: complete=2 blocked=0
 */
+/* Data race (C11; porlab reports it by default): head is accessed by main's read at line 48 and
+   by t1:publisher's write at line 37, neither happening before the other, at least one of them
+   not atomic. The test is about the interleavings of these accesses as written, so its header
+   turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* offsetof and container_of through a null pointer, in constant expressions (global
    initialisers: a GEP on null, a pointer converted to an integer and back) and in code: the
    Linux-style list node embedded in a struct, recovered from a pointer to its member. The

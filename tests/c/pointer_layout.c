@@ -1,8 +1,14 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=3 blocked=0 errors=0
    optimal: complete=2 blocked=0
 */
+/* Data race (C11; porlab reports it by default): shared is accessed by main's read at line 54
+   and by t1:t's write at line 34, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Pointers converted to integers keep distinct low bits, as a real allocator lays objects out:
    a pointer truncated to an int is non-zero and differs between objects (globals, heap blocks,
    escaped stack variables), and malloc's results are 16-byte aligned (aligned_alloc's and

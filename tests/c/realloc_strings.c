@@ -6,7 +6,8 @@
 /* realloc keeps the contents (a copy of the old block's locations, then a free of it),
    posix_memalign and aligned_alloc give usable blocks, and strlen / strcmp / memcmp work on
    private and constant memory. main grows its block (every event before the spawn), then hands
-   it to the thread, which writes one slot while main reads it: 2 interleavings, 2 classes. */
+   it to the thread, which writes one slot while main reads it (atomically: plain accesses would
+   race): 2 interleavings, 2 classes. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 void *writer(void *arg) {
     int *v = arg;
-    v[3] = 7;
+    __atomic_store_n(&v[3], 7, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -24,9 +25,10 @@ int main(void) {
     v[1] = 2;
     v = realloc(v, 4 * sizeof(int));
     assert(v[0] == 1 && v[1] == 2);
+    v[3] = 0;  // the grown part is uninitialised (reading it before a write is an error)
     pthread_t t;
     pthread_create(&t, 0, writer, v);
-    int seen = v[3];
+    int seen = __atomic_load_n(&v[3], __ATOMIC_SEQ_CST);
     assert(seen == 0 || seen == 7);
     pthread_join(t, 0);
     char name[8] = "porlab";

@@ -1,8 +1,14 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation relock-held
    naive: complete=3 blocked=0 errors=1
    partition: interleavings=4 mazurkiewicz=2 reads-from=2 rvf=2
 */
+/* Data race (C11; porlab reports it by default): flag is accessed by main's write at line 36
+   and by t1:t1's read at line 25, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* Locking a (default, non-recursive) mutex the thread already holds is reported as a fault
    instead of a self-deadlock. t1 locks m twice when it sees the flag set: main: spawn; flag = 1.
    t1: f = flag; lock m; if (f) lock m (fault); unlock m. By hand: t1's read of the flag after

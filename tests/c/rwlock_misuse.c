@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation assert
    twin: tests/c/twins.py name=rwlock_misuse
    naive: complete=138 blocked=0 errors=30
    optimal: complete=10 blocked=0
    partition: interleavings=168 mazurkiewicz=20 reads-from=20 rvf=20
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's write at line 35 and
+   by t1:reader's read at line 25, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* rwlock.c with the writer taking the lock for reading: readers do not exclude each other, so
    the reader can see x written and y not yet. */
 #include <assert.h>

@@ -1,10 +1,15 @@
 /* porlab-test
-   args: -- -fgnu89-inline
+   args: --disable-race-detection -- -fgnu89-inline
    verdict: violation assert
    naive: complete=2 blocked=0 errors=1
    optimal: complete=2 blocked=0
    partition: interleavings=3 mazurkiewicz=3 reads-from=3 rvf=3
 */
+/* Data race (C11; porlab reports it by default): x is accessed by main's read at line 47 and by
+   t1:t1's write at line 39, neither happening before the other, at least one of them not
+   atomic. The test is about the interleavings of these accesses as written, so its header turns
+   the check off (--disable-race-detection); tests/python/test_bugchecks.py tests the race
+   check. */
 /* An SV-COMP style program: reach_error defined in the file through __assert_fail,
    __VERIFIER_assert, pthread declared by hand, and a gnu89 `inline` function (clang flag
    -fgnu89-inline after --). svcomp_m32.c compiles it for 32 bits, as SV-COMP's .i files are.

@@ -1,10 +1,16 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: safe
    naive: complete=3010 blocked=0 errors=0
    optimal: complete=2 blocked=0
    partition: interleavings=3010 mazurkiewicz=2 reads-from=2 rvf=2
    twin: tests/c/twins.py name=two_lock_queue
 */
+/* Data race (C11; porlab reports it by default): malloc@t1#0 is accessed by t1:enqueuer's write
+   at line 37 and by t2:dequeuer's read at line 53, neither happening before the other, at least
+   one of them not atomic. The test is about the interleavings of these accesses as written, so
+   its header turns the check off (--disable-race-detection); tests/python/test_bugchecks.py
+   tests the race check. */
 /* Michael and Scott's two-lock queue (separate head and tail locks, a dummy node), nodes from
    malloc. main initialises it, E enqueues 1 while D dequeues once; after joining both, main
    dequeues once more: exactly one of D and main gets 1, the other finds the queue empty (-1). */

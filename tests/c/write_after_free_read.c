@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation use-after-free
    naive: complete=4 blocked=0 errors=6
    optimal: complete=3 blocked=0
@@ -7,6 +8,11 @@
    lapor: complete=3 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6
 */
+/* Data race (C11; porlab reports it by default): malloc@main#0 is accessed by main's write at
+   line 42 and by t1:t1's read at line 31, neither happening before the other, at least one of
+   them not atomic. The test is about the interleavings of these accesses as written, so its
+   header turns the check off (--disable-race-detection); tests/python/test_bugchecks.py tests
+   the race check. */
 /* A read and a write through a pointer race with a free that another write precedes. main:
    *b = 0; g = b; spawn; *b = 5 (w5); free(b) (F)   t1: p = g (rg); v = *p (r); *p = v + 1 (w).
    rg has one source and commutes with w5. Complete when r and w both come before F: r, w, w5

@@ -114,6 +114,8 @@ def parse_args(text: str, where: str) -> dict[str, Any]:
                 out.setdefault("include_dirs", []).append(d)
         elif tok == "--deadlock-blocked":
             out["deadlock_is_error"] = False
+        elif tok == "--disable-race-detection":
+            out["check_races"] = False  # an option of explore, not of load_c (see program())
         elif tok.split("=", 1)[0] in _VALUE_OPTIONS:
             opt, eq, v = tok.partition("=")
             if not eq:
@@ -237,7 +239,13 @@ def header(path: Path) -> Header:
 def program(path: Path) -> Any:
     # The counts of a header are those of the program as written unless its args ask for a
     # loop reduction (porlab run's default is one).
-    return _load_c()(str(path), **{"loops": "none", **header(path).load_args})
+    args = {k: v for k, v in header(path).load_args.items() if k != "check_races"}
+    return _load_c()(str(path), **{"loops": "none", **args})
+
+
+def check_races(path: Path) -> bool:
+    """Whether the header leaves the data race check on (args: --disable-race-detection)."""
+    return bool(header(path).load_args.get("check_races", True))
 
 
 @functools.cache
@@ -249,14 +257,14 @@ def twin_program(path: Path, classes: bool = False) -> Any:
     return porlab.load_program(str(twin_path), **params)
 
 
-def _explore(prog: Any, explorer: str) -> porlab.Result:
+def _explore(prog: Any, explorer: str, races: bool = True) -> porlab.Result:
     name, _, variant = explorer.partition("+")
-    return porlab.explore(prog, name, ifaa=variant == "ifaa")
+    return porlab.explore(prog, name, ifaa=variant == "ifaa", check_races=races)
 
 
 @functools.cache
 def result(path: Path, explorer: str) -> porlab.Result:
-    return _explore(program(path), explorer)
+    return _explore(program(path), explorer, check_races(path))
 
 
 @functools.cache
@@ -266,7 +274,7 @@ def twin_result(path: Path, explorer: str) -> porlab.Result:
 
 @functools.cache
 def partition(path: Path) -> porlab.PartitionSizes:
-    return porlab.partition_sizes(program(path))
+    return porlab.partition_sizes(program(path), check_races=check_races(path))
 
 
 @functools.cache
@@ -417,7 +425,8 @@ def test_explorer(path: Path, explorer: str) -> None:
         return
     if h.oracle:
         name, _, variant = explorer.partition("+")
-        problems = check_explorer(program(path), name, ifaa=variant == "ifaa")
+        problems = check_explorer(program(path), name, ifaa=variant == "ifaa",
+                                  check_races=check_races(path))
         assert problems == [], f"{path.name}: {problems}"
     if explorer in h.counts:
         got = counts(result(path, explorer))

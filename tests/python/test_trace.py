@@ -203,8 +203,9 @@ def test_to_dot_and_str():
     for tr in traces_of("litmus_mp"):
         dot = tr.to_dot("mp")
         assert dot.startswith("digraph")
-        for i in range(len(tr.events)):
-            assert f'e{i} [label="{tr.describe(i)}"]' in dot
+        for i in range(len(tr.events)):  # labelled with the source line, then the event
+            where = f"{tr.source(i)}\\n" if tr.source(i) else ""
+            assert f'e{i} [label="{where}{tr.describe(i)}"' in dot
         for r, w in enumerate(tr.reads_from()):
             if w >= 0:
                 assert f"e{w} -> e{r} [style=dashed, color=red, label=rf" in dot

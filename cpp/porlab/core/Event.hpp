@@ -17,7 +17,19 @@ inline constexpr LocId kNoLoc = -1;
 // Event::aux of an Await a thread performs inside pthread_cond_wait / cnd_wait (waiting for a
 // signal), so that a wait that never ends is reported as a condition-variable wait.
 inline constexpr std::int32_t kCondWaitAux = 1;
+// Event::aux of writes and exchanges a program performs for its own bookkeeping, so that a trace
+// shows them for what they are (the explorers see plain writes and exchanges).
+inline constexpr std::int32_t kFreeAux = 2;          // free(p): one location of the block dies
+inline constexpr std::int32_t kFrameEndAux = 3;      // a returning frame's escaped variable dies
+inline constexpr std::int32_t kThreadHandleAux = 4;  // pthread_create stores the new thread's id
 
+// How a memory access takes part in C11's data races (the Reporter's race check). Atomic: an
+// atomic access or a synchronisation primitive (every access of a builder program): it races
+// only with non-atomic ones, and a read of an atomic write synchronises with it. Plain: a
+// non-atomic load or store (volatile included; memcpy/memset chunks). Internal: porlab's own
+// bookkeeping (the dead marker a free or the end of a stack frame writes): neither races nor
+// synchronises.
+enum class AccessMode : std::uint8_t { Atomic, Plain, Internal };
 // What a free or the end of a stack frame writes to each (non-mutex) location of the block, with
 // an exchange (the C front end): no store of a C value narrower than 64 bits produces it. The
 // reads-from explorers recognise these kills by it (RvfSmc.cpp).
@@ -41,12 +53,19 @@ struct Event {
     // FetchAdd: a canceling decrement of a zero-net-effect loop (SAVER's spin-zne annotation);
     // a graph explorer may block the thread here instead (Execution::blockThread).
     bool zne = false;
+    bool pointer = false;  // the values read and written are pointers (shown symbolically)
+    AccessMode mode = AccessMode::Atomic;  // memory accesses: see AccessMode
     LocId loc = kNoLoc;              // memory location or mutex
     Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
     Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)
     Value operand = 0;  // FetchAdd operand, CAS expected value, await operand
-    std::int32_t aux = -1;  // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind
+    // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind; AssertFail: the
+    // failed assertion's text (ProgramInfo::messages, -1: none); writes: k*Aux above
+    std::int32_t aux = -1;
     SourcePos pos;
+    // The call stack the event runs in (ProgramInfo::contexts; 0: unknown). With pos, it is what
+    // a trace shows of where the event comes from; explorers never look at it.
+    std::uint32_t ctx = 0;
 
     friend bool operator==(const Event&, const Event&) = default;
 };

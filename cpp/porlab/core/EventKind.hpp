@@ -160,6 +160,12 @@ inline constexpr std::string_view kBlockCauseNames[] = {
     X(InvalidThread, "join of a thread that does not exist")                                       \
     X(Unreachable, "unreachable code reached")                                                     \
     X(BarrierNotInitialized, "wait on a barrier that is not initialised")                          \
+    X(UninitializedRead, "uninitialized read") /* malloc'd or stack memory read before written */ \
+    X(MutexDestroyed, "use of a destroyed mutex")                                                  \
+    X(DestroyLockedMutex, "destroy of a locked mutex")                                             \
+    X(BarrierDestroyed, "use of a destroyed barrier")                                              \
+    X(DataRace, "data race") /* Reporter: two unordered accesses, one a write, one non-atomic */  \
+    X(LivenessViolation, "liveness violation") /* Reporter (check_liveness): stuck for ever */    \
     X(Deadlock, "deadlock: every live thread waits for a mutex or a join")
 
 enum class FaultKind : std::uint8_t {

@@ -83,7 +83,38 @@ public:
     [[nodiscard]] std::vector<std::uint8_t> matrix(const std::string& relation,
                                                    ConflictRelation conflicts = {}) const;
 
-    [[nodiscard]] std::string toString() const;  // thread  file:line  event  value
+    // ---- for people: where each event comes from, what failed ------------------------------
+    // The call stack event i runs in, innermost first: frame 0 is the event's function at the
+    // event's position, each outer frame the caller at its call; empty when the program has no
+    // call stacks (builder programs).
+    [[nodiscard]] std::vector<CallContexts::Frame> stack(std::size_t i) const;
+    // The function event i runs in ("" when unknown).
+    [[nodiscard]] std::string function(std::size_t i) const;
+    // "push <- worker": the stack of event i, at most maxFrames functions (then "<- ...").
+    [[nodiscard]] std::string stackText(std::size_t i, std::size_t maxFrames = 3) const;
+    // Position of the first assertion failure or fault, or -1.
+    [[nodiscard]] int errorPosition() const;
+    // What the first error is ("assertion `x == 1' failed", "fault: use after free"); "".
+    [[nodiscard]] std::string errorMessage() const;
+    // The heap blocks and escaped stack variables the events touch or point to.
+    [[nodiscard]] std::vector<ObjectInfo> objects() const;
+    // The nondeterministic inputs the trace ran under (C programs with --nondet-domain): each
+    // __VERIFIER_nondet_* call given a value other than the domain's low end, with its place.
+    struct Input {
+        ThreadId thread = 0;
+        int call = 0;  // the thread's n-th nondet call, from 0
+        Value value = 0;
+        SourcePos pos;
+    };
+    [[nodiscard]] std::vector<Input> inputList() const;
+    // One line saying what the nondet calls returned ("" when the program makes none).
+    [[nodiscard]] std::string inputsNote() const;
+
+    // The events as a table: thread, source, function (call stack), event; then the error, the
+    // heap blocks and the inputs. Thread names longer than maxThreadWidth are shortened.
+    [[nodiscard]] std::string toString(std::size_t maxThreadWidth = 24) const;
+    // Graphviz DOT of the execution graph: one column per thread, events labelled with their
+    // source and function, po solid, rf dashed red, co dotted blue, the error event in red.
     [[nodiscard]] std::string toDot(const std::string& title = "") const;
 
     // The program's input: values of nondeterministic choices the execution depended on (C
@@ -107,7 +138,10 @@ private:
     std::vector<TraceBlock> blocks_;
 };
 
-// Human-readable rendering of one event ("T1: x := 1", "T2: r = x (1)").
+// Human-readable rendering of one event ("write x := 1", "read head -> &nodes[1]").
 [[nodiscard]] std::string describe(const Event& e, const ProgramInfo* info);
+// What an error event says ("assertion `x == 1' failed", "reach_error() called", "fault: use
+// after free"); "" for other events.
+[[nodiscard]] std::string errorMessage(const Event& e, const ProgramInfo* info);
 
 }  // namespace porlab

@@ -15,8 +15,15 @@ int slot(TraceStatus s) {
 
 void ClassCounter::add(const Trace& t) {
     const int s = slot(t.status());
+    // A data race's error trace is the Reporter's witness (the least racing pair of the explored
+    // execution's reads-from class, cut after the pair), not the execution explored: executions
+    // of different classes can share one witness, so witnesses are counted, never duplicates.
+    const auto& ev = t.events();
+    const bool witness = !ev.empty() && ev.back().kind == EventKind::Fault &&
+                         ev.back().aux == static_cast<std::int32_t>(FaultKind::DataRace);
     for (int e = 0; e < kNumEquivalences; ++e)
-        if (!seen_[e][s].insert(traceKey(static_cast<Equivalence>(e), t)).second) ++dups_[e];
+        if (!seen_[e][s].insert(traceKey(static_cast<Equivalence>(e), t)).second && !witness)
+            ++dups_[e];
 }
 
 Counts ClassCounter::classes(Equivalence eq) const {

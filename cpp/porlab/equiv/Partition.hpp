@@ -32,7 +32,7 @@ class ClassCounter {
 public:
     void add(const Trace& t);
     [[nodiscard]] Counts classes(Equivalence eq) const;
-    // How many reported traces fell into an already-seen class.
+    // How many reported traces fell into an already-seen class (data-race witnesses excepted).
     [[nodiscard]] std::uint64_t duplicates(Equivalence eq) const { return dups_[static_cast<int>(eq)]; }
 
 private:

@@ -19,6 +19,7 @@
 
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Trace.hpp"
+#include "porlab/explore/BugChecks.hpp"
 #include "porlab/program/Program.hpp"
 
 namespace porlab {
@@ -50,6 +51,11 @@ struct ExploreOptions {
     std::function<bool()> poll;
     double pollSeconds = 0.1;
     bool stopOnError = false;      // end the run at the first error trace
+    // Bug checks of maximal traces (Reporter, every explorer alike; BugChecks.hpp): a data race
+    // makes a trace an error (programs with non-atomic accesses only, ProgramInfo::plainAccesses);
+    // with checkLiveness, so does a blocked execution in which a thread is stuck for ever.
+    bool checkRaces = true;
+    bool checkLiveness = false;
     bool keepTraces = false;       // keep every maximal trace in the result
     bool collectOutcomes = true;   // record the set of reachable final states
     std::function<void(const Trace&)> onTrace;  // called with every maximal trace
@@ -82,6 +88,14 @@ struct ErrorSite {
                std::tie(b.thread, b.kind, b.aux, b.pos.file, b.pos.line);
     }
     friend bool operator==(const ErrorSite&, const ErrorSite&) = default;
+};
+
+// An error site with the number of error traces that reached it and the first of them (what
+// --all-errors lists: one trace per distinct site).
+struct ErrorSiteTraces {
+    ErrorSite site;
+    std::uint64_t traces = 0;
+    Trace first;
 };
 
 // Why a thread of a blocked execution stopped: a block cause of an AssumeBlock marker
@@ -173,6 +187,7 @@ struct ExploreResult {
     std::vector<Trace> traces;          // when keepTraces
     std::unordered_set<std::vector<Value>, VectorHash> outcomes;  // final states (complete+blocked)
     std::vector<ErrorSite> errorSites;  // distinct, sorted
+    std::vector<ErrorSiteTraces> errorsBySite;  // as errorSites, with counts and a trace each
     std::map<std::string, double> stats;  // explorer-specific statistics
 
     [[nodiscard]] std::uint64_t traceCount() const { return complete + blocked + errors; }
@@ -184,8 +199,13 @@ class Reporter {
 public:
     Reporter(const Program& program, const ExploreOptions& opts, ExploreResult& result);
 
-    // A maximal trace ended with the given status; `events` is the whole trace.
-    void maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
+    // A maximal trace ended with the given status; `events` is the whole trace. Returns the status
+    // it is counted with: Error when a bug check (a data race, a deadlock, a liveness violation)
+    // made it an error trace.
+    TraceStatus maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
+    // The final state of a maximal execution that the explorer does not report as a trace (another
+    // trace of its class was reported): an outcome unless maximal() would make it an error trace.
+    void outcome(const Execution& exec, const std::vector<Event>& events);
     // One event executed. Every few hundred events it also checks the clock, the memory and the
     // interrupt flag, and publishes progress: after it, stopped() may have become true in the
     // middle of an execution, and the explorer must unwind without reporting that execution.
@@ -216,6 +236,10 @@ private:
     void periodic();
     void budget(std::string_view reason);
     void countBlocked(const Execution& exec, const std::vector<Event>& events);
+    void countErrorSites(const std::vector<Event>& events);
+    void record(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
+    // The error trace of a data race among the events before the first error marker, if any.
+    bool raceTrace(const Execution& exec, const std::vector<Event>& events, std::vector<Event>& out);
 
     const Program& program_;
     const ExploreOptions& opts_;
@@ -231,6 +255,8 @@ private:
     std::unordered_map<std::uint64_t, std::uint64_t> sites_;
     std::vector<Block> blocks_;
     std::vector<std::uint64_t> traceSites_;
+    RaceChecker races_;
+    std::vector<Event> checked_;  // a trace a bug check made an error trace
     bool stopped_ = false;
     bool needTrace_ = false;
 };

@@ -142,6 +142,13 @@ void mergeResult(ExploreResult& total, ExploreResult&& r) {
         auto it = std::lower_bound(total.errorSites.begin(), total.errorSites.end(), site);
         if (it == total.errorSites.end() || !(*it == site)) total.errorSites.insert(it, site);
     }
+    for (auto& x : r.errorsBySite) {
+        auto& by = total.errorsBySite;
+        auto it = std::lower_bound(by.begin(), by.end(), x.site,
+                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (it != by.end() && it->site == x.site) it->traces += x.traces;  // the earlier trace stays
+        else by.insert(it, std::move(x));
+    }
     for (const auto& [k, v] : r.stats) total.stats[k] += v;
 }
 
@@ -211,6 +218,7 @@ std::optional<Event> Reporter::deadlock(const Execution& exec) {
     m.kind = EventKind::Fault;
     m.aux = static_cast<std::int32_t>(FaultKind::Deadlock);
     m.pos = p.pos;
+    m.ctx = p.ctx;
     return m;
 }
 
@@ -287,18 +295,64 @@ void Reporter::countBlocked(const Execution& exec, const std::vector<Event>& eve
     ++blockedBy_[static_cast<std::size_t>(primary)];
 }
 
-void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
-    if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return;
+bool Reporter::raceTrace(const Execution& exec, const std::vector<Event>& events, std::vector<Event>& out) {
+    if (!opts_.checkRaces || !program_.info()->plainAccesses) return false;
+    // An error trace: the accesses before its error (nothing after a failure runs).
+    std::size_t end = events.size();
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (isErrorKind(events[i].kind)) {
+            end = i;
+            break;
+        }
+    const auto race = races_.find(events, end, exec.maxThreads(), *program_.info());
+    if (!race) return false;
+    RaceChecker::errorTrace(events, *race, out);
+    return true;
+}
+
+TraceStatus Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
+    if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return status;
+    // Bug checks, decided here, after the explorer's end-of-trace analysis, so that no explorer
+    // loses the classes beyond the trace (the explorer goes on as if it had been reported as it
+    // was). A data race comes first: the execution has no defined behaviour beyond it (GenMC
+    // stops there too), so the trace ends at its second access, with a fault marker.
+    if (raceTrace(exec, events, checked_)) {
+        record(TraceStatus::Error, exec, checked_);
+        return TraceStatus::Error;
+    }
     if (status == TraceStatus::Blocked && program_.info()->deadlockIsError) {
-        // Decided here, after the explorer's end-of-trace analysis, so that no explorer loses the
-        // classes beyond a deadlock: the trace ends with a fault marker on the waiting thread.
+        // The trace ends with a fault marker on the waiting thread.
         if (auto m = deadlock(exec)) {
-            std::vector<Event> withFault = events;
-            withFault.push_back(*m);
-            maximal(TraceStatus::Error, exec, withFault);
-            return;
+            checked_ = events;
+            checked_.push_back(*m);
+            record(TraceStatus::Error, exec, checked_);
+            return TraceStatus::Error;
         }
     }
+    if (status == TraceStatus::Blocked && opts_.checkLiveness) {
+        if (auto m = livenessViolation(exec, events)) {
+            checked_ = events;
+            checked_.push_back(*m);
+            record(TraceStatus::Error, exec, checked_);
+            return TraceStatus::Error;
+        }
+    }
+    record(status, exec, events);
+    return status;
+}
+
+void Reporter::outcome(const Execution& exec, const std::vector<Event>& events) {
+    if (!opts_.collectOutcomes || exec.failed()) return;
+    if (program_.info()->deadlockIsError && deadlock(exec)) return;
+    if (opts_.checkLiveness && Reporter::classify(exec) == TraceStatus::Blocked &&
+        livenessViolation(exec, events))
+        return;
+    std::vector<Event> scratch;
+    if (raceTrace(exec, events, scratch)) return;
+    result_.outcomes.insert(exec.outcome());
+}
+
+void Reporter::record(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
     if (status == TraceStatus::Blocked) countBlocked(exec, events);
     switch (status) {
     case TraceStatus::Complete: ++result_.complete; break;
@@ -314,12 +368,7 @@ void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vec
             .fetch_add(1, std::memory_order_relaxed);
     }
     if (status == TraceStatus::Error) {
-        for (const Event& e : events) {
-            if (!isErrorKind(e.kind)) continue;
-            ErrorSite s{e.thread, e.kind, e.aux, e.pos};
-            auto it = std::lower_bound(result_.errorSites.begin(), result_.errorSites.end(), s);
-            if (it == result_.errorSites.end() || !(*it == s)) result_.errorSites.insert(it, s);
-        }
+        countErrorSites(events);
         if (!result_.firstError) result_.firstError.emplace(events, status, program_.info());
         if (opts_.stopOnError) stopped_ = true;
     } else if (opts_.collectOutcomes) {
@@ -337,6 +386,29 @@ void Reporter::maximal(TraceStatus status, const Execution& exec, const std::vec
         if (opts_.keepTraces) result_.traces.push_back(std::move(t));
     }
     if (opts_.maxTraces && result_.traceCount() >= opts_.maxTraces && !stopped_) budget("traces");
+}
+
+// Every distinct error site of an error trace: into errorSites, and counted in errorsBySite
+// (the trace once per site), which keeps the first trace of each site.
+void Reporter::countErrorSites(const std::vector<Event>& events) {
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        if (!isErrorKind(e.kind)) continue;
+        const ErrorSite s{e.thread, e.kind, e.aux, e.pos};
+        bool again = false;  // the same site earlier in this trace
+        for (std::size_t j = 0; j < i && !again; ++j)
+            again = isErrorKind(events[j].kind) &&
+                    ErrorSite{events[j].thread, events[j].kind, events[j].aux, events[j].pos} == s;
+        if (again) continue;
+        auto it = std::lower_bound(result_.errorSites.begin(), result_.errorSites.end(), s);
+        if (it == result_.errorSites.end() || !(*it == s)) result_.errorSites.insert(it, s);
+        auto& by = result_.errorsBySite;
+        auto jt = std::lower_bound(by.begin(), by.end(), s,
+                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (jt == by.end() || !(jt->site == s))
+            jt = by.insert(jt, {s, 0, Trace(events, TraceStatus::Error, program_.info())});
+        ++jt->traces;
+    }
 }
 
 bool Reporter::stop() {

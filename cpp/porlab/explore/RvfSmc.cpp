@@ -191,7 +191,7 @@ private:
     // the witness is a real execution, so its step is kept. Returns whether s.writes changed.
     bool redo(ThreadId t, Step& s, bool fresh = false) {
         const bool value = s.reads && !isLiveness(s);  // a read told its value
-        if (value && cur_[static_cast<std::size_t>(s.ev.loc)] != s.ev.rval)
+        if (value && curVal(s.ev.loc) != s.ev.rval)
             throw std::logic_error("rvf: internal error: a witness read of " + toString(s.ev) +
                                    " finds another value in memory");
         auto out = exec_->step(t, value ? std::optional<Value>(s.ev.rval) : std::nullopt);
@@ -234,6 +234,19 @@ private:
             "write to memory that a free or the end of a stack frame kills concurrently); " +
             explorer + " explores reads-from only and cannot tell these executions apart (use naive, "
             "source or optimal)");
+    }
+
+    // The initial value of a location. A C program creates locations as they are first used (a
+    // malloc'd block's start uninitialised, a thread-local's copy with its initialiser): the
+    // program's table has the value from then on, which the memory at reset did not know.
+    [[nodiscard]] Value initVal(LocId x) const {
+        const auto i = static_cast<std::size_t>(x);
+        return i < info_->initialValues.size() ? info_->initialValues[i] : initVals_[i];
+    }
+    // The value of x in the replay so far.
+    [[nodiscard]] Value curVal(LocId x) const {
+        const auto i = static_cast<std::size_t>(x);
+        return active_[i].t == kInitThread ? initVal(x) : cur_[i];
     }
 
     // A free or a frame end (an exchange writing kDeadValue) and a plain write of another thread
@@ -647,7 +660,7 @@ private:
                 locs.push_back(p.ev.loc);
             }
         bool satisfied = true;  // does the node's own trace leave every pending event disabled?
-        for (const Pending& p : pend) satisfied = satisfied && !admits(p.ev, cur_[static_cast<std::size_t>(p.ev.loc)]);
+        for (const Pending& p : pend) satisfied = satisfied && !admits(p.ev, curVal(p.ev.loc));
         const std::size_t constrained = locs.size();
         // The final value of x is written by the last write of x of some thread: with candidates
         // of one value only, it is the same in every witness.
@@ -661,7 +674,7 @@ private:
                     if (it != wl.begin())
                         vs.push_back(step(t, *(it - 1)).ev.wval);
                 }
-            if (vs.empty()) vs.push_back(initVals_[x]);
+            if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
             std::sort(vs.begin(), vs.end());
             vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
             if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x]) locs.push_back(static_cast<LocId>(x));
@@ -699,7 +712,7 @@ private:
             // is the program's own summary of it, not something to patch by location).
             if (!atChosen()) {
                 if (!replayHere(witness)) return false;
-                result_.outcomes.insert(exec_->outcome());
+                rep_.outcome(*exec_, traceEvents());  // (unless the Reporter would make it an error)
             }
             return true;
         };
@@ -713,7 +726,7 @@ private:
                 std::vector<WriteRef> good;
                 for (const auto& [w, val] : ws)
                     if (val == v) good.push_back(w);
-                if (initVals_[static_cast<std::size_t>(x)] == v) good.push_back(kInitWrite);
+                if (initVal(x) == v) good.push_back(kInitWrite);
                 in.finals.emplace_back(x, std::move(good));
                 bool go = true;
                 if (rvf::verifySC(in, ro_.vsc, fin_, ws_)) {
@@ -847,7 +860,7 @@ private:
             for (const WriteRef& w : visibleWrites(r, sl)) {
                 if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
                 Value v = w.t == kInitThread
-                              ? initVals_[static_cast<std::size_t>(r.ev.loc)]
+                              ? initVal(r.ev.loc)
                               : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
                 if (!admits(r.ev, v)) continue;
                 if (live) v = v == kDeadValue ? 1 : 0;

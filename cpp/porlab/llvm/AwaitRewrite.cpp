@@ -133,6 +133,8 @@ int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours) {
         if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(acc)) {
             r = b.CreateCall(awaitFn(m, false, acc->getType()), {ld->getPointerOperand(), code, a.rhs},
                              acc->getName());
+            // A non-atomic load stays non-atomic as an await: it races as the load did.
+            if (!ld->isAtomic()) r->setMetadata("porlab.plain", llvm::MDNode::get(m.getContext(), {}));
         } else {
             if (!mine) continue;
             auto* rmw = llvm::cast<llvm::AtomicRMWInst>(acc);

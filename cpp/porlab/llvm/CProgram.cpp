@@ -25,6 +25,7 @@
 #include <set>
 #include <tuple>
 #include <sstream>
+#include <unordered_map>
 
 #include <unistd.h>
 
@@ -33,6 +34,7 @@
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CodeModel.hpp"
 #include "porlab/llvm/Compile.hpp"
+#include "porlab/llvm/CValueNames.hpp"
 #include "porlab/llvm/Lower.hpp"
 #include "porlab/llvm/ThreadBound.hpp"
 
@@ -77,6 +79,11 @@ constexpr int kEBusy = 16;
 // free is a matter of the value it reads, as value-based explorers need. No store of a C value
 // narrower than 64 bits can produce it (values are sign-extended from their width).
 constexpr Value kDead = kDeadValue;
+// What a location of a malloc'd block or of an escaped stack variable holds before anything wrote
+// it (its initial value, ProgramInfo::initialValues, so that explorers that force the values reads
+// return pass it on as they do kDead): a program's read of it is an uninitialised read. A copy
+// (memcpy) carries it over, so that only a use of the copied bytes is an error.
+constexpr Value kUninit = static_cast<Value>(0x8badf00d0badcafeULL);
 
 }  // namespace
 
@@ -95,10 +102,13 @@ public:
 
     // ---- --nondet-domain: choice points (thread, n-th __VERIFIER_nondet_* call of the thread),
     // numbered in discovery order; the driver sets one value per point before each run.
-    Value choice(ThreadId t, int n) const {
+    Value choice(ThreadId t, int n, SourcePos pos) const {
         std::lock_guard lk(mu_);
         auto [it, fresh] = choiceIds_.try_emplace({t, n}, static_cast<int>(choicePoints_.size()));
-        if (fresh) choicePoints_.emplace_back(t, n);
+        if (fresh) {
+            choicePoints_.emplace_back(t, n);
+            names_->addChoiceSite(t, n, pos);  // shown with the inputs of a trace
+        }
         const auto i = static_cast<std::size_t>(it->second);
         return i < assignment_.size() ? assignment_[i] : opts_.nondetDomain->first;
     }
@@ -139,6 +149,7 @@ private:
     struct DynObj {
         std::string name;
         std::int64_t tls = -1;  // a thread-local's copy: the global (initial values)
+        bool uninit = false;    // malloc'd (not calloc'd) or a stack variable: starts kUninit
     };
     struct DynRef {
         std::int64_t id = 0;
@@ -148,9 +159,12 @@ private:
     // ThreadId of the n-th child of `parent` (-1 beyond maxThreads).
     ThreadId threadId(ThreadId parent, int n, std::int32_t fn) const;
     DynRef dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                         std::uint64_t align = 16) const;
+                         SourcePos pos, std::uint64_t align = 16) const;
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
-    LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) const;
+    // sync: a word of a synchronisation object (condition variable, barrier, read-write lock),
+    // which starts at 0 wherever it lives.
+    LocId cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos,
+               bool sync = false) const;
     std::string objectName(std::int64_t obj) const;
     // The first location of `obj` at an offset >= `from` (false: none).
     bool nextCell(std::int64_t obj, std::uint32_t from, std::uint32_t& off, LocId& loc) const {
@@ -175,6 +189,10 @@ private:
     std::string where(SourcePos p) const {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
+    void setDisplayInfo(ProgramInfo& info);
+    // Tells the trace display a new dynamic object (its name is dyn_.back()'s; mu_ held).
+    void addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind, std::uint32_t size,
+                       SourcePos pos, ThreadId t) const;
     void warnLocationLimit(SourcePos pos) const {
         {
             std::lock_guard lk(mu_);
@@ -196,6 +214,8 @@ private:
 
     CModule mod_;
     CLoadOptions opts_;
+    std::shared_ptr<CValueNames> names_;  // pointers, objects and choice sites, for traces
+    std::shared_ptr<CallContexts> contexts_;  // the call stacks of events (Event::ctx)
     std::shared_ptr<ProgramInfo> infoMut_;
     std::shared_ptr<const ProgramInfo> info_;
     mutable std::vector<Value> initMem_;  // (a thread-local's copy sets its locations' entries)
@@ -231,6 +251,7 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     info->name = name;
     info->files = mod_.files;
     info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
+    info->plainAccesses = mod_.plainAccesses;        // the Reporter's race check
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");
@@ -251,9 +272,35 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     }
     numLocs_ = next;
     initMem_ = info->initialValues;
+    setDisplayInfo(*info);
     infoMut_ = info;
     info_ = info;
     for (const auto& w : mod_.warnings) warnings_.push_back(w);
+}
+
+// What traces show beyond names and positions: assertion texts, call stacks, symbolic pointers,
+// the program's nondet inputs.
+void CProgram::setDisplayInfo(ProgramInfo& info) {
+    info.messages = mod_.messages;
+    std::vector<std::string> functions;
+    for (const auto& f : mod_.functions) functions.push_back(f.name);
+    contexts_ = std::make_shared<CallContexts>(std::move(functions));
+    info.contexts = contexts_;
+    names_ = std::make_shared<CValueNames>(mod_, kDead, capacity_);
+    info.values = names_;
+    for (const auto& f : mod_.functions)
+        for (const auto& in : f.code)
+            if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Nondet) info.hasNondet = true;
+    if (opts_.nondetDomain) info.nondetDomain = opts_.nondetDomain;
+}
+
+void CProgram::addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind,
+                             std::uint32_t size, SourcePos pos, ThreadId t) const {
+    const std::string what = kind == kMallocKind   ? "malloc"
+                             : kind == kCallocKind ? "calloc"
+                             : kind <= tlsKind(0)  ? "thread-local"
+                                                   : "stack";
+    names_->addObject(id, {dyn_.back().name, what, size, pos, t}, base);
 }
 
 ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
@@ -269,7 +316,7 @@ ThreadId CProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
 }
 
 CProgram::DynRef CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                                         std::uint64_t align) const {
+                                         SourcePos pos, std::uint64_t align) const {
     std::lock_guard lk(mu_);
     auto key = std::make_tuple(t, n, size, kind, align);
     auto it = dynIds_.find(key);
@@ -287,7 +334,7 @@ CProgram::DynRef CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, 
         const std::string what = kind == kMallocKind   ? "malloc"
                                  : kind == kCallocKind ? "calloc"
                                                        : mod_.allocaNames[static_cast<std::size_t>(kind)];
-        dyn_.push_back({what + "@" + thread + "#" + std::to_string(n)});
+        dyn_.push_back({what + "@" + thread + "#" + std::to_string(n), -1, kind != kCallocKind});
     }
     // The base, as a bump allocator would place it: after the previous object, aligned, with a
     // gap (so one past the end of an object is not the start of the next); from the start again
@@ -304,6 +351,7 @@ CProgram::DynRef CProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, 
     cells_.resize(static_cast<std::size_t>(id) + 1);
     const DynRef ref{id, base};
     dynIds_[key] = ref;
+    addObjectName(id, base, kind, size, pos, t);  // for traces
     return ref;
 }
 
@@ -318,7 +366,7 @@ std::string CProgram::objectName(std::int64_t obj) const {
 }
 
 LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex,
-                     SourcePos pos) const {
+                     SourcePos pos, bool sync) const {
     std::lock_guard lk(mu_);
     auto& cells = cells_[static_cast<std::size_t>(obj)];
     auto it = cells.find(off);
@@ -392,9 +440,13 @@ LocId CProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mu
             const Value init = sz >= 8 ? v : norm(v, sz * 8);
             infoMut_->initialValues[static_cast<std::size_t>(l)] = init;
             initMem_[static_cast<std::size_t>(l)] = init;
+        } else if (d.uninit && !mutex && !sync) {
+            infoMut_->initialValues[static_cast<std::size_t>(l)] = kUninit;
+            initMem_[static_cast<std::size_t>(l)] = kUninit;
         }
     }
     cells[off] = l;
+    if (!isGlobal) names_->setLocationObject(l, obj);
     numLocs_.store(l + 1);
     return l;
 }
@@ -577,7 +629,8 @@ public:
 
 private:
     struct Frame {
-        std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1, pad = 0;
+        std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
+        std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
     };
     struct Thread {
         ThreadStatus status = ThreadStatus::NotStarted;
@@ -708,7 +761,8 @@ private:
         return a;
     }
 
-    LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos) {
+    LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos,
+                 bool sync = false) {
         if (static_cast<std::size_t>(obj) >= cache_.size()) cache_.resize(static_cast<std::size_t>(obj) + 1);
         auto& c = cache_[static_cast<std::size_t>(obj)];
         if (off < c.size() && c[off] >= 0) {
@@ -717,7 +771,7 @@ private:
             if (isM == mutex && (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
                 return l;
         }
-        const LocId l = known(p_.cell(obj, off, size, mutex, pos));
+        const LocId l = known(p_.cell(obj, off, size, mutex, pos, sync));
         if (off == kFreeOffset) return l;
         if (off >= c.size()) c.resize(off + 1, -1);
         c[off] = l;
@@ -785,8 +839,10 @@ private:
 
     // `operand`: an AssumeBlock marker's Event::index of the thread's first event of the
     // iteration a loop reduction (or the livelock check) blocked, -1 if none (EventKind.hpp).
+    // ctx: the marker's call stack; by default the running frame's (0 once the thread has none).
+    static constexpr std::uint32_t kRunningFrame = ~0U;
     void mark(ThreadId t, EventKind k, ThreadStatus st, std::int32_t aux, SourcePos pos,
-              Value operand = -1) {
+              Value operand = -1, std::uint32_t ctx = kRunningFrame) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         Event m;
         m.thread = t;
@@ -794,6 +850,7 @@ private:
         m.kind = k;
         m.aux = aux;
         m.pos = pos;
+        m.ctx = ctx != kRunningFrame ? ctx : th.frames.empty() ? 0 : ctxOf(th);
         if (k == EventKind::AssumeBlock) m.operand = operand;
         emitted_.push_back(m);
         th.status = st;
@@ -834,9 +891,10 @@ private:
 
     // A new shared object (heap block or escaped stack variable; the caller checked the size):
     // a pointer to its byte 0.
-    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, std::uint64_t align = 16) {
+    Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, SourcePos pos,
+                      std::uint64_t align = 16) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
-        const auto ref = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, align);
+        const auto ref = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos, align);
         ensureObj(ref.id);
         const bool heap = kind == kMallocKind || kind == kCallocKind;
         objs_[static_cast<std::size_t>(ref.id)] = {static_cast<std::uint32_t>(size), 1,
@@ -857,7 +915,7 @@ private:
                                    " bytes: porlab's objects hold at most " +
                                    std::to_string(maxObjectBytes()) + " bytes" +
                                    (m_.lowBits ? "" : " with 32-bit pointers"));
-        return allocShared(t, size, kind, align);
+        return allocShared(t, size, kind, pos, align);
     }
 
     // The bytes memset / memcpy moves as one event at byte k of n: a location of the shared
@@ -907,6 +965,13 @@ private:
         return chunk;
     }
     void doReturn(ThreadId t, Value rv, bool hasValue);
+    // The call stack of the running frame: one load on the hot path; computed (and kept in the
+    // frame) the first time an event of the frame needs it.
+    std::uint32_t ctxOf(Thread& th) {
+        const std::int32_t c = th.frames.back().ctx;
+        return c >= 0 ? static_cast<std::uint32_t>(c) : computeCtx(th);
+    }
+    std::uint32_t computeCtx(Thread& th);
     // The end of a frame whose stack variables escaped: a write event of every location of each
     // (th.phase: the next offset), like a free; the variable is dead after its last one. True
     // when such a write is pending.
@@ -928,6 +993,8 @@ private:
                 l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return true;
@@ -949,6 +1016,7 @@ private:
         e.kind = k;
         e.loc = loc;
         e.pos = pos;
+        e.ctx = ctxOf(th);
         th.pendW = 64;
         th.pendTry = false;
         th.pendNew = 0;
@@ -967,6 +1035,14 @@ private:
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
+    // (caller's context, call pc, callee) -> context: this execution's cache of the program's
+    // CallContexts, so that re-executions intern without taking its lock.
+    struct CtxKeyHash {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+            return static_cast<std::size_t>(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+        }
+    };
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash> ctxCache_;
     std::vector<std::uint8_t> tmpBytes_;
     // zne awaits (setZneAwaits): per location, the last access that observes its value (any
     // access but a fetch-and-add whose result is unused): its thread and step number, and the
@@ -1002,6 +1078,31 @@ private:
 };
 
 // ---- local execution -------------------------------------------------------------------------
+
+std::uint32_t CExecution::computeCtx(Thread& th) {
+    std::size_t k = th.frames.size();
+    while (k > 0 && th.frames[k - 1].ctx < 0) --k;
+    for (; k < th.frames.size(); ++k) {
+        Frame& f = th.frames[k];
+        std::uint32_t parent = 0;
+        std::int32_t pc = -1;
+        SourcePos site;
+        if (k > 0) {  // called from the frame below, at its pc (a call until the return)
+            const Frame& caller = th.frames[k - 1];
+            parent = static_cast<std::uint32_t>(caller.ctx);
+            pc = caller.pc;
+            site = m_.functions[static_cast<std::size_t>(caller.fn)].code[static_cast<std::size_t>(pc)].pos;
+        }
+        const std::pair<std::uint64_t, std::uint64_t> key{
+            (static_cast<std::uint64_t>(parent) << 32) | static_cast<std::uint32_t>(pc),
+            static_cast<std::uint32_t>(f.fn)};
+        auto it = ctxCache_.find(key);
+        if (it == ctxCache_.end())
+            it = ctxCache_.emplace(key, p_.contexts_->intern(parent, static_cast<std::uint32_t>(f.fn), site)).first;
+        f.ctx = static_cast<std::int32_t>(it->second);
+    }
+    return static_cast<std::uint32_t>(th.frames.back().ctx);
+}
 
 void CExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
@@ -1046,7 +1147,7 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
             e.rmwOp = kRmwOfCRmw[in.sub];
             e.operand = val(th, in.c);
             e.resultUsed = in.resultUsed;
-            e.zne = in.imm2 == 1;
+            e.zne = (in.imm2 & kAccessMarked) != 0;
             // zne awaits: a canceling decrement whose thread's last write is the increment it
             // cancels (same location, opposite amount) waits for an observer of the increment;
             // aux is the increment's Event::index (-1: it runs as a plain fetch-and-add).
@@ -1064,6 +1165,8 @@ bool CExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     default: return false;
     }
     th.pendW = in.w;
+    e.pointer = (in.imm2 & kAccessPointer) != 0;
+    if (in.plain) e.mode = AccessMode::Plain;
     if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
     return true;
 }
@@ -1094,7 +1197,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             fault(t, ad.fault, in.pos);
             return false;
         }
-        loc = cellOf(ad.obj, ad.off + at, 8, false, in.pos);
+        loc = cellOf(ad.obj, ad.off + at, 8, false, in.pos, true);
         return true;
     };
     auto condLoc = [&](Value p, LocId& loc) {
@@ -1105,7 +1208,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             fault(t, ad.fault, in.pos);
             return false;
         }
-        loc = cellOf(ad.obj, ad.off, 48, false, in.pos);
+        loc = cellOf(ad.obj, ad.off, 48, false, in.pos, true);
         return true;
     };
     auto atomicLoc = [&]() { return cellOf(m_.atomicLockObject, 0, 0, true, in.pos); };
@@ -1195,6 +1298,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             // glibc stores *thread before the child runs), so that readers of the handle see it.
             setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos), in.pos);
             th.pend.wval = child;
+            th.pend.aux = kThreadHandleAux;  // shown with the thread's name
             if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
             return true;
         }
@@ -1219,6 +1323,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         const unsigned bytes = b == Builtin::ThrdJoin ? 4 : m_.ptrBytes;
         const Addr ad = resolve(th, arg(th, in, 1), bytes);
         setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, bytes, false, in.pos), in.pos);
+        th.pend.pointer = b != Builtin::ThrdJoin;  // a void * (display)
         th.pend.wval = norm(threads_[static_cast<std::size_t>(tid)].exitVal, 8 * bytes);
         return true;
     }
@@ -1324,6 +1429,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         if (b == Builtin::Memcpy && s.where == Where::Shared && (th.phase & 1) == 0) {
             setPend(th, t, EventKind::Read, cellOf(s.obj, s.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                     in.pos);
+            th.pend.mode = AccessMode::Plain;
             th.pendW = static_cast<std::uint8_t>(chunk * 8);
             if (s.obj >= m_.firstDynamicObject()) th.pendObj = s.obj;
             return true;
@@ -1340,7 +1446,8 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         }
         setPend(th, t, EventKind::Write, cellOf(d.obj, d.off + static_cast<std::uint32_t>(k), chunk, false, in.pos),
                 in.pos);
-        th.pend.wval = norm(v, chunk * 8);
+        th.pend.mode = AccessMode::Plain;
+        th.pend.wval = v == kUninit ? v : norm(v, chunk * 8);  // (uninitialised bytes stay so)
         if (d.obj >= m_.firstDynamicObject()) th.pendObj = d.obj;
         return true;
     }
@@ -1399,6 +1506,7 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                 cellOf(ad.obj, ad.off, size, false, in.pos), in.pos);
         th.pend.cond = *cond;
         th.pend.operand = operand;
+        if (in.plain) th.pend.mode = AccessMode::Plain;  // a reduced non-atomic load
         if (x) th.pend.wval = norm(arg(th, in, 1), in.w);
         th.pendW = in.w;
         return true;
@@ -1712,9 +1820,10 @@ void CExecution::runLocalSteps(ThreadId t) {
             }
             const bool has = in.b != -1;
             const Value rv = has ? V(in.b) : 0;
+            const std::uint32_t endCtx = th.frames.size() == 1 ? ctxOf(th) : 0;  // the thread's last
             doReturn(t, rv, has);
             if (th.frames.empty()) {
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
                 return;
             }
             enter();
@@ -1728,7 +1837,7 @@ void CExecution::runLocalSteps(ThreadId t) {
                 throw InputError(p_.where(in.pos) + "stack variable of " + std::to_string(size) +
                                  " bytes is too large");
             if (in.op == COp::AllocaShared) {
-                const Value p = allocShared(t, size, in.imm2);  // (size checked above)
+                const Value p = allocShared(t, size, in.imm2, in.pos);  // (size checked above)
                 th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
                                           static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
                 th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
@@ -1831,7 +1940,7 @@ void CExecution::runLocalSteps(ThreadId t) {
             case Builtin::TlsAddress: {  // a thread-local whose address escapes: a copy per thread
                 const auto gi = static_cast<std::size_t>(in.imm);
                 const CGlobal& g = m_.globals[gi];
-                const auto ref = p_.dynamicObject(t, -1, g.size, tlsKind(static_cast<std::int64_t>(gi)));
+                const auto ref = p_.dynamicObject(t, -1, g.size, tlsKind(static_cast<std::int64_t>(gi)), in.pos);
                 ensureObj(ref.id);
                 auto& o = objs_[static_cast<std::size_t>(ref.id)];
                 if (o.status == 0) o = {g.size, 1, 0, 1, static_cast<std::uint32_t>(ref.base)};
@@ -1931,6 +2040,8 @@ void CExecution::runLocalSteps(ThreadId t) {
                 l = known(l);
                 setPend(th, t, deadKind(l), l, in.pos);
                 th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                th.pend.aux = kFreeAux;  // shown as a free, not an exchange
+                th.pend.mode = AccessMode::Internal;
                 th.pendObj = obj;
                 th.aux = off;
                 return;
@@ -1978,11 +2089,12 @@ void CExecution::runLocalSteps(ThreadId t) {
             case Builtin::Nondet:
                 // --nondet-domain: the value of choice point (t, n-th call), set by the driver
                 // (exploreNondet) for this run; LO for points it has not assigned yet.
-                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++), in.w) : 0);
+                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++, in.pos), in.w) : 0);
                 break;
             case Builtin::AssertFail:
-            case Builtin::ReachError:
-                mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
+            case Builtin::ReachError:  // aux: the assertion's text (CModule::messages)
+                mark(t, EventKind::AssertFail, ThreadStatus::Failed, static_cast<std::int32_t>(in.imm) - 1,
+                     in.pos);
                 return;
             case Builtin::Abort:
             case Builtin::Exit:
@@ -1992,9 +2104,10 @@ void CExecution::runLocalSteps(ThreadId t) {
                 if (frameEnd(t, in, true)) return;
                 th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
                 const Value ev = th.exitVal;
+                const std::uint32_t endCtx = ctxOf(th);  // the call of exit ends the thread
                 while (!th.frames.empty()) doReturn(t, 0, false);
                 th.exitVal = ev;
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
                 return;
             }
             case Builtin::Assume:
@@ -2139,6 +2252,14 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         keepDead = dead;
         if (o.status != 1 || dead) freeFault = o.heap ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
     }
+    // A program's read (load, read-modify-write, compare-and-swap, await) of memory nothing wrote:
+    // the access happens, then the thread faults. (memcpy copies uninitialised bytes as they are;
+    // porlab's own accesses, e.g. a free's, read whatever is there.)
+    if (!freeFault && readsMemory(ev.kind) && ev.rval == kUninit && ev.mode != AccessMode::Internal &&
+        (in.op == COp::Load || in.op == COp::Rmw || in.op == COp::CmpXchg ||
+         (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::LoadAwait ||
+                                    static_cast<Builtin>(in.sub) == Builtin::XchgAwait))))
+        freeFault = FaultKind::UninitializedRead;
     ThreadId spawned = -1;
     Value spawnArg = 0;
     std::int32_t spawnFn = 0;
@@ -2247,7 +2368,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
             const Addr d = resolve(th, arg(th, in, 0), n);
             const Addr s = resolve(th, arg(th, in, 1), n);
             const unsigned chunk = copyChunk(in, d, s, k, n);
-            th.aux = norm(ev.rval, chunk * 8);
+            th.aux = ev.rval == kUninit ? ev.rval : norm(ev.rval, chunk * 8);
             advance = false;
             if (d.where == Where::Shared) {
                 th.phase |= 1;  // the write of this chunk comes next
@@ -2398,7 +2519,7 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         // SAVER's relaxation: a store the pass found dead at its loop's header, into a block
         // no other thread can reach yet, is no effect.
         const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
-                               in.op == COp::Store && in.imm2 == 1;
+                               in.op == COp::Store && (in.imm2 & kAccessMarked) != 0;
         if (!invisible) ++th.effects;
         else ++th.hidden;
         // The thread's last write (zne awaits; see stopAtAccess).
@@ -2734,6 +2855,7 @@ std::optional<ExploreResult> exploreNondet(const Program& program, const Explore
         ++runs;
         for (auto& t : r.traces) t.setInputs(inputs);
         if (r.firstError) r.firstError->setInputs(inputs);
+        for (auto& s : r.errorsBySite) s.first.setInputs(inputs);
         const bool budget = r.budgetExceeded;
         mergeResult(total, std::move(r));
         if (budget || (opts.stopOnError && total.errors > 0)) break;

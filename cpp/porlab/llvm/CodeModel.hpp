@@ -48,10 +48,10 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
     X(AllocaLocal, "alloca") /* a = private stack block of imm bytes (* c if c >= 0) */           \
     X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */     \
     X(Load, "load")         /* a = *b (w bits) */                                                 \
-    X(Store, "store")       /* *b = c (w bits); imm2 = 1: SAVER may ignore it in a private block */ \
-    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 = 1: SAVER zne candidate */     \
+    X(Store, "store")       /* *b = c (w bits); imm2 & 1: SAVER may ignore it in a private block */ \
+    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 & 1: SAVER zne candidate */     \
     X(CmpXchg, "cmpxchg")   /* a = *b; a+1 = (*b == c); if so *b = d */                           \
-    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)) */                        \
+    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)); assert: imm - 1 = text */ \
     X(Unreachable, "unreachable")
 
 enum class COp : std::uint8_t {
@@ -65,6 +65,10 @@ inline constexpr std::string_view kCOpNames[] = {
     PORLAB_COPS(PORLAB_X)
 #undef PORLAB_X
 };
+
+// Bits of CInstr::imm2 on memory accesses (Load, Store, Rmw, CmpXchg).
+inline constexpr std::int64_t kAccessMarked = 1;   // Store: SAVER's private store; Rmw: zne
+inline constexpr std::int64_t kAccessPointer = 2;  // the value accessed is a pointer (display)
 
 enum class CBin : std::uint8_t { Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr };
 enum class CPred : std::uint8_t { Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle };
@@ -161,6 +165,9 @@ struct CInstr {
     std::uint8_t sub = 0;
     std::uint8_t w = 64;        // width in bits of the operation / access
     bool resultUsed = true;     // Rmw: is the old value used (IFAA)
+    // Load, Store, the await a loop reduction made of a load: a non-atomic access (no atomic
+    // ordering; volatile is not atomic), which data races are made of.
+    bool plain = false;
     std::int32_t a = -1, b = -1, c = -1, d = -1;
     // Where local execution goes on after this instruction when it does not jump: pc + 1, or
     // the target of the jump at pc + 1 (set by the lowering for every instruction).
@@ -199,6 +206,10 @@ struct CGlobalCell {
 
 struct CGlobal {
     std::string name;
+    std::string displayName;  // the program's name for it (debug info), for pointers to it
+    // Display of pointers into it: (offset, name) of every struct it is or contains (the global,
+    // array elements, members), outermost first, in offset order ("nodes[1]" at 16).
+    std::vector<std::pair<std::uint32_t, std::string>> parts;
     std::uint32_t size = 0;
     bool constant = false;          // never written: accessed without events
     std::vector<std::uint8_t> bytes;  // initial contents (constants are read from here)
@@ -218,6 +229,9 @@ struct CModule {
     std::int32_t mainFunction = -1;
     std::int64_t atomicLockObject = 0;     // the mutex of __VERIFIER_atomic sections (0: none)
     std::vector<std::string> allocaNames;  // AllocaShared imm2 -> variable name
+    // What a failed assertion says (Builtin AssertFail / ReachError: imm - 1), e.g.
+    // "assertion `x == 1' failed"; ProgramInfo::messages of the program.
+    std::vector<std::string> messages;
     // The private area every thread starts with: its private thread-locals, initialised.
     std::vector<std::uint8_t> tlsTemplate;
     // Low 32 bits of the address of byte 0 of each function and global (by object id; 0 with
@@ -243,6 +257,9 @@ struct CModule {
         maxObjects = std::int64_t{1} << 11;
     }
     std::vector<std::string> warnings;
+    // Some non-atomic access (load, store, memcpy, memset) may reach memory other threads can
+    // see: the Reporter then checks traces for data races (ProgramInfo::plainAccesses).
+    bool plainAccesses = false;
     // Pointer to byte 0 of an object whose base (low address bits) is `base`.
     [[nodiscard]] std::uint64_t pointer(std::int64_t obj, std::uint64_t base) const {
         return (static_cast<std::uint64_t>(obj) << objShift) | base;

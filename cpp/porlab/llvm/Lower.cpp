@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/MapVector.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
@@ -658,6 +659,7 @@ private:
                 }
                 return;
             }
+            g.parts.emplace_back(static_cast<std::uint32_t>(off), name);  // pointers to it
             const llvm::StructLayout* sl = dl_.getStructLayout(st);
             auto* comp = llvm::dyn_cast_or_null<llvm::DICompositeType>(di);
             for (unsigned i = 0; i < st->getNumElements(); ++i) {
@@ -697,6 +699,7 @@ private:
     void lowerGlobal(const llvm::GlobalVariable& gv) {
         CGlobal& g = out_.globals[static_cast<std::size_t>(globalIndex_.at(&gv))];
         g.name = gv.getName().str();
+        g.displayName = g.name;
         llvm::Type* t = gv.getValueType();
         const auto size = dl_.getTypeAllocSize(t).getFixedValue();
         if (size > (1U << 30)) throw UnsupportedError("global '" + g.name + "' is too large");
@@ -722,6 +725,7 @@ private:
         const llvm::DIType* di = dis.empty() ? nullptr : dis[0]->getVariable()->getType();
         std::string name = g.name;
         if (!dis.empty()) name = dis[0]->getVariable()->getName().str();
+        g.displayName = name;
         cellsOf(g, t, 0, name, di);
     }
 
@@ -1163,6 +1167,7 @@ private:
             b.c = br + 1;
             emitBuiltin(call, Builtin::UMin, k, {n, size}, ptrBits);
             emitBuiltin(call, Builtin::Memcpy, -1, {q, p, k}, ptrBits).imm2 = 1;  // (skip gaps)
+            notePlain(call.getArgOperand(0));  // the copy reads the old block non-atomically
             emitBuiltin(call, Builtin::Free, -1, {p}, 64);
             CInstr& mv = emit(COp::Mov, call);  // br + 4
             mv.a = dst;
@@ -1244,6 +1249,15 @@ private:
             in.w = static_cast<std::uint8_t>(call.getType()->isVoidTy() ? 64 : widthOf(call.getType()));
             if (in.w == 0) unsupported(call, "'" + name + "' returning " + typeName(call.getType()));
             pushArgs(call, in);
+            if (bc->b == Builtin::LoadAwait && call.getMetadata("porlab.plain")) {
+                // the await a loop reduction made of a non-atomic load: it races as the load did
+                in.plain = true;
+                notePlain(call.getArgOperand(0));
+            }
+            if (bc->b == Builtin::Memset || bc->b == Builtin::Memcpy) {
+                notePlain(call.getArgOperand(0));
+                if (bc->b == Builtin::Memcpy) notePlain(call.getArgOperand(1));
+            }
             if (bc->b == Builtin::LoadAwait || bc->b == Builtin::XchgAwait) {
                 const unsigned condArg = bc->b == Builtin::LoadAwait ? 1 : 2;
                 if (call.arg_size() != condArg + 2)
@@ -1252,6 +1266,8 @@ private:
                     ci && !awaitCondFromCode(static_cast<int>(ci->getSExtValue())))
                     unsupported(call, "await condition code " + std::to_string(ci->getSExtValue()));
             }
+            if (bc->b == Builtin::AssertFail || bc->b == Builtin::ReachError)
+                in.imm = assertionText(call, name, bc->b) + 1;
             if (bc->b == Builtin::Nondet && !warnedNondet_ && !opts_.nondetDomain) {
                 warnedNondet_ = true;
                 out_.warnings.push_back("__VERIFIER_nondet_* returns 0 (first call at " +
@@ -1276,6 +1292,46 @@ private:
         in.a = dst;
         in.imm = funcIndex_.at(callee);
         pushArgs(call, in);
+    }
+
+    // What a failed assertion says, interned in out_.messages: the expression text clang puts
+    // in assert's call of __assert_fail (a constant string), or that reach_error was called.
+    std::int64_t assertionText(const llvm::CallInst& call, const std::string& name, Builtin b) {
+        std::string text = "assertion failure";
+        if (b == Builtin::ReachError) {
+            text = name + "() called";
+        } else {
+            // glibc's __assert_fail(expr, file, line, function), BSD's __assert(expr, file,
+            // line), macOS's __assert_rtn(function, file, line, expr).
+            const unsigned arg = name == "__assert_rtn" ? 3 : 0;
+            llvm::StringRef expr;
+            if (arg < call.arg_size() && llvm::getConstantStringInfo(call.getArgOperand(arg), expr)) {
+                std::string e = expr.str();
+                if (e.size() > 200) e = e.substr(0, 197) + "...";
+                text = "assertion `" + e + "' failed";
+            }
+        }
+        for (std::size_t i = 0; i < out_.messages.size(); ++i)
+            if (out_.messages[i] == text) return static_cast<std::int64_t>(i);
+        out_.messages.push_back(text);
+        return static_cast<std::int64_t>(out_.messages.size() - 1);
+    }
+
+    // A non-atomic access through `ptr`: unless it can only reach a stack variable that never
+    // escapes its thread (or a constant), the program needs the Reporter's race check.
+    void notePlain(const llvm::Value* ptr) {
+        if (out_.plainAccesses) return;
+        const llvm::Value* obj = llvm::getUnderlyingObject(ptr, 0);
+        if (auto* al = llvm::dyn_cast<llvm::AllocaInst>(obj)) {
+            auto [it, fresh] = privateAlloca_.try_emplace(al, false);
+            if (fresh) {
+                std::set<const llvm::Value*> seen;
+                it->second = !escapes(al, seen);
+            }
+            if (it->second) return;
+        }
+        if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(obj); gv && gv->isConstant()) return;
+        out_.plainAccesses = true;
     }
 
     void needAtomicLock() {
@@ -1442,7 +1498,10 @@ private:
             in.a = dst;
             in.b = opnd(ld.getPointerOperand(), i);
             in.w = static_cast<std::uint8_t>(w);
+            in.plain = !ld.isAtomic();
+            if (in.plain) notePlain(ld.getPointerOperand());
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(ld.getType()).getFixedValue());
+            if (holdsPointer(ld.getType(), ld.getPointerOperand())) in.imm2 |= kAccessPointer;
             return;
         }
         case Instruction::Store: {
@@ -1455,7 +1514,10 @@ private:
             in.b = opnd(st.getPointerOperand(), i);
             in.c = opnd(st.getValueOperand(), i);
             in.w = static_cast<std::uint8_t>(w);
-            in.imm2 = st.getMetadata("porlab.private") ? 1 : 0;  // SAVER: dead at the loop header
+            in.imm2 = st.getMetadata("porlab.private") ? kAccessMarked : 0;  // SAVER: dead at the loop header
+            if (holdsPointer(t, st.getPointerOperand())) in.imm2 |= kAccessPointer;
+            in.plain = !st.isAtomic();
+            if (in.plain) notePlain(st.getPointerOperand());
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
             return;
         }
@@ -1496,11 +1558,12 @@ private:
             in.w = static_cast<std::uint8_t>(w);
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(r.getType()).getFixedValue());
             in.resultUsed = !r.use_empty();
-            in.imm2 = r.getMetadata("porlab.zne") ? 1 : 0;  // SAVER: a canceling decrement
+            in.imm2 = r.getMetadata("porlab.zne") ? kAccessMarked : 0;  // SAVER: a canceling decrement
             if (in.imm2) {  // the start of its loop's iteration (the zne marker's operand)
                 const llvm::Loop* loop = loops_->getLoopFor(r.getParent());
                 in.d = loop ? loopSlot_.at(loop) + 1 : -1;
             }
+            if (holdsPointer(r.getType(), r.getPointerOperand())) in.imm2 |= kAccessPointer;
             return;
         }
         case Instruction::AtomicCmpXchg: {
@@ -1518,6 +1581,7 @@ private:
             in.d = opnd(cx.getNewValOperand(), i);
             in.w = static_cast<std::uint8_t>(w);
             in.imm = static_cast<std::int64_t>(dl_.getTypeStoreSize(t).getFixedValue());
+            if (holdsPointer(t, cx.getPointerOperand())) in.imm2 |= kAccessPointer;
             return;
         }
         case Instruction::ExtractValue: {
@@ -1621,6 +1685,19 @@ private:
         return curFnPos_;
     }
 
+    // Does an access of type t at addr read or write a pointer (for display)? A pointer type, or
+    // an integer of pointer size at an address whose type says it holds a pointer: clang
+    // accesses _Atomic(T *) and the C11 atomics on pointers as integers.
+    bool holdsPointer(const llvm::Type* t, const llvm::Value* addr) const {
+        if (t->isPointerTy()) return true;
+        if (!t->isIntegerTy(dl_.getPointerSizeInBits())) return false;
+        addr = addr->stripPointerCasts();
+        if (auto* g = llvm::dyn_cast<llvm::GlobalVariable>(addr)) return g->getValueType()->isPointerTy();
+        if (auto* gep = llvm::dyn_cast<llvm::GEPOperator>(addr)) return gep->getResultElementType()->isPointerTy();
+        if (auto* al = llvm::dyn_cast<llvm::AllocaInst>(addr)) return al->getAllocatedType()->isPointerTy();
+        return false;
+    }
+
     // Names of escaped stack variables: the debug-info name of the variable when there is one.
     std::int64_t allocaName(const llvm::AllocaInst& al) {
         std::string name = al.getName().str();
@@ -1647,6 +1724,7 @@ private:
     std::unordered_map<const llvm::GlobalVariable*, std::int32_t> globalIndex_;
     std::unordered_map<std::string, std::uint32_t> files_;
     std::unordered_map<const llvm::Argument*, bool> paramEscapes_;
+    std::unordered_map<const llvm::AllocaInst*, bool> privateAlloca_;  // notePlain's cache
     std::map<std::int64_t, std::int32_t> constIndex_;
     bool warnedNondet_ = false;
     std::uint64_t nextBase_ = 0x1000;  // the next static base (layOutStaticObjects)

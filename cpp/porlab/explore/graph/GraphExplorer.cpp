@@ -9,6 +9,17 @@
 
 namespace porlab::graph {
 
+namespace {
+// A location of the graph with its initial value. A C program creates locations as they are first
+// used (a malloc'd block's start uninitialised, a thread-local's copy with its initialiser); the
+// program's table has the value from then on, which the table at the explorer's start did not.
+void ensureLocation(ExecutionGraph& g, LocId loc, const ProgramInfo& info) {
+    g.ensureLoc(loc);
+    const auto i = static_cast<std::size_t>(loc);
+    if (i < info.initialValues.size() && i < g.initial.size()) g.initial[i] = info.initialValues[i];
+}
+}  // namespace
+
 void GraphExplorer::useMutexLocks() {
     mutexLocks_ = true;
     sc_.mutexLocks = true;
@@ -195,10 +206,9 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stopped()) return;  // (its search may have been cut short)
     if (!accepted) {
         ++skipped_;
-        // Its final state is reachable; a deadlock that the program counts as an error has no
-        // outcome (as in the Reporter).
-        const bool deadlockError = deadlockIsError_ && Reporter::deadlock(*exec_).has_value();
-        if (collectOutcomes_ && !deadlockError) result_.outcomes.insert(exec_->outcome());
+        // Its final state is reachable, unless the Reporter would make it an error trace (a
+        // deadlock the program counts as an error, a data race).
+        rep_.outcome(*exec_, events_);
         return;
     }
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
@@ -529,7 +539,7 @@ void GraphExplorer::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, 
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     Node n;
     n.stamp = n.wstamp = g.nextStamp++;
-    g.ensureLoc(p.loc);
+    ensureLocation(g, p.loc, *info_);
     Snapshot& snap = frames_[depth].snap;
     if (p.kind == EventKind::Lock) exec_->save(snap);
     if (p.enabled || p.kind == EventKind::Unlock) {
@@ -574,7 +584,7 @@ void GraphExplorer::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth)
     // whose acquire comes later revisit the success, see trylockRevisits).
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     const LocId m = exec_->pending(t).loc;
-    g.ensureLoc(m);
+    ensureLocation(g, m, *info_);
     Frame& fr = frames_[depth];
     auto& srcs = fr.cands;
     srcs.clear();
@@ -671,7 +681,7 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.ev = ev[0];
     n.stamp = n.wstamp = g.nextStamp++;
     const LocId loc = n.ev.loc;
-    g.ensureLoc(loc);
+    ensureLocation(g, loc, *info_);
     g.push(t, n);
     // g.co may grow (ensureLoc) during the exploration below: no reference is kept.
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
@@ -692,7 +702,7 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
 
 void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
     const LocId loc = p.loc;
-    g.ensureLoc(loc);
+    ensureLocation(g, loc, *info_);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
