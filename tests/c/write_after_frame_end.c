@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation invalid-pointer
    naive: complete=4 blocked=0 errors=6
    optimal: complete=3 blocked=0
@@ -7,6 +8,10 @@
    lapor: complete=3 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6
 */
+/* Data race (C11; porlab reports it by default): x is written by main (in start()) and read
+   and written by t1, neither happening before the other. The test is about the interleavings of
+   these accesses as written, so its header turns the check off (--disable-race-detection);
+   tests/python/test_bugchecks.py tests the race check. */
 /* write_after_free_read.c with a frame end instead of a free: the end of start()'s frame kills
    x (an exchange, like a free) while t1 reads and writes it through the escaped pointer.
    main, in start(): x = 0; g = &x; spawn; x = 5 (w5); return (E, kills x)

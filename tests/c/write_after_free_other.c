@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation use-after-free
    naive: complete=6 blocked=0 errors=4
    optimal: complete=3 blocked=0
@@ -6,6 +7,10 @@
    lapor: complete=3 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6
 */
+/* Data race (C11; porlab reports it by default): the heap cell is written by t1 and read and
+   written by main, neither happening before the other. The test is about the interleavings of
+   these accesses as written, so its header turns the check off (--disable-race-detection);
+   tests/python/test_bugchecks.py tests the race check. */
 /* write_after_free_read.c with the threads' roles swapped: the free is in the spawned thread,
    the read and the write in main. main: *b = 0; g = b; spawn; v = *b (r); *b = v + 1 (w)
    t1: p = g (rg); *p = 5 (w5); free(p) (F). rg has one source (main's write before the spawn)

@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation use-after-free
    naive: complete=6 blocked=0 errors=13
    optimal: complete=3 blocked=0
@@ -9,6 +10,10 @@
    rvf: complete=2 blocked=0
    partition: mazurkiewicz=11 reads-from=10 rvf=10
 */
+/* Data race (C11; porlab reports it by default): the heap cell is written by t1 and by t2,
+   neither happening before the other. The test is about the interleavings of these accesses as
+   written, so its header turns the check off (--disable-race-detection);
+   tests/python/test_bugchecks.py tests the race check. */
 /* Two writes of one thread and one of another race with a free; the writers get the pointer
    from the spawn. main: *b = 0; spawn t1 (s1); spawn t2 (s2); free(b) (F)   t1: *p = 1 (w1);
    *p = 2 (w2)   t2: *p = 3 (w3). s1 comes first. Complete when all three writes come before F

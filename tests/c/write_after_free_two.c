@@ -1,4 +1,5 @@
 /* porlab-test
+   args: --disable-race-detection
    verdict: violation use-after-free
    naive: complete=10 blocked=0 errors=35
    optimal: complete=2 blocked=0
@@ -7,6 +8,10 @@
    lapor: complete=2 blocked=0
    partition: mazurkiewicz=8 reads-from=8 rvf=8
 */
+/* Data race (C11; porlab reports it by default): the heap cell is written by both writers,
+   neither happening before the other. The test is about the interleavings of these accesses as
+   written, so its header turns the check off (--disable-race-detection);
+   tests/python/test_bugchecks.py tests the race check. */
 /* Two writers race with a free. main: *b = 0; g = b; spawn t1; spawn t2 (s2); free(b) (F)
    t1: p = g (rg1); *p = 1 (w1)   t2: p = g (rg2); *p = 2 (w2). Each rg has one source (main's
    write before the spawns) and commutes with everything else. Complete when w1 and w2 both come
