@@ -435,7 +435,8 @@ def test_explorer(path: Path, explorer: str) -> None:
     if h.oracle:
         name, _, variant = explorer.partition("+")
         problems = check_explorer(program(path), name, ifaa=variant == "ifaa",
-                                  check_races=check_races(path))
+                                  check_races=check_races(path),
+                                  oracle=result(path, "naive"), sizes=partition(path))
         assert problems == [], f"{path.name}: {problems}"
     if explorer in h.counts:
         got = counts(result(path, explorer))
