@@ -222,6 +222,12 @@ void bindErrorSiteTraces(py::module_& m) {
         .def_property_readonly(
             "message",
             [](const ErrorSiteTraces& s) {
+                // The site's error event of its first trace: a message that names locations
+                // and threads (a data race's) needs the whole event, not only the site's kind.
+                for (const Event& e : s.first.events())
+                    if (isErrorKind(e.kind) && e.thread == s.site.thread && e.aux == s.site.aux &&
+                        e.pos == s.site.pos)
+                        return errorMessage(e, s.first.info().get());
                 Event e;
                 e.kind = s.site.kind;
                 e.aux = s.site.aux;

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from porlab import _core
-from porlab.api import explore, explorers, partition_sizes
+from porlab.api import PartitionSizes, Result, explore, explorers, partition_sizes
 from porlab.builder import Program
 
 __all__ = [
@@ -336,16 +336,21 @@ def _explorer_info(name: str) -> dict[str, Any]:
 
 def check_explorer(
     program: Program | _core.ProgramBase, explorer: str, *, ifaa: bool = False,
-    check_races: bool = True,
+    check_races: bool = True, oracle: Result | None = None,
+    sizes: PartitionSizes | None = None,
 ) -> list[str]:
     """Run ``explorer`` and ``naive`` on ``program``; return what disagrees (empty list when
     the explorer conforms): reachable outcomes and error sites must be equal, and the
     explorer's guarantees about its equivalence must hold: ``covers_classes`` (every complete
     class has a complete trace), ``non_redundant`` (no two complete traces in one class, so
     at most as many complete traces as classes); optimal is both. ``check_races`` is passed to
-    every run (data races are errors unless it is False)."""
+    every run (data races are errors unless it is False). ``oracle`` (naive's result) and
+    ``sizes`` (``partition_sizes``) may be given when the caller has them already, computed
+    with the same ``check_races``: a suite that checks many explorers on one program
+    enumerates it once."""
     problems: list[str] = []
-    oracle = explore(program, "naive", check_races=check_races)
+    if oracle is None:
+        oracle = explore(program, "naive", check_races=check_races)
     counter = _core.ClassCounter()
     got = explore(program, explorer, ifaa=ifaa, on_trace=counter.add, check_races=check_races)
     if got.budget_exceeded:
@@ -362,7 +367,8 @@ def check_explorer(
     if eq == "mazurkiewicz" and ifaa:
         eq = "mazurkiewicz-ifaa"
     if eq in _core.EQUIVALENCES:
-        sizes = partition_sizes(program, check_races=check_races)
+        if sizes is None:
+            sizes = partition_sizes(program, check_races=check_races)
         mine = counter.classes(eq)
         if info.get("covers_classes", True) and mine["complete"] < sizes.complete[eq]:
             problems.append(f"{explorer}: covers {mine['complete']} of {sizes.complete[eq]} "

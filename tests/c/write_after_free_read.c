@@ -4,6 +4,8 @@
    naive: complete=4 blocked=0 errors=6
    optimal: complete=3 blocked=0
    rf: complete=3 blocked=0
+   rf-graph: complete=3 blocked=0
+   lapor: complete=3 blocked=0
    partition: mazurkiewicz=6 reads-from=6 rvf=6
 */
 /* Data race (C11; porlab reports it by default): malloc@main#0 is accessed by main's write at

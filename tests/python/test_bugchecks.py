@@ -112,6 +112,9 @@ def test_race_trace_names_both_accesses() -> None:
     # the site's own access of the location comes before the marker, on the marker's thread
     assert any(e.thread == marker.thread and "count" in t.describe(i)
                for i, e in enumerate(t.events[:last]))
+    # the site's message (--all-errors, JSON) names the location and the other thread too
+    sites = porlab.explore(counter(PLAIN), "naive", stop_on_error=False).errors_by_site
+    assert sites and all("data race on count with t" in s["message"] for s in sites)
 
 
 def test_race_counts_match_partition() -> None:

@@ -39,6 +39,11 @@ def load(source: str, name: str = "t.c", **kw: Any) -> porlab._core.ProgramBase:
     return porlab.load_c_source(source, name, **kw)
 
 
+# The programs here race on purpose (their point is the failing assertion and how its trace
+# reads): the race check, on by default, would report the race first.
+NO_RACES = "--disable-race-detection"
+
+
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(args)
     return code, capsys.readouterr().out
@@ -88,7 +93,8 @@ int main(void) {
 
 @pytest.fixture(scope="module")
 def list_trace() -> porlab.Trace:
-    r = porlab.explore(load(LIST, "list.c"), "optimal-await", stop_on_error=True)
+    r = porlab.explore(load(LIST, "list.c"), "optimal-await", stop_on_error=True,
+                      check_races=False)
     assert r.errors == 1 and r.first_error is not None
     return r.first_error
 
@@ -361,7 +367,7 @@ int main(void) {
 
 def test_errors_by_site_with_counts_and_a_trace_each() -> None:
     prog = load(TWO_SITES, "two.c")
-    r = porlab.explore(prog, "optimal-await")
+    r = porlab.explore(prog, "optimal-await", check_races=False)
     sites = r.errors_by_site
     assert [s["source"] for s in sites] == [f"two.c:{line_of(TWO_SITES, 'first')}",
                                             f"two.c:{line_of(TWO_SITES, 'second')}"]
@@ -374,7 +380,7 @@ def test_errors_by_site_with_counts_and_a_trace_each() -> None:
         assert tr.source(tr.error_position) == s["source"]
     # naive: every interleaving, each error trace counted at its site (independently: from
     # the kept traces)
-    rn = porlab.explore(prog, "naive", keep_traces=True)
+    rn = porlab.explore(prog, "naive", keep_traces=True, check_races=False)
     by_line: dict[str, int] = {}
     for tr in rn.traces:
         if tr.status == "error":
@@ -388,7 +394,7 @@ def test_cli_text_names_the_error_and_lists_sites(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "two.c"
     f.write_text(TWO_SITES)
-    code, out = run_cli(["run", str(f), "--loops", "none", "--all-errors", "-q"], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "--all-errors", "-q"], capsys)
     assert code == 42
     first, second = line_of(TWO_SITES, "first"), line_of(TWO_SITES, "second")
     assert f"error     assertion `a == 0' failed at {f}:{first} in main (main)" in out \
@@ -399,7 +405,7 @@ def test_cli_text_names_the_error_and_lists_sites(tmp_path: Path,
     assert "error trace 1 of 2: assertion `a == 0' failed:" in out
     assert "error trace 2 of 2: assertion `x == 0' failed:" in out
     # without --all-errors: the first violation only, one trace
-    code, out = run_cli(["run", str(f), "--loops", "none", "-q"], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "-q"], capsys)
     assert code == 42 and out.count("error trace") == 1 and "distinct sites" not in out
 
 
@@ -408,7 +414,7 @@ def test_cli_trace_columns_and_stacks(tmp_path: Path, capsys: pytest.CaptureFixt
     src = LIST.replace("worker", long_name)
     f = tmp_path / "list.c"
     f.write_text(src)
-    code, out = run_cli(["run", str(f), "--loops", "none", "-q"], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "-q"], capsys)
     assert code == 42
     rows = out.split("error trace:\n", 1)[1].splitlines()
     header = rows[0]
@@ -429,7 +435,7 @@ def test_cli_trace_columns_and_stacks(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_json_error_and_sites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "list.c"
     f.write_text(LIST)
-    code, out = run_cli(["run", str(f), "--loops", "none", "--json"], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "--json"], capsys)
     assert code == 42
     d = json.loads(out)
     err = d["error"]
@@ -460,7 +466,8 @@ def test_dot_file_and_dot_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     f = tmp_path / "two.c"
     f.write_text(TWO_SITES)
     out_file = tmp_path / "g" / "error.dot"
-    code, out = run_cli(["run", str(f), "--loops", "none", "-q", "--dot", str(out_file)], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "-q", "--dot",
+                          str(out_file)], capsys)
     assert code == 42 and f"graph     {out_file}" in out
     dot = out_file.read_text()
     assert dot.startswith("digraph")
@@ -470,7 +477,8 @@ def test_dot_file_and_dot_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "failed" in svg
 
     d = tmp_path / "graphs"
-    code, out = run_cli(["run", str(f), "--loops", "none", "-q", "--dot-dir", str(d)], capsys)
+    code, out = run_cli(["run", str(f), NO_RACES, "--loops", "none", "-q", "--dot-dir",
+                          str(d)], capsys)
     assert code == 42
     files = sorted(d.iterdir())
     assert [p.name for p in files] == ["error-1.dot", "error-2.dot"]  # two distinct sites
@@ -483,7 +491,8 @@ def test_dot_file_and_dot_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ok = tmp_path / "ok.c"
     ok.write_text("int main(void) { return 0; }\n")
     none = tmp_path / "none.dot"
-    code, _ = run_cli(["run", str(ok), "--loops", "none", "-q", "--dot", str(none)], capsys)
+    code, _ = run_cli(["run", str(ok), NO_RACES, "--loops", "none", "-q", "--dot",
+                        str(none)], capsys)
     assert code == 0 and not none.exists()
 
 
@@ -509,7 +518,8 @@ def test_python_module_runs_as_cli(tmp_path: Path) -> None:
     """The command line through `python -m porlab` prints the assertion's text (one process)."""
     f = tmp_path / "list.c"
     f.write_text(LIST)
-    proc = subprocess.run([sys.executable, "-m", "porlab", "run", str(f), "--loops", "none",
-                           "-q"], capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run([sys.executable, "-m", "porlab", "run", str(f), NO_RACES,
+                           "--loops", "none", "-q"], capture_output=True, text=True, timeout=120,
+                          check=False)
     assert proc.returncode == 42, proc.stderr
     assert "assertion `data == 42 && h != 0' failed" in proc.stdout

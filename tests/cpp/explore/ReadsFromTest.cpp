@@ -21,6 +21,7 @@
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/graph/ExecutionGraph.hpp"
 
 using namespace porlab;
 
@@ -342,4 +343,40 @@ TEST(ReadsFromRfSmc, StatisticsAndOptions) {
     EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
     o.params = {{"coherence", "wb"}};
     EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
+}
+
+TEST(ReadsFromRfGraph, CanonicalWitnessKeepsPlainWritesBeforeKills) {
+    // rf-graph (and lapor) report a graph when its coherence is that of the canonical SC witness
+    // of its reads-from. T0: w5 (plain write of 5), k (an exchange reading w5 and writing v);
+    // T1: w (plain write of 1). Reads-from leaves w before w5 or after k. When k is a kill (a
+    // free: v = kDeadValue), w after it faults, so the witness of this fault-free graph must put
+    // w first; otherwise the search's first choice, T0's events first, is kept.
+    auto graphWith = [](Value v) {
+        graph::ExecutionGraph g;
+        g.init(2, {0});
+        g.ensureLoc(0);
+        auto add = [&](ThreadId t, EventKind k, Value wval, graph::Ref rf) {
+            graph::Node n;
+            n.ev.kind = k;
+            n.ev.loc = 0;
+            n.ev.thread = t;
+            n.ev.wval = wval;
+            n.rf = rf;
+            n.stamp = n.wstamp = g.nextStamp++;
+            g.push(t, n);
+        };
+        add(0, EventKind::Write, 5, graph::kInitRef);
+        add(0, EventKind::Exchange, v, graph::Ref{0, 0});
+        add(1, EventKind::Write, 1, graph::kInitRef);
+        return g;
+    };
+    const std::vector<std::int32_t> lim{2, 1};
+    std::vector<graph::Ref> order;
+    graph::SCChecker sc;
+    const auto plain = graphWith(7);
+    ASSERT_TRUE(sc.check(plain, lim, false, order));
+    EXPECT_EQ(order, (std::vector<graph::Ref>{{0, 0}, {0, 1}, {1, 0}}));
+    const auto killed = graphWith(kDeadValue);
+    ASSERT_TRUE(sc.check(killed, lim, false, order));
+    EXPECT_EQ(order, (std::vector<graph::Ref>{{1, 0}, {0, 0}, {0, 1}}));
 }

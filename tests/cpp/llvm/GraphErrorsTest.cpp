@@ -83,8 +83,12 @@ TEST(GraphEngineOnC, ErrorTracesEndWithTheirFault) {
     // dead_frame.c: the worker's write faults only when it comes after the end of the frame it
     // writes to (co-after it): the error trace needs that frame end although the write does
     // not happen-after it. double_free.c: whichever free comes second faults.
+    // write_after_free_*.c, write_after_frame_end.c: the same with a read before the write, the
+    // free in the other thread, two writers.
     for (const char* file : {"dead_frame.c", "double_free.c", "deadlock_abba.c", "use_after_free_field.c",
-                             "cond_broadcast_bug.c", "null_deref.c"}) {
+                             "cond_broadcast_bug.c", "null_deref.c", "write_after_free_read.c",
+                             "write_after_free_other.c", "write_after_free_two.c",
+                             "write_after_frame_end.c"}) {
         SCOPED_TRACE(file);
         const auto p = corpus(file);
         std::set<Site> want;
@@ -112,6 +116,18 @@ TEST(GraphEngineOnC, BothDoubleFreesUnderEveryExplorer) {
         std::set<Site> got;
         EXPECT_EQ(errorTraces(*p, info.name, got), "");
         EXPECT_EQ(got, want);
+    }
+}
+
+TEST(LaporOnC, WritesRacingWithAFree) {
+    // A plain write faults when it comes after the free (or frame end) of its location: lapor
+    // (wb) reported a graph only if its coherence was that of a canonical witness that could put
+    // the write after the free, a faulting order, and lost the class where it precedes it.
+    for (const char* file : {"write_after_free.c", "write_after_free_read.c", "write_after_free_other.c",
+                             "write_after_free_two.c", "write_after_free_po.c", "write_after_frame_end.c",
+                             "dead_frame.c"}) {
+        SCOPED_TRACE(file);
+        EXPECT_EQ(checkLapor(*corpus(file)), "");
     }
 }
 

@@ -542,10 +542,16 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
     initReaders_.assign(g.initial.size(), 0);
     cur_.assign(g.initial.size(), -1);
+    kill_.assign(static_cast<std::size_t>(off_[T]), 0);
     spawnOf_.assign(T, {-1, kInitRef});
     for (std::size_t t = 0; t < T; ++t) {
         for (std::int32_t i = 0; i < lim_[t]; ++i) {
             const Node& n = g.threads[t][static_cast<std::size_t>(i)];
+            if (writesMemory(n.ev.kind) && !isMutexEvent(n) && n.ev.wval == kDeadValue) {
+                kill_[static_cast<std::size_t>(off_[t] + i)] = 1;
+                if (std::find(watched_.begin(), watched_.end(), n.ev.loc) == watched_.end())
+                    watched_.push_back(n.ev.loc);
+            }
             if (readsMemory(n.ev.kind) && !isMutexEvent(n)) {
                 if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
                 else ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
@@ -615,6 +621,8 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     if (readsMemory(n.ev.kind)) {
         if (flat(n.rf) != c) return false;
         --left;
+    } else if (c >= 0 && kill_[static_cast<std::size_t>(c)]) {
+        return false;  // a plain write after a kill of its location faults
     }
     return left == 0;
 }

@@ -238,6 +238,14 @@ private:
 // whose readers are all done, so the last write that still matters is a function of the downset
 // and failed downsets are memoised exactly. With `placeholders`, the final state must also leave
 // every placeholder blocked (its condition false on the final value of its location).
+//
+// A witness is an execution of the program, so a plain write never comes after a kill of its
+// location (a free or a frame end: a write of kDeadValue): there it would fault, and the graph it
+// witnesses has no fault. Reads-from does not fix that order (the write reads nothing), so
+// without this a graph in which the write precedes the kill could get a witness in which it
+// follows it, a canonical coherence no graph without the fault has, and its class was lost
+// (write_after_free_read.c under rf-graph and lapor). A kill stays the last write of its location
+// in such a witness (nothing reads it, nothing writes after it), so it is part of the memo key.
 class SCChecker {
 public:
     // Returns true and fills `order` with a witness linearisation (nodes, in execution order).
@@ -270,6 +278,7 @@ private:
     std::vector<std::int32_t> readersLeft_;      // by flat node id
     std::vector<std::int32_t> initReaders_;      // by location
     std::vector<std::int32_t> cur_;              // by location: flat id of last write, -1 = init
+    std::vector<char> kill_;                     // by flat node id: writes kDeadValue
     std::vector<std::int32_t> holder_;           // mutex mode: by location, its acquire (flat), -1 = free
     std::vector<std::int32_t> pendingObs_;       // mutex mode: by acquire, failed trylocks left
     std::vector<std::pair<Ref, std::int32_t>> trail_;  // executed node, previous cur of its loc

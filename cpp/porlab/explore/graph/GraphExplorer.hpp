@@ -108,7 +108,9 @@ protected:
     virtual void addStats() {}
     // Is g's coherence order the one of the canonical SC witness of its reads-from relation
     // (SCChecker's deterministic search)? Exactly one graph of each reads-from class passes,
-    // which is how `rf-graph` and `lapor` (wb) report one graph per class.
+    // which is how `rf-graph` and `lapor` (wb) report one graph per class. (g has no fault: the
+    // witness keeps every plain write before the kills of its location, where it would fault
+    // and be another class; see SCChecker.)
     bool canonicalCoherence(const ExecutionGraph& g);
     SCChecker sc_;
 
