@@ -333,6 +333,30 @@ KNOWN_BUGS: dict[tuple[str, str, str], str] = {
     ("explorer", "write_after_free_po.c", e): f"{e} repeats a class of writes racing with a free"
     for e in ("rf", "rvf")
 }
+KNOWN_BUGS.update({
+    # Destroyed mutexes (issue 15 §4): lapor's locks write nothing and never block, so the
+    # destroy's exchange and the interpreter's lock state disagree; lapor reports no error and
+    # misses complete classes of programs that destroy a mutex a thread locks concurrently or
+    # after a destroy. Not fixed yet.
+    ("explorer", "mutex_destroy_race.c", "lapor"):
+        "lapor does not model the destroy of a mutex it locks",
+    ("explorer", "mutex_destroy_no_reinit.c", "lapor"):
+        "lapor does not model the destroy of a mutex it locks",
+    ("explorer", "mutex_destroy_reinit.c", "lapor"):
+        "lapor does not model the destroy of a mutex it locks",
+    ("explorer", "mtx_destroy_race.c", "lapor"):
+        "lapor does not model the destroy of a mutex it locks",
+    ("explorer", "spin_destroy_race.c", "lapor"):
+        "lapor does not model the destroy of a mutex it locks",
+    # rf stops with an internal error ("a witness read of destroy finds another value in
+    # memory") when a destroy races with a held lock (lock, destroy, unlock). Not fixed yet.
+    ("explorer", "mutex_destroy_race.c", "rf"):
+        "rf: internal error on a destroy between a lock and its unlock",
+    ("explorer", "spin_destroy_race.c", "rf"):
+        "rf: internal error on a destroy between a lock and its unlock",
+    ("explorer", "mtx_destroy_race.c", "rf"):
+        "rf: internal error on a destroy between a lock and its unlock",
+})
 
 # Programs an explorer rejects with an UnsupportedError naming the program and this reason: a
 # plain write faults when the frame (or block) it writes to has ended, so whether it does depends

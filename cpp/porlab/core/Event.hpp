@@ -22,6 +22,8 @@ inline constexpr std::int32_t kCondWaitAux = 1;
 inline constexpr std::int32_t kFreeAux = 2;          // free(p): one location of the block dies
 inline constexpr std::int32_t kFrameEndAux = 3;      // a returning frame's escaped variable dies
 inline constexpr std::int32_t kThreadHandleAux = 4;  // pthread_create stores the new thread's id
+inline constexpr std::int32_t kDestroyAux = 5;       // pthread_mutex_destroy, barrier_destroy, ...
+inline constexpr std::int32_t kReinitAux = 6;       // pthread_mutex_init of a destroyed mutex
 
 // How a memory access takes part in C11's data races (the Reporter's race check). Atomic: an
 // atomic access or a synchronisation primitive (every access of a builder program): it races

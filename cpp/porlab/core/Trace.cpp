@@ -45,6 +45,10 @@ std::string describe(const Event& e, const ProgramInfo* info) {
             o << "free " << loc();
         } else if (e.aux == kFrameEndAux) {
             o << "end of scope " << loc();
+        } else if (e.aux == kDestroyAux) {
+            o << "destroy " << loc();
+        } else if (e.aux == kReinitAux) {
+            o << "init " << loc() << " (after its destroy)";
         } else if (e.aux == kThreadHandleAux) {
             o << "write " << loc() << " := " << thr(static_cast<ThreadId>(e.wval));
         } else if (e.kind == EventKind::Write) {

@@ -79,6 +79,13 @@ constexpr int kEBusy = 16;
 // free is a matter of the value it reads, as value-based explorers need. No store of a C value
 // narrower than 64 bits can produce it (values are sign-extended from their width).
 constexpr Value kDead = kDeadValue;
+// owner_ of a destroyed mutex (pthread_mutex_destroy, mtx_destroy, pthread_spin_destroy,
+// pthread_rwlock_destroy): its location holds 0, as a free mutex's, so that a later lock is
+// enabled and performed, and then faults (use of a destroyed mutex).
+constexpr ThreadId kDestroyedOwner = -2;
+// The word pthread_barrier_destroy writes: negative, so that no waiter's await is satisfied by
+// it, and its upper half tells a wait's fetch-and-add that the barrier was destroyed.
+constexpr std::uint64_t kBarrierDestroyedHi = 0xdeadba11ULL;
 // What a location of a malloc'd block or of an escaped stack variable holds before anything wrote
 // it (its initial value, ProgramInfo::initialValues, so that explorers that force the values reads
 // return pass it on as they do kDead): a program's read of it is an uninitialised read. A copy
@@ -1234,11 +1241,50 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     case Builtin::MutexUnlock:
     case Builtin::SpinUnlock:
         if (!mutexLoc(arg(th, in, 0), loc, b == Builtin::SpinUnlock ? 4 : 0)) return true;
-        if (!relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] != t) {
+        if (!relaxedLocks_ && owner_[static_cast<std::size_t>(loc)] != t &&
+            owner_[static_cast<std::size_t>(loc)] != kDestroyedOwner) {  // (step: destroyed)
             fault(t, FaultKind::UnlockNotHeld, in.pos);
             return true;
         }
         setPend(th, t, EventKind::Unlock, loc, in.pos);
+        return true;
+    // Destroying a mutex is an exchange that writes 0 to its location (step() faults when a
+    // thread holds the mutex, else marks it destroyed in owner_): it conflicts
+    // with every lock, trylock and unlock of the mutex, and reads what the last of them wrote, so
+    // that explorers by reads-from tell a destroy before an unlock from one after it; a lock,
+    // trylock or unlock performed after it faults (step()). An init
+    // of a destroyed mutex is a write of 0 too, that makes it usable again; an init of a mutex
+    // that is not destroyed stays what it was, no event.
+    case Builtin::MutexDestroy:
+    case Builtin::SpinDestroy:
+    case Builtin::RwDestroy:
+        if (!mutexLoc(arg(th, in, 0), loc, b == Builtin::SpinDestroy ? 4 : 0)) return true;
+        setPend(th, t, EventKind::Exchange, loc, in.pos);
+        th.pend.wval = 0;
+        th.pend.aux = kDestroyAux;
+        return true;
+    case Builtin::MutexInit:
+    case Builtin::MtxInit:
+    case Builtin::SpinInit:
+    case Builtin::RwInit: {
+        const Addr ad = resolve(th, arg(th, in, 0), 1);
+        if (ad.where == Where::Shared && mutexLoc(arg(th, in, 0), loc, b == Builtin::SpinInit ? 4 : 0) &&
+            owner_[static_cast<std::size_t>(loc)] == kDestroyedOwner) {
+            setPend(th, t, EventKind::Write, loc, in.pos);
+            th.pend.wval = 0;
+            th.pend.aux = kReinitAux;
+            return true;
+        }
+        if (in.a >= 0) reg(th, in.a) = 0;
+        return false;
+    }
+    // A destroyed barrier: its word becomes kBarrierDestroyedHi << 32 (a wait's fetch-and-add
+    // reads it and faults; an init writes a fresh word).
+    case Builtin::BarrierDestroy:
+        if (!syncLoc(arg(th, in, 0), 0, loc)) return true;
+        setPend(th, t, EventKind::Write, loc, in.pos);
+        th.pend.wval = static_cast<Value>(kBarrierDestroyedHi << 32);
+        th.pend.aux = kDestroyAux;
         return true;
     case Builtin::CondWait: {
         // wait = read the signal counter c; unlock m; await c != the value read; lock m.
@@ -1246,7 +1292,8 @@ bool CExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
         if (!condLoc(arg(th, in, 0), loc) || !mutexLoc(arg(th, in, 1), m)) return true;
         switch (th.phase) {
         case 0:
-            if (!relaxedLocks_ && owner_[static_cast<std::size_t>(m)] != t) {
+            if (!relaxedLocks_ && owner_[static_cast<std::size_t>(m)] != t &&
+                owner_[static_cast<std::size_t>(m)] != kDestroyedOwner) {
                 fault(t, FaultKind::UnlockNotHeld, in.pos);
                 return true;
             }
@@ -1951,6 +1998,7 @@ void CExecution::runLocalSteps(ThreadId t) {
             case Builtin::MtxInit:
                 if (A(1) & 1)  // mtx_recursive, from a value the lowering could not see
                     throw UnsupportedError(p_.where(in.pos) + "a recursive mutex (mtx_recursive) is not supported");
+                if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
                 setResult(0);
                 break;
             case Builtin::BarrierInit:
@@ -2082,7 +2130,10 @@ void CExecution::runLocalSteps(ThreadId t) {
             }
             case Builtin::ThreadSelf: setResult(t); break;
             case Builtin::MutexInit:
-            case Builtin::MutexDestroy:
+            case Builtin::SpinInit:
+            case Builtin::RwInit:
+                if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
+                break;
             case Builtin::CondInit:
             case Builtin::CondDestroy:
             case Builtin::Nop: setResult(0); break;
@@ -2271,6 +2322,13 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         th.phase = phase;
         advance = false;
     };
+    // A lock, trylock or unlock of a destroyed mutex (kDestroyedOwner) happens, then the thread
+    // faults; the mutex stays destroyed.
+    const bool onDestroyed =
+        !freeFault && ev.loc >= 0 && owner_[loc] == kDestroyedOwner &&
+        (ev.kind == EventKind::Lock || ev.kind == EventKind::Unlock ||
+         (th.pendTry && (ev.kind == EventKind::CasSuccess || ev.kind == EventKind::CasFailure)));
+    if (onDestroyed) freeFault = FaultKind::MutexDestroyed;
     // Read-write locks and barriers (visibleBuiltin describes them).
     bool handled = true;
     switch (bi) {
@@ -2328,7 +2386,9 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
             mem_[loc] = ev.wval;
             const auto word = static_cast<std::uint64_t>(ev.rval);
             const std::uint64_t n = word >> 32, arrived = word & 0xffffffffULL;
-            if (n == 0) {
+            if (n == kBarrierDestroyedHi) {
+                if (!freeFault) freeFault = FaultKind::BarrierDestroyed;
+            } else if (n == 0) {
                 if (!freeFault) freeFault = FaultKind::BarrierNotInitialized;
             } else if (arrived % n == n - 1) {
                 setResult(-1);  // PTHREAD_BARRIER_SERIAL_THREAD: the last to arrive
@@ -2339,6 +2399,31 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
         } else {
             setResult(0);
         }
+        break;
+    case Builtin::MutexDestroy:
+    case Builtin::SpinDestroy:
+    case Builtin::RwDestroy:
+        if (freeFault) break;
+        // A thread holds the mutex (the exchange read its 1; under lapor, whose locks write
+        // nothing, only owner_ tells).
+        if (owner_[loc] >= 0) {
+            freeFault = FaultKind::DestroyLockedMutex;
+            mem_[loc] = 0;  // as the event says (the execution has an error; the owner stays)
+        } else if (owner_[loc] == kDestroyedOwner) {
+            freeFault = FaultKind::MutexDestroyed;  // destroyed twice
+        } else {
+            mem_[loc] = 0;
+            owner_[loc] = kDestroyedOwner;
+            setResult(0);
+        }
+        break;
+    case Builtin::MutexInit:
+    case Builtin::MtxInit:
+    case Builtin::SpinInit:
+    case Builtin::RwInit:  // of a destroyed mutex (visibleBuiltin)
+        mem_[loc] = 0;
+        owner_[loc] = -1;
+        setResult(0);
         break;
     default: handled = false; break;
     }
@@ -2514,6 +2599,10 @@ std::span<const Event> CExecution::step(ThreadId t, std::optional<Value> forcedR
     default: break;
     }
     if (keepDead) mem_[loc] = kDead;
+    if (onDestroyed) {
+        mem_[loc] = 0;
+        owner_[loc] = kDestroyedOwner;
+    }
     if (writesMemory(ev.kind)) {
         publish(ev.wval);
         // SAVER's relaxation: a store the pass found dead at its loop's header, into a block

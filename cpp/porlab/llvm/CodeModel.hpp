@@ -114,6 +114,11 @@ inline constexpr RmwOp kRmwOfCRmw[] = {RmwOp::Add,  RmwOp::Add,  RmwOp::Sub,    
     X(ThrdJoin, "thrd_join")                                                                       \
     X(MtxInit, "mtx_init")                                                                         \
     X(MtxTryLock, "mtx_trylock")                                                                   \
+    X(SpinInit, "pthread_spin_init")                                                               \
+    X(SpinDestroy, "pthread_spin_destroy")                                                         \
+    X(RwInit, "pthread_rwlock_init")                                                               \
+    X(RwDestroy, "pthread_rwlock_destroy")                                                         \
+    X(BarrierDestroy, "pthread_barrier_destroy")                                                   \
     X(ThreadEqual, "pthread_equal")                                                                \
     X(TlsAddress, "(address of a thread-local variable)") /* imm: the global */                   \
     X(AlignedAlloc, "aligned_alloc")  /* (alignment, size) */                                     \
