@@ -102,6 +102,10 @@ struct ProgramInfo {
     // and stores of memory other threads can reach): only then does the Reporter look for data
     // races, so that programs without them pay nothing.
     bool plainAccesses = false;
+    // Where the program first destroys a mutex (line 0: it does not). The destroyed-mutex checks
+    // need explorers that order a destroy with every lock and unlock of its mutex as executed:
+    // lapor (whose locks never block) and rf refuse such programs rather than answer wrongly.
+    SourcePos mutexDestroy;
 
     // ---- display only (explorers never look at these) -----------------------------------
     // The text of failed assertions, by the aux of AssertFail events ("data == 42" for

@@ -310,6 +310,9 @@ struct ExplorerInfo {
 // Throws InputError listing the known names when `name` is unknown.
 // explore() also rejects params the explorer does not know (a misspelt option must not be
 // silently ignored).
+// Throws UnsupportedError when the program destroys a mutex (ProgramInfo::mutexDestroy):
+// for explorers that cannot order a destroy with the mutex's locks and unlocks as executed.
+void refuseMutexDestroy(const Program& program, const std::string& explorer);
 [[nodiscard]] const ExplorerInfo& explorerInfo(const std::string& name);
 [[nodiscard]] ExploreResult explore(const Program& program, const std::string& explorer,
                                     const ExploreOptions& opts = {});

@@ -82,6 +82,7 @@ private:
 
 ExploreResult exploreLapor(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("lapor does not support IFAA");
+    refuseMutexDestroy(program, "lapor");  // (its locks never block; a destroy needs them to)
     ExploreResult r;
     LaporExplorer(program, opts, r).run();
     r.explorer = "lapor";

@@ -169,6 +169,18 @@ const std::vector<ExplorerInfo>& explorers() {
     return table;
 }
 
+void refuseMutexDestroy(const Program& program, const std::string& explorer) {
+    const auto info = program.info();
+    if (!info || !info->mutexDestroy.line) return;
+    const auto& pos = info->mutexDestroy;
+    const std::string file = pos.file < info->files.size() ? info->files[pos.file] : "";
+    throw UnsupportedError(
+        explorer + ": program '" + info->name + "' destroys a mutex (at " + file + ":" +
+        std::to_string(pos.line) + "): " + explorer + " cannot check the uses of a destroyed "
+        "mutex (its locks and a destroy are not ordered as executed); use optimal, "
+        "optimal-await, source, graph, rf-graph or naive");
+}
+
 const ExplorerInfo& explorerInfo(const std::string& name) {
     for (const auto& e : explorers())
         if (e.name == name) return e;

@@ -1095,6 +1095,7 @@ ExploreResult exploreRvf(const Program& program, const ExploreOptions& opts) {
 }
 
 ExploreResult exploreRfSmc(const Program& program, const ExploreOptions& opts) {
+    refuseMutexDestroy(program, "rf");  // (a destroy between a lock and its unlock)
     return runSmc(program, opts, "rf", /*perWrite=*/true);
 }
 

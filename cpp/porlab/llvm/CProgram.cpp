@@ -259,6 +259,7 @@ CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& nam
     info->files = mod_.files;
     info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
     info->plainAccesses = mod_.plainAccesses;        // the Reporter's race check
+    info->mutexDestroy = mod_.mutexDestroy;          // explorers that cannot check destroys
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");

@@ -262,6 +262,9 @@ struct CModule {
         maxObjects = std::int64_t{1} << 11;
     }
     std::vector<std::string> warnings;
+    // The first call that destroys a mutex (pthread_mutex_destroy, mtx_destroy, spin and
+    // read-write lock destroys; line 0: none): ProgramInfo::mutexDestroy.
+    SourcePos mutexDestroy;
     // Some non-atomic access (load, store, memcpy, memset) may reach memory other threads can
     // see: the Reporter then checks traces for data races (ProgramInfo::plainAccesses).
     bool plainAccesses = false;

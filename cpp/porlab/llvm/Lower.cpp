@@ -1217,6 +1217,10 @@ private:
         auto bc = classify(name, !callee->isDeclaration());
         if (bc) {
             if (bc->skip) return;
+            if ((bc->b == Builtin::MutexDestroy || bc->b == Builtin::SpinDestroy ||
+                 bc->b == Builtin::RwDestroy) &&
+                !out_.mutexDestroy.line)
+                out_.mutexDestroy = posOf(call);  // (rf and lapor refuse such programs)
             if (bc->mov) {
                 CInstr& in = emit(COp::Mov, call);
                 in.a = dst;
