@@ -341,9 +341,10 @@ def explorers() -> list[dict[str, Any]]:
     return list(_core.explorers())
 
 
-def trace_key(trace: _core.Trace, equivalence: str) -> tuple[int, int]:
-    """Canonical key of a trace under an equivalence (equal keys iff equivalent traces)."""
-    return tuple(_core.trace_key(trace, equivalence))  # type: ignore[return-value]
+def trace_key(trace: _core.Trace, equivalence: str, thread: int = 0) -> tuple[int, int]:
+    """Canonical key of a trace under an equivalence (equal keys iff equivalent traces);
+    ``thread`` is the thread value-centric and data-centric preselect."""
+    return tuple(_core.trace_key(trace, equivalence, thread))  # type: ignore[return-value]
 
 
 class PartitionSizes(dict):
@@ -364,6 +365,7 @@ class PartitionSizes(dict):
         self.budget_exceeded: bool = raw["budget_exceeded"]
         self.incomplete: list[str] = list(raw.get("incomplete", []))
         self.seconds: float = raw["seconds"]
+        self.thread: int = raw.get("thread", 0)
 
     @property
     def exhausted(self) -> bool:
@@ -381,16 +383,18 @@ class PartitionSizes(dict):
             "incomplete": list(self.incomplete),
             "exhausted": self.exhausted,
             "seconds": round(self.seconds, 6),
+            "thread": self.thread,
         }
 
 
 def partition_sizes(
     program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0,
     max_events: int = 0, max_memory: int | str | None = None, progress: ProgressLike = None,
-    progress_seconds: float = 0.5, check_races: bool = True,
+    progress_seconds: float = 0.5, check_races: bool = True, thread: int = 0,
 ) -> PartitionSizes:
     """Enumerate every interleaving of ``program`` and count its classes under each
-    equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware). With a
+    equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware,
+    value-centric and data-centric with ``thread`` preselected: RVF-SMC §3). With a
     budget, or after Ctrl-C, the counts are lower bounds and ``incomplete`` says why (Ctrl-C
     raises :class:`porlab.Interrupted` with the partial counts in ``result``). As in
     :func:`explore`, a trace with a data race is an error trace (ending at the race) unless
@@ -402,7 +406,7 @@ def partition_sizes(
     raw = _run_with_progress(progress, lambda cb: _core.partition_sizes(
         compiled, max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
         max_memory=mem, progress=cb, progress_seconds=progress_seconds,
-        check_races=check_races), estimate_of=compiled)
+        check_races=check_races, thread=thread), estimate_of=compiled)
     sizes = PartitionSizes(raw)
     if "interrupted" in sizes.incomplete:
         raise Interrupted(sizes)

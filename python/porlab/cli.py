@@ -144,7 +144,8 @@ def cmd_partition(args: argparse.Namespace) -> int:
         prog = _load_any(path, dict(args.param or []))
         try:
             p = partition_sizes(prog, max_traces=args.max_traces, max_seconds=args.max_seconds,
-                                max_memory=args.max_memory, progress=_progress(args))
+                                max_memory=args.max_memory, progress=_progress(args),
+                                thread=args.thread)
         except Interrupted as e:
             p = e.result  # type: ignore[assignment]
         if p.incomplete:
@@ -728,6 +729,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="program files (.py defining `program` or `build(...)`, or C files)")
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
                    help="parameter of the program file's build(...) function (-D for C files)")
+    p.add_argument("--thread", type=int, default=0, metavar="T",
+                   help="the thread value-centric and data-centric preselect (RVF-SMC §3: the "
+                   "Mazurkiewicz order is kept among the others); default 0, the first thread")
     budgets(p, events=False)
     output(p)
     p.set_defaults(func=cmd_partition)

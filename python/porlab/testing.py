@@ -226,8 +226,9 @@ def _ident(e: _core.Event, values: bool) -> tuple:
     return (*base, e.value_read, e.value_written) if values else base
 
 
-def reference_keys(ev: list[_core.Event]) -> dict[str, Any]:
-    """Keys of one trace under every equivalence, computed from first principles."""
+def reference_keys(ev: list[_core.Event], thread: int = 0) -> dict[str, Any]:
+    """Keys of one trace under every equivalence, computed from first principles; ``thread``
+    is the thread value-centric and data-centric preselect."""
     n = len(ev)
     base = _base_edges(ev)
     keys: dict[str, Any] = {}
@@ -271,16 +272,34 @@ def reference_keys(ev: list[_core.Event]) -> dict[str, Any]:
         frozenset(ident),
         frozenset((ident[i], ident[j]) for j in reads for i in causal[j] if i in reads),
     )
+    # Value-centric and data-centric (RVF-SMC §3): with `thread` preselected, (2) the order of
+    # every conflicting pair of events of two other threads; value-centric also (1) for each
+    # read of `thread`, whether it reads from a write of `thread`.
+    outside = frozenset(
+        (_ident(ev[i], False), _ident(ev[j], False))
+        for i in range(n) for j in range(i + 1, n)
+        if thread not in (ev[i].thread, ev[j].thread) and ev[i].thread != ev[j].thread
+        and _conflict(ev[i], ev[j], False)
+    )
+    own = frozenset(
+        (ident[j], rf[j] >= 0 and ev[rf[j]].thread == thread)
+        for j in reads if ev[j].thread == thread
+    )
+    keys["value-centric"] = (keys["rvf"], own, outside)
+    keys["data-centric"] = (keys["reads-from"], outside)
     return keys
 
 
-def reference_partition(program: Program | _core.ProgramBase) -> dict[str, dict[str, int]]:
+def reference_partition(
+    program: Program | _core.ProgramBase, thread: int = 0,
+) -> dict[str, dict[str, int]]:
     """Exhaustive enumeration in Python: per key (``interleavings`` and every equivalence), the
-    number of classes of complete, blocked and error traces."""
+    number of classes of complete, blocked and error traces (``thread``: the thread
+    value-centric and data-centric preselect)."""
     compiled = program.compile() if isinstance(program, Program) else program
     ex = compiled.new_execution()
     names = ["mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf", "lock-aware",
-             "lock-aware-mo"]
+             "lock-aware-mo", "value-centric", "data-centric"]
     seen: dict[str, dict[str, set]] = {k: {"complete": set(), "blocked": set(), "errors": set()}
                                        for k in names}
     counts = {"complete": 0, "blocked": 0, "errors": 0}
@@ -296,7 +315,7 @@ def reference_partition(program: Program | _core.ProgramBase) -> dict[str, dict[
     def report() -> None:
         s = status()
         counts[s] += 1
-        for k, v in reference_keys(events).items():
+        for k, v in reference_keys(events, thread).items():
             seen[k][s].add(v)
 
     def dfs() -> None:

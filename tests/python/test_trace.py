@@ -348,4 +348,4 @@ def test_rvf_key_separates_causal_orders_in_fig6():
 
 def test_trace_key_unknown_equivalence():
     with pytest.raises(porlab.InputError, match="unknown equivalence"):
-        porlab.trace_key(traces_of("litmus_sb")[0], "value-centric")
+        porlab.trace_key(traces_of("litmus_sb")[0], "no-such-equivalence")

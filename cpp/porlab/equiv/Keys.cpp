@@ -82,7 +82,129 @@ std::vector<int> canonicalLinearization(const Trace& trace, ConflictRelation c) 
     return order;
 }
 
-Key traceKey(Equivalence eq, const Trace& trace) {
+namespace {
+
+// Same events (with values) and the same reads-from function; with `lockAware`, locks read from
+// nothing; with `mo`, also the coherence order of memory writes.
+void addReadsFrom(Hasher& h, const Trace& trace, bool lockAware, bool mo) {
+    // Lock-aware: locks and unlocks are plain events (no reads-from between them), so the
+    // order of critical sections is not part of the class, only what memory reads see. So
+    // is a successful pthread_mutex_trylock (a CAS on a mutex): it is a lock. A failed one
+    // observes the mutex held: it reads from the acquire of the section it lies in.
+    const ProgramInfo* info = trace.info().get();
+    auto lockLike = [&](const Event& e) {
+        if (e.kind == EventKind::Lock || e.kind == EventKind::Unlock) return true;
+        return e.kind == EventKind::CasSuccess && info && e.loc >= 0 &&
+               static_cast<std::size_t>(e.loc) < info->isMutex.size() &&
+               info->isMutex[static_cast<std::size_t>(e.loc)];
+    };
+    const auto rf = trace.readsFrom();
+    for (const auto& g : byThread(trace)) {
+        h.add(0xffffffffULL);  // thread separator
+        for (int j : g) {
+            h.add(trace[j]);
+            if (lockAware && lockLike(trace[j])) continue;
+            if (rf[j] == kInitWrite) h.add(0xfffffffeULL);
+            else if (rf[j] >= 0)
+                h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) |
+                      trace[rf[j]].index);
+        }
+    }
+    if (mo) {
+        for (const auto& writes : trace.coherence()) {
+            h.add(0xfffffffdULL);  // location separator
+            for (int w : writes) {
+                if (lockLike(trace[w])) continue;
+                h.add((static_cast<std::uint64_t>(trace[w].thread) << 32) | trace[w].index);
+            }
+        }
+    }
+}
+
+void addRvf(Hasher& h, const Trace& trace) {
+    // Same events with the same values, and for every read the set of reads causally
+    // before it. Per thread u that set is a prefix of u's reads, so its size says it all.
+    const auto causal = trace.causalOrder();
+    const auto groups = byThread(trace);
+    // readsBefore[u][i] = number of reads among u's first i events
+    std::vector<std::vector<std::uint32_t>> readsBefore(groups.size());
+    for (std::size_t u = 0; u < groups.size(); ++u) {
+        readsBefore[u].assign(groups[u].size() + 1, 0);
+        for (std::size_t i = 0; i < groups[u].size(); ++i)
+            readsBefore[u][i + 1] =
+                readsBefore[u][i] + (readsMemory(trace[groups[u][i]].kind) ? 1 : 0);
+    }
+    for (const auto& g : groups) {
+        h.add(0xffffffffULL);
+        for (int j : g) {
+            h.add(trace[j]);
+            if (!readsMemory(trace[j].kind)) continue;
+            for (std::size_t u = 0; u < groups.size(); ++u) {
+                const std::uint32_t upto =
+                    std::min<std::uint32_t>(causal[j][u], static_cast<std::uint32_t>(groups[u].size()));
+                h.add(readsBefore[u][upto]);
+            }
+        }
+    }
+}
+
+// Value-centric condition (1) (RVF-SMC §3): for each read of `thr`, whether it reads from a
+// write of `thr`.
+void addOwnReads(Hasher& h, const Trace& trace, ThreadId thr) {
+    h.add(0xfffffffbULL);
+    const auto rf = trace.readsFrom();
+    for (std::size_t j = 0; j < trace.size(); ++j) {
+        if (trace[j].thread != thr || !readsMemory(trace[j].kind)) continue;
+        const bool own = rf[j] >= 0 && trace[static_cast<std::size_t>(rf[j])].thread == thr;
+        h.add(own ? 1 : 0);
+    }
+}
+
+// Condition (2) of the value-centric and data-centric equivalences: the order of every
+// conflicting pair of events outside `thr`. Conflicts are per location (a write with any other
+// access), so it is, per location, the sequence of the other threads' accesses in trace order,
+// in which a run of accesses that only read (they commute) counts as a set.
+void addOrderOutside(Hasher& h, const Trace& trace, ThreadId thr) {
+    h.add(0xfffffffaULL);
+    std::vector<std::pair<LocId, int>> accesses;  // (location, position)
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        const Event& e = trace[i];
+        if (e.thread == thr || e.loc == kNoLoc || !accessesMemory(e.kind)) continue;
+        accesses.emplace_back(e.loc, static_cast<int>(i));
+    }
+    std::stable_sort(accesses.begin(), accesses.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto id = [&](int i) {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(trace[i].thread)) << 32) |
+               trace[i].index;
+    };
+    std::vector<std::uint64_t> run;  // the current run of reads, as event identities
+    auto flush = [&] {
+        std::sort(run.begin(), run.end());
+        for (auto r : run) h.add(r);
+        h.add(0xfffffff9ULL);  // end of a run of reads
+        run.clear();
+    };
+    for (std::size_t k = 0; k < accesses.size(); ++k) {
+        const auto [loc, i] = accesses[k];
+        if (k == 0 || accesses[k - 1].first != loc) {
+            if (k) flush();
+            h.add(0xfffffff8ULL);  // a new location
+            h.add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(loc)));
+        }
+        if (writesMemory(trace[i].kind)) {
+            flush();
+            h.add(id(i));
+        } else {
+            run.push_back(id(i));
+        }
+    }
+    flush();
+}
+
+}  // namespace
+
+Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
     Hasher h;
     h.add(static_cast<std::uint64_t>(eq));
     if (!trace.inputs().empty()) {  // different inputs: different classes
@@ -97,71 +219,19 @@ Key traceKey(Equivalence eq, const Trace& trace) {
         for (int j : canonicalLinearization(trace, c)) h.add(trace[j], /*values=*/false);
         break;
     }
-    case Equivalence::ReadsFrom:
-    case Equivalence::LockAware:
-    case Equivalence::LockAwareMo: {
-        // Lock-aware: locks and unlocks are plain events (no reads-from between them), so the
-        // order of critical sections is not part of the class, only what memory reads see. So
-        // is a successful pthread_mutex_trylock (a CAS on a mutex): it is a lock. A failed one
-        // observes the mutex held: it reads from the acquire of the section it lies in.
-        const bool lockAware = eq != Equivalence::ReadsFrom;
-        const ProgramInfo* info = trace.info().get();
-        auto lockLike = [&](const Event& e) {
-            if (e.kind == EventKind::Lock || e.kind == EventKind::Unlock) return true;
-            return e.kind == EventKind::CasSuccess && info && e.loc >= 0 &&
-                   static_cast<std::size_t>(e.loc) < info->isMutex.size() &&
-                   info->isMutex[static_cast<std::size_t>(e.loc)];
-        };
-        const auto rf = trace.readsFrom();
-        for (const auto& g : byThread(trace)) {
-            h.add(0xffffffffULL);  // thread separator
-            for (int j : g) {
-                h.add(trace[j]);
-                if (lockAware && lockLike(trace[j])) continue;
-                if (rf[j] == kInitWrite) h.add(0xfffffffeULL);
-                else if (rf[j] >= 0)
-                    h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) |
-                          trace[rf[j]].index);
-            }
-        }
-        if (eq == Equivalence::LockAwareMo) {
-            for (const auto& writes : trace.coherence()) {
-                h.add(0xfffffffdULL);  // location separator
-                for (int w : writes) {
-                    if (lockLike(trace[w])) continue;
-                    h.add((static_cast<std::uint64_t>(trace[w].thread) << 32) | trace[w].index);
-                }
-            }
-        }
+    case Equivalence::ReadsFrom: addReadsFrom(h, trace, false, false); break;
+    case Equivalence::LockAware: addReadsFrom(h, trace, true, false); break;
+    case Equivalence::LockAwareMo: addReadsFrom(h, trace, true, true); break;
+    case Equivalence::Rvf: addRvf(h, trace); break;
+    case Equivalence::ValueCentric:
+        addRvf(h, trace);
+        addOwnReads(h, trace, preselected);
+        addOrderOutside(h, trace, preselected);
         break;
-    }
-    case Equivalence::Rvf: {
-        // Same events with the same values, and for every read the set of reads causally
-        // before it. Per thread u that set is a prefix of u's reads, so its size says it all.
-        const auto causal = trace.causalOrder();
-        const auto groups = byThread(trace);
-        // readsBefore[u][i] = number of reads among u's first i events
-        std::vector<std::vector<std::uint32_t>> readsBefore(groups.size());
-        for (std::size_t u = 0; u < groups.size(); ++u) {
-            readsBefore[u].assign(groups[u].size() + 1, 0);
-            for (std::size_t i = 0; i < groups[u].size(); ++i)
-                readsBefore[u][i + 1] =
-                    readsBefore[u][i] + (readsMemory(trace[groups[u][i]].kind) ? 1 : 0);
-        }
-        for (const auto& g : groups) {
-            h.add(0xffffffffULL);
-            for (int j : g) {
-                h.add(trace[j]);
-                if (!readsMemory(trace[j].kind)) continue;
-                for (std::size_t u = 0; u < groups.size(); ++u) {
-                    const std::uint32_t upto =
-                        std::min<std::uint32_t>(causal[j][u], static_cast<std::uint32_t>(groups[u].size()));
-                    h.add(readsBefore[u][upto]);
-                }
-            }
-        }
+    case Equivalence::DataCentric:
+        addReadsFrom(h, trace, false, false);
+        addOrderOutside(h, trace, preselected);
         break;
-    }
     }
     return h.key();
 }

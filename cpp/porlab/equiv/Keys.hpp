@@ -24,7 +24,13 @@ namespace porlab {
     X(LockAware, "lock-aware",                                                                     \
       "same events and the same reads-from on memory; lock order not recorded (LAPOR, wo = wb)")   \
     X(LockAwareMo, "lock-aware-mo",                                                                \
-      "as lock-aware, plus the coherence order of memory writes (LAPOR, wo = mo)")
+      "as lock-aware, plus the coherence order of memory writes (LAPOR, wo = mo)")                 \
+    X(ValueCentric, "value-centric",                                                               \
+      "as rvf, plus, for a preselected thread thr: each read of thr reads from thr or not alike, " \
+      "and every conflicting pair outside thr is ordered alike (VC-DPOR, RVF-SMC §3)")             \
+    X(DataCentric, "data-centric",                                                                 \
+      "as reads-from, plus every conflicting pair of events outside a preselected thread thr "     \
+      "ordered alike (DC-DPOR, RVF-SMC §3)")
 
 enum class Equivalence : std::uint8_t {
 #define PORLAB_X(e, s, d) e,
@@ -60,8 +66,15 @@ struct KeyHash {
     }
 };
 
+// The thread `thr` that the value-centric and data-centric equivalences preselect (RVF-SMC §3:
+// the Mazurkiewicz order is kept among all the other threads). porlab picks the first thread
+// (thread 0: the first thread of a builder program, main of a C program): RVF-SMC Figure 1's
+// 7 value-centric classes are those of its first thread. The other equivalences ignore it.
+inline constexpr ThreadId kDefaultPreselectedThread = 0;
+
 // 128-bit keys: a collision among 10^9 classes has probability about 10^-21.
-[[nodiscard]] Key traceKey(Equivalence eq, const Trace& trace);
+[[nodiscard]] Key traceKey(Equivalence eq, const Trace& trace,
+                           ThreadId preselected = kDefaultPreselectedThread);
 
 // A canonical representative of the Mazurkiewicz class: the lexicographically least (by thread
 // id) linearisation of happens-before, as positions into the trace.

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-// How many classes does a program have under each equivalence? Enumerates every interleaving with
-// the naive explorer and counts canonical keys, separately for complete, blocked and error traces.
+// Counting classes: how many distinct canonical keys the traces given have under each
+// equivalence, separately for complete, blocked and error traces. Keys come from the traces
+// alone; enumerating a program's traces is the explorers' business (explore/PartitionSizes.hpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <vector>
+#include <unordered_set>
 
 #include "porlab/equiv/Keys.hpp"
-#include "porlab/explore/Explorer.hpp"
 
 namespace porlab {
 
@@ -17,25 +17,22 @@ struct Counts {
     [[nodiscard]] std::uint64_t total() const { return complete + blocked + errors; }
 };
 
-struct PartitionSizes {
-    Counts interleavings;
-    std::array<Counts, kNumEquivalences> classes{};
-    ExploreResult run;  // the naive run (budget flags, time, events)
-};
-
-// `opts` budgets apply to the underlying naive run; a budget cut makes the counts lower bounds.
-[[nodiscard]] PartitionSizes partitionSizes(const Program& program, ExploreOptions opts = {});
-
 // Counts the classes of the traces an explorer reports, for the conformance checks: optimal
-// explorers must report every class exactly once.
+// explorers must report every class exactly once. `preselected` is the thread the value-centric
+// and data-centric equivalences preselect.
 class ClassCounter {
 public:
+    explicit ClassCounter(ThreadId preselected = kDefaultPreselectedThread)
+        : preselected_(preselected) {}
     void add(const Trace& t);
     [[nodiscard]] Counts classes(Equivalence eq) const;
     // How many reported traces fell into an already-seen class (data-race witnesses excepted).
     [[nodiscard]] std::uint64_t duplicates(Equivalence eq) const { return dups_[static_cast<int>(eq)]; }
+    // Is `t` a data race's error trace (the Reporter's witness, not the execution explored)?
+    [[nodiscard]] static bool isRaceWitness(const Trace& t);
 
 private:
+    ThreadId preselected_;
     std::array<std::array<std::unordered_set<Key, KeyHash>, 3>, kNumEquivalences> seen_;
     std::array<std::uint64_t, kNumEquivalences> dups_{};
 };

@@ -11,6 +11,7 @@
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/ThreadCentric.hpp"
 
 namespace porlab {
 
@@ -165,6 +166,18 @@ const std::vector<ExplorerInfo>& explorers() {
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
          /*coversClasses=*/false, /*nonRedundant=*/true},
+        {"value-centric", "value-centric",
+         "one trace per value-centric class (RVF-SMC §3, thread 0 preselected); not VC-DPOR "
+         "(Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's own design: optimal "
+         "explores the Mazurkiewicz classes and the first trace of each value-centric class is "
+         "reported (the others are explored and counted in traces_not_reported)",
+         true, exploreValueCentric},
+        {"data-centric", "data-centric",
+         "one trace per data-centric class (RVF-SMC §3, thread 0 preselected); not DC-DPOR "
+         "(Chalupa et al. POPL'18), which porlab lacks, but porlab's own design: optimal "
+         "explores the Mazurkiewicz classes and the first trace of each data-centric class is "
+         "reported (the others are explored and counted in traces_not_reported)",
+         true, exploreDataCentric},
     };
     return table;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 
 #include <gtest/gtest.h>
 

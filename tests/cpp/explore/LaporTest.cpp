@@ -15,7 +15,7 @@
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/equiv/Keys.hpp"
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 
 using namespace porlab;
 

@@ -11,7 +11,7 @@
 
 #include "RandomProgram.hpp"
 #include "TestPrograms.hpp"
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 
 using namespace porlab;
 

@@ -20,7 +20,7 @@
 #include "RandomProgram.hpp"
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 
 using namespace porlab;

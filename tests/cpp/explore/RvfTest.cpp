@@ -17,7 +17,7 @@
 #include "RandomProgram.hpp"
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/program/SpecBuilder.hpp"
 
 using namespace porlab;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
 #include "llvm/CTestSupport.hpp"
