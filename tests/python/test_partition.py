@@ -13,7 +13,7 @@ from conftest import EXAMPLES, build_straight_line, example, oracle_counts
 import porlab
 
 EQUIVS = ["interleavings", "mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf",
-          "lock-aware", "lock-aware-mo"]
+          "lock-aware", "lock-aware-mo", "value-centric", "data-centric"]
 
 
 def multinomial(*ks: int) -> int:
@@ -32,6 +32,13 @@ def check_lattice(p: porlab.PartitionSizes) -> None:
     # Mazurkiewicz with coherence).
     assert p["lock-aware"] <= p["reads-from"] and p["lock-aware"] <= p["lock-aware-mo"]
     assert p["lock-aware-mo"] <= p["mazurkiewicz"]
+    # The lattice of RVF-SMC §3 (Figure 4): RVF ≤ value-centric ≤ data-centric ≤ Mazurkiewicz
+    # and RVF ≤ reads-from ≤ data-centric. Value-centric and reads-from are not comparable:
+    # value-centric keeps the order of unobserved writes outside the preselected thread, which
+    # reads-from forgets, and reads-from keeps the writes read, which value-centric reduces to
+    # values (test_value_centric_and_reads_from_are_incomparable).
+    assert p["rvf"] <= p["value-centric"] <= p["data-centric"] <= p["mazurkiewicz"]
+    assert p["reads-from"] <= p["data-centric"]
     for kind in (p.complete, p.blocked, p.errors):
         assert set(kind) == set(EQUIVS)
     for k in EQUIVS:
@@ -48,6 +55,7 @@ def test_rvf_fig1():
     check_lattice(p)
     assert p["mazurkiewicz"] == 98
     assert p["reads-from"] == 9
+    assert p["value-centric"] == 7  # with thr1, porlab's default preselected thread
     assert p["rvf"] == 1
     # 8 events in threads of 2, 3, 3 events.
     assert p["interleavings"] == multinomial(2, 3, 3) == 560
@@ -366,3 +374,85 @@ def test_budget_gives_lower_bounds():
     assert part["interleavings"] == 10
     for k in EQUIVS:
         assert part[k] <= full[k]
+
+
+# --- value-centric and data-centric (RVF-SMC §3) ------------------------------------------------
+
+
+def test_rvf_fig1_value_centric_counts_orders_of_the_other_threads():
+    # The paper's reading of its 7: VC-DPOR "enumerates all Mazurkiewicz orderings of
+    # all-but-one threads". With thr1 preselected (it has no reads, so condition (1) is empty and
+    # RVF has one class), the classes are the orders of thr2 = a1 a2 a3 = w(x) w(y) r(x) and
+    # thr3 = b1 b2 b3 = w(x) w(y) r(y) on their conflicting pairs: b1 before a1 (then a2 before
+    # b2, between b2 and b3, or after b3: 3), b1 between a1 and a3 (3 again), b1 after a3 (then
+    # a2 < a3 < b1 < b2: 1): 3 + 3 + 1 = 7.
+    fig1 = example("rvf_fig1")
+    two = build_straight_line([[("w", "x", 1), ("w", "y", 1), ("r", "x")],
+                               [("w", "x", 1), ("w", "y", 1), ("r", "y")]])
+    assert porlab.partition_sizes(two)["mazurkiewicz"] == 7 == oracle_counts(
+        [[("w", "x", 1), ("w", "y", 1), ("r", "x")], [("w", "x", 1), ("w", "y", 1), ("r", "y")]]
+    )["mazurkiewicz"]
+    assert porlab.partition_sizes(fig1, thread=0)["value-centric"] == 7
+
+
+def test_value_centric_and_reads_from_are_incomparable():
+    # Figure 1: value-centric 7 < reads-from 9. Here the other way round: two threads besides
+    # the preselected t0 write x and nobody reads it. Reads-from (and RVF) see one class; the
+    # order of the two writes, a conflicting pair outside t0, makes two value-centric (and
+    # data-centric, and Mazurkiewicz) classes.
+    p = porlab.partition_sizes(build_straight_line([[("w", "z", 1)], [("w", "x", 1)],
+                                                    [("w", "x", 2)]]))
+    check_lattice(p)
+    assert (p["rvf"], p["reads-from"]) == (1, 1)
+    assert (p["value-centric"], p["data-centric"], p["mazurkiewicz"]) == (2, 2, 2)
+    # With t1 preselected, the only pair outside it is gone: one class each.
+    p1 = porlab.partition_sizes(build_straight_line([[("w", "z", 1)], [("w", "x", 1)],
+                                                     [("w", "x", 2)]]), thread=1)
+    assert (p1["value-centric"], p1["data-centric"]) == (1, 1)
+
+
+def test_value_centric_condition_one():
+    # t0 = w(x,1) r(x), t1 = w(x,1): the read sees 1 either way (one RVF class), but reads
+    # from its own thread's write or from t1's: condition (1) makes two value-centric classes.
+    # Nothing outside t0 conflicts with anything outside t0.
+    p = porlab.partition_sizes(build_straight_line([[("w", "x", 1), ("r", "x")],
+                                                    [("w", "x", 1)]]))
+    check_lattice(p)
+    assert p["rvf"] == 1
+    assert p["value-centric"] == 2
+    assert p["reads-from"] == p["data-centric"] == 2
+
+
+def test_preselected_thread_must_be_a_thread_id():
+    with pytest.raises(porlab.InputError, match="preselected thread"):
+        porlab.partition_sizes(example("rvf_fig1"), thread=-1)
+
+
+@pytest.mark.parametrize("shard", range(2))
+def test_lattice_and_reference_twin_on_random_programs(shard):
+    # Every random program: the lattice order holds, and the Python reference twin (first
+    # principles: pairs of conflicting events, in testing.py) counts the same value-centric and
+    # data-centric classes as the C++ keys, for a randomly preselected thread.
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as hseed
+    from hypothesis import strategies as st
+
+    from porlab.testing import build_program, random_programs, reference_partition
+
+    @hseed(20261124 + shard)
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(desc=random_programs(), data=st.data())
+    def agrees(desc, data):
+        prog = build_program(desc)
+        thread = data.draw(st.integers(0, len(desc.threads)))
+        sizes = porlab.partition_sizes(prog, max_traces=2000, thread=thread)
+        if sizes.budget_exceeded:
+            return
+        check_lattice(sizes)
+        ref = reference_partition(prog, thread)
+        for key in ("value-centric", "data-centric"):
+            for kind in ("complete", "blocked", "errors"):
+                assert getattr(sizes, kind)[key] == ref[key][kind], (key, kind, desc.source())
+
+    agrees()
