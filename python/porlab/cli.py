@@ -837,7 +837,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "FILE: .png, .pdf, .svg, ...; -o again for more files) from the rows of "
                        "a results file written by `porlab bench`.")
     p.add_argument("results", help="results file written by `porlab bench`")
-    p.add_argument("--table", choices=["rvf", "godot", "lapor", "plain"], default="plain")
+    p.add_argument("--table", choices=["rvf", "godot", "lapor", "saver", "plain"],
+                   default="plain")
     p.add_argument("--format", choices=["markdown", "latex"],
                    help="table format (default: latex for -o FILE.tex, else markdown)")
     p.add_argument("--explorers", metavar="A,B", help="explorer configurations (columns)")

@@ -6,12 +6,18 @@ configuration (``config``, e.g. ``optimal-await+ifaa``) the numbers of the paper
 
 * :func:`rvf_table` — RVF-SMC Tables 1–2: traces and time per explorer, ``-`` when there is
   no result (timeout, budget, memory-out), ``†`` when the explorer failed on the input (crash
-  or bad input); the minimum traces and time of a row in bold.
+  or bad input); the minimum traces and time of a row in bold. By default the paper's five
+  columns (:data:`RVF_PAPER_COLUMNS`: RVF-SMC, VC-DPOR, Nidhugg/rfsc, DC-DPOR, Nidhugg/source
+  as porlab's rvf, value-centric, rf, data-centric, source) when the results have them.
 * :func:`godot_table` — Godot Table I: ``T+B`` executions (``T`` when B = 0) and seconds per
   configuration, ``⊙`` for no result, ``†`` for crashes.
 * :func:`lapor_table` — LAPOR Tables 1–4: executions, then times, of every configuration given
   side by side (the paper's two, GenMC and LAPOR, or more), ``–`` for no result, the best of a
   row in bold.
+* :func:`saver_table` — SAVER Table I: the complete executions (the paper reports only T) of
+  every configuration given (default: none, spin-assume and saver of the loops suite, as the
+  paper's GenMC without and with its spin heuristic and SAVER), then the time of the last
+  one; ``⊙`` for no result, ``†`` for crashes and bad input.
 * :func:`plain_table` — every row with its status and counts.
 
 Traces are ``complete + blocked + errors``; times are the exploration's own seconds, printed
@@ -38,7 +44,10 @@ __all__ = [
     "lapor_table",
     "latex_escape",
     "plain_table",
+    "RVF_PAPER_COLUMNS",
+    "SAVER_PAPER_COLUMNS",
     "rvf_table",
+    "saver_table",
     "table",
 ]
 
@@ -51,8 +60,16 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "rvf": ("instance", "config", "status", "traces", "seconds"),
     "godot": ("instance", "config", "status", "complete", "blocked", "errors", "seconds"),
     "lapor": ("instance", "config", "status", "complete", "blocked", "errors", "seconds"),
+    "saver": ("instance", "config", "status", "complete", "seconds"),
     "plain": ("instance", "config", "status"),
 }
+#: RVF-SMC Tables 1–2's columns (RVF-SMC, VC-DPOR, Nidhugg/rfsc, DC-DPOR, Nidhugg/source) as
+#: porlab's explorers: one per equivalence of the lattice, coarsest first.
+RVF_PAPER_COLUMNS = ("rvf", "value-centric", "rf", "data-centric", "source")
+#: SAVER Table I's columns (GenMC without and with its spin heuristic, SAVER) as the loop modes
+#: of benchmarks/suites/loops.toml.
+SAVER_PAPER_COLUMNS = ("none", "spin-assume", "saver")
+
 _STAND_INS = {"config": ("explorer",), "instance": ("program",),
               "traces": ("complete", "blocked", "errors")}
 
@@ -240,10 +257,10 @@ def _bold_min(cells: list[Cell], values: list[float | None]) -> list[Cell]:
             for c, v in zip(cells, values, strict=True)]
 
 
-def _pick(cfgs: Sequence[str] | None, df: Any) -> list[str]:
+def _pick(cfgs: Sequence[str] | None, df: Any, paper: Sequence[str] = ()) -> list[str]:
     have = configs(df)
     if not cfgs:
-        return have
+        return list(paper) if paper and all(c in have for c in paper) else have
     missing = [c for c in cfgs if c not in have]
     if missing:
         raise ValueError(f"no rows for {', '.join(missing)} (have: {', '.join(have)})")
@@ -268,8 +285,10 @@ def rvf_table(df: Any, explorers: Sequence[str] | None = None, *,
               format: str = "markdown") -> str:
     """RVF-SMC Tables 1–2: one row per benchmark instance; per explorer configuration, traces
     and time (s). ``-`` for timeouts, budgets and memory-outs, ``†`` for crashes and bad input;
-    the minimum traces and the minimum time of a row are bold."""
-    cfgs = _pick(explorers, df)
+    the minimum traces and the minimum time of a row are bold. Without ``explorers``: the
+    paper's columns (:data:`RVF_PAPER_COLUMNS`) if the results have them all, else every
+    configuration."""
+    cfgs = _pick(explorers, df, RVF_PAPER_COLUMNS)
     grid = _grid(df)
     rows = []
     for inst in _shown(df, cfgs, grid):
@@ -355,6 +374,34 @@ def lapor_table(df: Any, explorers: Sequence[str] | None = None, *,
     return Table(header, rows, groups).render(format)
 
 
+def saver_table(df: Any, configs: Sequence[str] | None = None, *,
+                format: str = "markdown") -> str:
+    """SAVER Table I: one row per benchmark instance; the complete executions of every
+    configuration (the paper reports only T), then the time of the last configuration (the
+    paper times only SAVER). ``⊙`` for no result (timeout, budget, memory-out), ``†`` for
+    crashes and bad input. Without ``configs``: :data:`SAVER_PAPER_COLUMNS` if the results
+    have them all, else every configuration."""
+    cfgs = _pick(configs, df, SAVER_PAPER_COLUMNS)
+    if not cfgs:
+        raise ValueError("the SAVER table needs at least one configuration")
+    grid = _grid(df)
+    rows = []
+    for inst in _shown(df, cfgs, grid):
+        row = [Cell(inst)]
+        for c in cfgs:
+            r = grid.get((inst, c))
+            special = _status_cell(r, "⊙", "†")
+            row.append(special if special is not None or r is None
+                       else Cell(str(int(r["complete"]))))
+        r = grid.get((inst, cfgs[-1]))
+        special = _status_cell(r, "⊙", "†")
+        row.append(special if special is not None or r is None
+                   else Cell(_fmt_time(float(r["seconds"]))))
+        rows.append(row)
+    header = ["Benchmark", *[f"{c} Execs" for c in cfgs], f"{cfgs[-1]} Time"]
+    return Table(header, rows).render(format)
+
+
 def plain_table(df: Any, *, format: str = "markdown") -> str:
     """Every row: benchmark, configuration, status, complete, blocked (and how many of those the
     loop bound blocked: complete + bound is GenMC's complete count), errors, events, time and
@@ -387,7 +434,7 @@ def plain_table(df: Any, *, format: str = "markdown") -> str:
 
 def table(df: Any, kind: str, *, explorers: Sequence[str] | None = None,
           format: str = "markdown") -> str:
-    """Dispatch by name: ``rvf``, ``godot``, ``lapor`` or ``plain``; raises ValueError when
+    """Dispatch by name: ``rvf``, ``godot``, ``lapor``, ``saver`` or ``plain``; raises ValueError when
     ``df`` lacks a column the table needs."""
     check_columns(df, kind)
     if kind == "rvf":
@@ -396,9 +443,11 @@ def table(df: Any, kind: str, *, explorers: Sequence[str] | None = None,
         return godot_table(df, explorers, format=format)
     if kind == "lapor":
         return lapor_table(df, explorers, format=format)
+    if kind == "saver":
+        return saver_table(df, explorers, format=format)
     if kind == "plain":
         if explorers:
             df = df[df["config"].isin(list(explorers))]
         return plain_table(df, format=format)
-    raise ValueError(f"unknown table {kind!r} (rvf, godot, lapor or plain)")
+    raise ValueError(f"unknown table {kind!r} (rvf, godot, lapor, saver or plain)")
 

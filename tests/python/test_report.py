@@ -82,6 +82,41 @@ def test_rvf_table_latex():
     assert text.endswith("\\bottomrule\n\\end{tabular}")
 
 
+def test_rvf_table_defaults_to_the_papers_five_columns():
+    # With every column of RVF-SMC Tables 1-2 present, the default shows exactly them, in the
+    # paper's order (RVF-SMC, VC-DPOR, Nidhugg/rfsc, DC-DPOR, Nidhugg/source), not "naive".
+    specs = [("fig1", 1, c, "ok", t, 0, 0.01)
+             for c, t in (("naive", 560), ("source", 98), ("data-centric", 28), ("rf", 9),
+                          ("value-centric", 7), ("rvf", 1))]
+    text = report.rvf_table(rows(*specs))
+    assert text.splitlines()[0] == (
+        "| Benchmark | rvf traces | rvf time (s) | value-centric traces | value-centric time (s)"
+        " | rf traces | rf time (s) | data-centric traces | data-centric time (s)"
+        " | source traces | source time (s) |")
+    assert [c.strip("*") for c in md_rows(text)[0][1::2]] == ["1", "7", "9", "28", "98"]
+    # One of them missing: every configuration, in suite order.
+    assert "naive traces" in report.rvf_table(rows(*specs[:-1]))
+
+
+def test_saver_table():
+    df = rows(
+        ("seqlock(3)", 3, "none", "ok", 430, 12, 0.5),
+        ("seqlock(3)", 3, "spin-assume", "ok", 147, 3, 0.2),
+        ("seqlock(3)", 3, "plp", "ok", 9, 0, 0.02),
+        ("seqlock(3)", 3, "saver", "ok", 9, 40, 0.03),
+        ("mcslock(4)", 4, "none", "timeout", 0, 0, 0),
+        ("mcslock(4)", 4, "spin-assume", "ok", 26232, 0, 6.2),
+        ("mcslock(4)", 4, "saver", "crash", 0, 0, 0),
+    )
+    text = report.table(df, "saver")
+    assert text.splitlines()[0] == ("| Benchmark | none Execs | spin-assume Execs | saver Execs"
+                                    " | saver Time |")
+    # complete executions only (the paper's T), the time of the last configuration
+    assert md_rows(text) == [["seqlock(3)", "430", "147", "9", "0.0300"],
+                             ["mcslock(4)", "⊙", "26232", "†", "†"]]
+    assert md_rows(report.saver_table(df, ["plp"])) == [["seqlock(3)", "9", "0.0200"]]
+
+
 def test_latex_escape():
     assert report.latex_escape(r"a_b & 50% $x$ #1 {y} ~^\ ⊙") == (
         r"a\_b \& 50\% \$x\$ \#1 \{y\} \textasciitilde{}\textasciicircum{}\textbackslash{}"

@@ -58,3 +58,32 @@ TEST(PartitionTest, NReadsLockIsFactorial) {
         EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n, false)), Equivalence::Mazurkiewicz), 1u);
     }
 }
+
+// RVF-SMC Figure 1 prints 7 value-centric classes: the Mazurkiewicz orders of thr2 and thr3
+// with thr1 (porlab's default preselected thread, no reads) left out. With thr2 or thr3
+// preselected the count differs: the choice matters, hence the parameter.
+TEST(PartitionTest, RvfFigure1ValueCentric) {
+    auto p = partitionSizes(*testprog::rvfFig1());
+    EXPECT_EQ(classes(p, Equivalence::ValueCentric), 7u);
+    auto p1 = partitionSizes(*testprog::rvfFig1(), {}, 1);
+    EXPECT_NE(classes(p1, Equivalence::ValueCentric), 7u);
+}
+
+// The lattice of RVF-SMC Figure 4 on random programs, in number of classes of each kind:
+// RVF ≤ value-centric ≤ data-centric ≤ Mazurkiewicz and reads-from ≤ data-centric (value-centric
+// and reads-from are incomparable: test_partition.py shows both directions).
+TEST(PartitionTest, LatticeOrderOnRandomPrograms) {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        auto prog = testprog::randomProgram(seed);
+        ExploreOptions o;
+        o.maxTraces = 3000;
+        const auto p = partitionSizes(*prog, o, static_cast<ThreadId>(seed % 3));
+        if (p.run.budgetExceeded) continue;
+        auto n = [&](Equivalence e) { return p.classes[static_cast<int>(e)].total(); };
+        EXPECT_LE(n(Equivalence::Rvf), n(Equivalence::ValueCentric)) << seed;
+        EXPECT_LE(n(Equivalence::ValueCentric), n(Equivalence::DataCentric)) << seed;
+        EXPECT_LE(n(Equivalence::ReadsFrom), n(Equivalence::DataCentric)) << seed;
+        EXPECT_LE(n(Equivalence::DataCentric), n(Equivalence::Mazurkiewicz)) << seed;
+        EXPECT_LE(n(Equivalence::Rvf), n(Equivalence::ReadsFrom)) << seed;
+    }
+}
