@@ -35,6 +35,8 @@ from typing import Any
 
 __all__ = [
     "REQUIRED_COLUMNS",
+    "RVF_PAPER_COLUMNS",
+    "SAVER_PAPER_COLUMNS",
     "Cell",
     "Table",
     "check_columns",
@@ -44,8 +46,6 @@ __all__ = [
     "lapor_table",
     "latex_escape",
     "plain_table",
-    "RVF_PAPER_COLUMNS",
-    "SAVER_PAPER_COLUMNS",
     "rvf_table",
     "saver_table",
     "table",
@@ -434,8 +434,8 @@ def plain_table(df: Any, *, format: str = "markdown") -> str:
 
 def table(df: Any, kind: str, *, explorers: Sequence[str] | None = None,
           format: str = "markdown") -> str:
-    """Dispatch by name: ``rvf``, ``godot``, ``lapor``, ``saver`` or ``plain``; raises ValueError when
-    ``df`` lacks a column the table needs."""
+    """Dispatch by name: ``rvf``, ``godot``, ``lapor``, ``saver`` or ``plain``; raises
+    ValueError when ``df`` lacks a column the table needs."""
     check_columns(df, kind)
     if kind == "rvf":
         return rvf_table(df, explorers, format=format)
