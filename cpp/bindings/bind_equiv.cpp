@@ -21,13 +21,11 @@ Equivalence equivalenceOf(const std::string& n) {
     throw InputError("unknown equivalence '" + n + "' (known: " + known + ")");
 }
 
-// None: porlab's default (kAutoPreselected); else a thread id.
-ThreadId preselectedOf(std::optional<int> thread) {
-    if (!thread) return kAutoPreselected;
-    if (*thread < 0)
+ThreadId preselectedOf(int thread) {
+    if (thread < 0)
         throw InputError("the preselected thread of value-centric and data-centric must be a "
-                         "thread id >= 0, not " + std::to_string(*thread));
-    return *thread;
+                         "thread id >= 0, not " + std::to_string(thread));
+    return thread;
 }
 
 py::dict countsDict(const Counts& c) {
@@ -48,11 +46,11 @@ void bindEquiv(py::module_& m) {
     }
 
     m.def("trace_key",
-          [](const Trace& t, const std::string& eq, std::optional<int> thread) {
+          [](const Trace& t, const std::string& eq, int thread) {
               Key k = traceKey(equivalenceOf(eq), t, preselectedOf(thread));
               return py::make_tuple(k.hi, k.lo);
           },
-          py::arg("trace"), py::arg("equivalence"), py::arg("thread") = py::none(),
+          py::arg("trace"), py::arg("equivalence"), py::arg("thread") = kDefaultPreselectedThread,
           "Canonical 128-bit key of a trace's class (as two ints): equal iff equivalent. "
           "`thread`: the thread value-centric and data-centric preselect.");
 
@@ -65,7 +63,7 @@ void bindEquiv(py::module_& m) {
     m.def("partition_sizes",
           [](const Program& program, std::uint64_t maxTraces, double maxSeconds,
              std::uint64_t maxEvents, std::uint64_t maxMemory, std::optional<py::function> progress,
-             double progressSeconds, bool checkRaces, std::optional<int> thread) {
+             double progressSeconds, bool checkRaces, int thread) {
               const ThreadId preselected = preselectedOf(thread);
               ExploreOptions o;
               o.checkRaces = checkRaces;
@@ -87,23 +85,21 @@ void bindEquiv(py::module_& m) {
               d["budget_reason"] = p.run.budgetReason;
               d["incomplete"] = p.run.incomplete;
               d["seconds"] = p.run.seconds;
-              d["thread"] = preselectedThread(program.info().get(), preselected);
+              d["thread"] = preselected;
               return d;
           },
           py::arg("program"), py::arg("max_traces") = 0, py::arg("max_seconds") = 0.0,
           py::arg("max_events") = 0, py::arg("max_memory") = 0, py::arg("progress") = py::none(),
           py::arg("progress_seconds") = 0.5, py::arg("check_races") = true,
-          py::arg("thread") = py::none(),
+          py::arg("thread") = kDefaultPreselectedThread,
           "Enumerate every interleaving and count classes per equivalence; each entry maps to "
           "{'complete', 'blocked', 'errors'} counts. Budgets and Ctrl-C end the run with partial "
           "counts (lower bounds) and the reasons in 'incomplete'.");
 
     py::class_<ClassCounter>(m, "ClassCounter",
                              "Counts the classes of reported traces under every equivalence.")
-        .def(py::init([](std::optional<int> thread) {
-                 return ClassCounter(preselectedOf(thread));
-             }),
-             py::arg("thread") = py::none())
+        .def(py::init([](int thread) { return ClassCounter(preselectedOf(thread)); }),
+             py::arg("thread") = kDefaultPreselectedThread)
         .def("add", &ClassCounter::add, py::arg("trace"))
         .def("classes",
              [](const ClassCounter& c, const std::string& eq) {

@@ -341,10 +341,9 @@ def explorers() -> list[dict[str, Any]]:
     return list(_core.explorers())
 
 
-def trace_key(trace: _core.Trace, equivalence: str, thread: int | None = None) -> tuple[int, int]:
+def trace_key(trace: _core.Trace, equivalence: str, thread: int = 0) -> tuple[int, int]:
     """Canonical key of a trace under an equivalence (equal keys iff equivalent traces);
-    ``thread`` is the thread value-centric and data-centric preselect (None: the program's
-    first thread, thread 0, or 1 when thread 0 is a C program's main)."""
+    ``thread`` is the thread value-centric and data-centric preselect."""
     return tuple(_core.trace_key(trace, equivalence, thread))  # type: ignore[return-value]
 
 
@@ -366,7 +365,7 @@ class PartitionSizes(dict):
         self.budget_exceeded: bool = raw["budget_exceeded"]
         self.incomplete: list[str] = list(raw.get("incomplete", []))
         self.seconds: float = raw["seconds"]
-        self.thread: int = raw.get("thread", 0)  # the thread value/data-centric preselected
+        self.thread: int = raw.get("thread", 0)
 
     @property
     def exhausted(self) -> bool:
@@ -391,12 +390,11 @@ class PartitionSizes(dict):
 def partition_sizes(
     program: ProgramLike, *, max_traces: int = 0, max_seconds: float = 0.0,
     max_events: int = 0, max_memory: int | str | None = None, progress: ProgressLike = None,
-    progress_seconds: float = 0.5, check_races: bool = True, thread: int | None = None,
+    progress_seconds: float = 0.5, check_races: bool = True, thread: int = 0,
 ) -> PartitionSizes:
     """Enumerate every interleaving of ``program`` and count its classes under each
     equivalence (Mazurkiewicz, Mazurkiewicz with IFAA, reads-from, RVF, lock-aware,
-    value-centric and data-centric with ``thread`` preselected: RVF-SMC §3; None: the
-    program's first thread, thread 0, or 1 when thread 0 is a C program's main). With a
+    value-centric and data-centric with ``thread`` preselected: RVF-SMC §3). With a
     budget, or after Ctrl-C, the counts are lower bounds and ``incomplete`` says why (Ctrl-C
     raises :class:`porlab.Interrupted` with the partial counts in ``result``). As in
     :func:`explore`, a trace with a data race is an error trace (ending at the race) unless

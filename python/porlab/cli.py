@@ -729,10 +729,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="program files (.py defining `program` or `build(...)`, or C files)")
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
                    help="parameter of the program file's build(...) function (-D for C files)")
-    p.add_argument("--thread", type=int, default=None, metavar="T",
+    p.add_argument("--thread", type=int, default=0, metavar="T",
                    help="the thread value-centric and data-centric preselect (RVF-SMC §3: the "
-                   "Mazurkiewicz order is kept among the others); default: the program's first "
-                   "thread (0, or 1 when thread 0 is a C program's main)")
+                   "Mazurkiewicz order is kept among the others); default 0, the first thread")
     budgets(p, events=False)
     output(p)
     p.set_defaults(func=cmd_partition)

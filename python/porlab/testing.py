@@ -291,14 +291,12 @@ def reference_keys(ev: list[_core.Event], thread: int = 0) -> dict[str, Any]:
 
 
 def reference_partition(
-    program: Program | _core.ProgramBase, thread: int | None = None,
+    program: Program | _core.ProgramBase, thread: int = 0,
 ) -> dict[str, dict[str, int]]:
     """Exhaustive enumeration in Python: per key (``interleavings`` and every equivalence), the
     number of classes of complete, blocked and error traces (``thread``: the thread
-    value-centric and data-centric preselect; None: the first thread, 1 after a C main)."""
+    value-centric and data-centric preselect)."""
     compiled = program.compile() if isinstance(program, Program) else program
-    if thread is None:
-        thread = 1 if compiled.thread_names[:1] == ["main"] else 0
     ex = compiled.new_execution()
     names = ["mazurkiewicz", "mazurkiewicz-ifaa", "reads-from", "rvf", "lock-aware",
              "lock-aware-mo", "value-centric", "data-centric"]

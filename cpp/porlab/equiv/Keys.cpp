@@ -204,13 +204,7 @@ void addOrderOutside(Hasher& h, const Trace& trace, ThreadId thr) {
 
 }  // namespace
 
-ThreadId preselectedThread(const ProgramInfo* info, ThreadId requested) {
-    if (requested >= 0) return requested;
-    return info && !info->threadNames.empty() && info->threadNames[0] == "main" ? 1 : 0;
-}
-
-Key traceKey(Equivalence eq, const Trace& trace, ThreadId requested) {
-    const ThreadId preselected = preselectedThread(trace.info().get(), requested);
+Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
     Hasher h;
     h.add(static_cast<std::uint64_t>(eq));
     if (!trace.inputs().empty()) {  // different inputs: different classes

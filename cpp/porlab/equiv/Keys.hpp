@@ -67,18 +67,12 @@ struct KeyHash {
 };
 
 // The thread `thr` that the value-centric and data-centric equivalences preselect (RVF-SMC §3:
-// the Mazurkiewicz order is kept among all the other threads). By default (kAutoPreselected)
-// porlab picks the program's first thread: thread 0, or thread 1 when thread 0 is a C program's
-// main (named "main"), which only starts the threads of the paper's programs. RVF-SMC Figure 1's
-// 7 value-centric classes are those of its first thread, thr1; a C program and its builder twin
-// preselect the same thread.
-inline constexpr ThreadId kAutoPreselected = -1;
-inline constexpr ThreadId kDefaultPreselectedThread = kAutoPreselected;
-// The thread preselected in traces of a program with this info: `requested` if >= 0.
-[[nodiscard]] ThreadId preselectedThread(const ProgramInfo* info, ThreadId requested);
+// the Mazurkiewicz order is kept among all the other threads). porlab picks the first thread
+// (thread 0: the first thread of a builder program, main of a C program): RVF-SMC Figure 1's
+// 7 value-centric classes are those of its first thread. The other equivalences ignore it.
+inline constexpr ThreadId kDefaultPreselectedThread = 0;
 
 // 128-bit keys: a collision among 10^9 classes has probability about 10^-21.
-// `preselected`: the thread of value-centric and data-centric (kAutoPreselected: the default).
 [[nodiscard]] Key traceKey(Equivalence eq, const Trace& trace,
                            ThreadId preselected = kDefaultPreselectedThread);
 

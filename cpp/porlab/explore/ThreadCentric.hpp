@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Explorers of the value-centric and data-centric equivalences (RVF-SMC §3), both with porlab's
-// default thread preselected (equiv/Keys.hpp, kDefaultPreselectedThread).
+// Explorers of the value-centric and data-centric equivalences (RVF-SMC §3), both with thread 0
+// preselected (equiv/Keys.hpp, kDefaultPreselectedThread).
 #pragma once
 
 #include "porlab/explore/Explorer.hpp"
