@@ -98,7 +98,9 @@ void bindEquiv(py::module_& m) {
 
     py::class_<ClassCounter>(m, "ClassCounter",
                              "Counts the classes of reported traces under every equivalence.")
-        .def(py::init([](int thread) { return ClassCounter(preselectedOf(thread)); }),
+        .def(py::init([](int thread) {
+                 return ClassCounter(preselectedOf(thread));
+             }),
              py::arg("thread") = kDefaultPreselectedThread)
         .def("add", &ClassCounter::add, py::arg("trace"))
         .def("classes",

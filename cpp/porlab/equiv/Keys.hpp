@@ -69,7 +69,10 @@ struct KeyHash {
 // The thread `thr` that the value-centric and data-centric equivalences preselect (RVF-SMC §3:
 // the Mazurkiewicz order is kept among all the other threads). porlab picks the first thread
 // (thread 0: the first thread of a builder program, main of a C program): RVF-SMC Figure 1's
-// 7 value-centric classes are those of its first thread. The other equivalences ignore it.
+// 7 value-centric classes are those of its first thread. A C program whose main only starts the
+// paper's threads has them as threads 1, 2, ...: preselect 1 for the paper's thr1 (no thread
+// number fits every program: in other C programs main is the paper's thr1). The other
+// equivalences ignore it.
 inline constexpr ThreadId kDefaultPreselectedThread = 0;
 
 // 128-bit keys: a collision among 10^9 classes has probability about 10^-21.

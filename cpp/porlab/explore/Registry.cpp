@@ -167,14 +167,14 @@ const std::vector<ExplorerInfo>& explorers() {
          false, exploreRvf, kRvfOptions,
          /*coversClasses=*/false, /*nonRedundant=*/true},
         {"value-centric", "value-centric",
-         "one trace per value-centric class (RVF-SMC §3, thread 0 preselected); not VC-DPOR "
-         "(Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's own design: optimal "
-         "explores the Mazurkiewicz classes and the first trace of each value-centric class is "
-         "reported (the others are explored and counted in traces_not_reported)",
+         "one trace per value-centric class (RVF-SMC §3, thread 0 preselected); not "
+         "VC-DPOR (Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's own design: "
+         "optimal explores the Mazurkiewicz classes and the first trace of each value-centric "
+         "class is reported (the others are explored and counted in traces_not_reported)",
          true, exploreValueCentric},
         {"data-centric", "data-centric",
-         "one trace per data-centric class (RVF-SMC §3, thread 0 preselected); not DC-DPOR "
-         "(Chalupa et al. POPL'18), which porlab lacks, but porlab's own design: optimal "
+         "one trace per data-centric class (RVF-SMC §3, thread 0 preselected); not "
+         "DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own design: optimal "
          "explores the Mazurkiewicz classes and the first trace of each data-centric class is "
          "reported (the others are explored and counted in traces_not_reported)",
          true, exploreDataCentric},

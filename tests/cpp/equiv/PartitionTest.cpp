@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "RandomProgram.hpp"
 #include "TestPrograms.hpp"
 
 using namespace porlab;

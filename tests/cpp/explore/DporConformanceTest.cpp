@@ -16,6 +16,7 @@
 #include "RandomProgram.hpp"
 #include "TestPrograms.hpp"
 #include "porlab/equiv/Partition.hpp"
+#include "porlab/explore/Explorer.hpp"
 
 using namespace porlab;
 
