@@ -16,7 +16,7 @@ constexpr std::uint64_t mix(std::uint64_t x) {
 
 // An order-dependent 128-bit hash of a stream of 64-bit words.
 class Hasher {
-public:
+  public:
     void add(std::uint64_t w) {
         a_ = mix(a_ ^ w) + 0x632be59bd9b4e019ULL;
         b_ = mix(b_ + w * 0xd6e8feb86659fd93ULL) ^ 0x8cb92ba72f3d8dd7ULL;
@@ -27,8 +27,7 @@ public:
     void add(const Event& e, bool values = true) {
         add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.thread)) << 32) | e.index);
         add((static_cast<std::uint64_t>(e.kind) << 40) |
-            (static_cast<std::uint64_t>(e.rmwOp) << 32) |
-            static_cast<std::uint32_t>(e.loc));
+            (static_cast<std::uint64_t>(e.rmwOp) << 32) | static_cast<std::uint32_t>(e.loc));
         add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.aux)));
         if (!values) return;
         add(static_cast<std::uint64_t>(e.rval));
@@ -37,7 +36,7 @@ public:
     }
     [[nodiscard]] Key key() const { return {mix(a_), mix(b_ ^ a_)}; }
 
-private:
+  private:
     std::uint64_t a_ = 0x243f6a8885a308d3ULL, b_ = 0x13198a2e03707344ULL;
 };
 
@@ -104,10 +103,10 @@ void addReadsFrom(Hasher& h, const Trace& trace, bool lockAware, bool mo) {
         for (int j : g) {
             h.add(trace[j]);
             if (lockAware && lockLike(trace[j])) continue;
-            if (rf[j] == kInitWrite) h.add(0xfffffffeULL);
+            if (rf[j] == kInitWrite)
+                h.add(0xfffffffeULL);
             else if (rf[j] >= 0)
-                h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) |
-                      trace[rf[j]].index);
+                h.add((static_cast<std::uint64_t>(trace[rf[j]].thread) << 32) | trace[rf[j]].index);
         }
     }
     if (mo) {
@@ -140,8 +139,8 @@ void addRvf(Hasher& h, const Trace& trace) {
             h.add(trace[j]);
             if (!readsMemory(trace[j].kind)) continue;
             for (std::size_t u = 0; u < groups.size(); ++u) {
-                const std::uint32_t upto =
-                    std::min<std::uint32_t>(causal[j][u], static_cast<std::uint32_t>(groups[u].size()));
+                const std::uint32_t upto = std::min<std::uint32_t>(
+                    causal[j][u], static_cast<std::uint32_t>(groups[u].size()));
                 h.add(readsBefore[u][upto]);
             }
         }
@@ -212,26 +211,34 @@ Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
         for (Value v : trace.inputs()) h.add(static_cast<std::uint64_t>(v));
     }
     switch (eq) {
-    case Equivalence::Mazurkiewicz:
-    case Equivalence::MazurkiewiczIfaa: {
-        ConflictRelation c;
-        c.ifaa = eq == Equivalence::MazurkiewiczIfaa;
-        for (int j : canonicalLinearization(trace, c)) h.add(trace[j], /*values=*/false);
-        break;
-    }
-    case Equivalence::ReadsFrom: addReadsFrom(h, trace, false, false); break;
-    case Equivalence::LockAware: addReadsFrom(h, trace, true, false); break;
-    case Equivalence::LockAwareMo: addReadsFrom(h, trace, true, true); break;
-    case Equivalence::Rvf: addRvf(h, trace); break;
-    case Equivalence::ValueCentric:
-        addRvf(h, trace);
-        addOwnReads(h, trace, preselected);
-        addOrderOutside(h, trace, preselected);
-        break;
-    case Equivalence::DataCentric:
-        addReadsFrom(h, trace, false, false);
-        addOrderOutside(h, trace, preselected);
-        break;
+        case Equivalence::Mazurkiewicz:
+        case Equivalence::MazurkiewiczIfaa: {
+            ConflictRelation c;
+            c.ifaa = eq == Equivalence::MazurkiewiczIfaa;
+            for (int j : canonicalLinearization(trace, c)) h.add(trace[j], /*values=*/false);
+            break;
+        }
+        case Equivalence::ReadsFrom:
+            addReadsFrom(h, trace, false, false);
+            break;
+        case Equivalence::LockAware:
+            addReadsFrom(h, trace, true, false);
+            break;
+        case Equivalence::LockAwareMo:
+            addReadsFrom(h, trace, true, true);
+            break;
+        case Equivalence::Rvf:
+            addRvf(h, trace);
+            break;
+        case Equivalence::ValueCentric:
+            addRvf(h, trace);
+            addOwnReads(h, trace, preselected);
+            addOrderOutside(h, trace, preselected);
+            break;
+        case Equivalence::DataCentric:
+            addReadsFrom(h, trace, false, false);
+            addOrderOutside(h, trace, preselected);
+            break;
     }
     return h.key();
 }

@@ -6,9 +6,12 @@ namespace porlab {
 namespace {
 int slot(TraceStatus s) {
     switch (s) {
-    case TraceStatus::Complete: return 0;
-    case TraceStatus::Blocked: return 1;
-    default: return 2;
+        case TraceStatus::Complete:
+            return 0;
+        case TraceStatus::Blocked:
+            return 1;
+        default:
+            return 2;
     }
 }
 }  // namespace

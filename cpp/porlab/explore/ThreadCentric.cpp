@@ -20,9 +20,12 @@ namespace {
 
 int slot(TraceStatus s) {
     switch (s) {
-    case TraceStatus::Complete: return 0;
-    case TraceStatus::Blocked: return 1;
-    default: return 2;
+        case TraceStatus::Complete:
+            return 0;
+        case TraceStatus::Blocked:
+            return 1;
+        default:
+            return 2;
     }
 }
 
@@ -58,10 +61,9 @@ void recordError(ExploreResult& r, const Trace& t) {
         if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
         seen.push_back(s);
         auto& by = r.errorsBySite;
-        auto jt = std::lower_bound(by.begin(), by.end(), s, [](const ErrorSiteTraces& a,
-                                                               const ErrorSite& b) {
-            return a.site < b;
-        });
+        auto jt = std::lower_bound(
+            by.begin(), by.end(), s,
+            [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
         if (jt == by.end() || !(jt->site == s)) jt = by.insert(jt, {s, 0, t});
         ++jt->traces;
     }

@@ -55,8 +55,11 @@ TEST(PartitionTest, GodotFigure2And5) {
 TEST(PartitionTest, NReadsLockIsFactorial) {
     const std::uint64_t fact[] = {1, 1, 2, 6, 24};
     for (int n = 1; n <= 4; ++n) {
-        EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n)), Equivalence::Mazurkiewicz), fact[n]);
-        EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n, false)), Equivalence::Mazurkiewicz), 1u);
+        EXPECT_EQ(classes(partitionSizes(*testprog::nReadsLock(n)), Equivalence::Mazurkiewicz),
+                  fact[n]);
+        EXPECT_EQ(
+            classes(partitionSizes(*testprog::nReadsLock(n, false)), Equivalence::Mazurkiewicz),
+            1u);
     }
 }
 
