@@ -116,7 +116,7 @@ public:
             root_[0] = allocNode(Event{}, 0);
             sleep_[0].clear();
             back_[0] = 0;
-            explore(0);
+            explore();
         }
         res_.stats["sleep_blocked"] = static_cast<double>(sleepBlocked_);
         res_.stats["races"] = static_cast<double>(races_);
@@ -204,6 +204,10 @@ private:
         evMark_.resize(n);
         snap_.resize(n);
         root_.resize(n, -1);
+        child_.resize(n, -1);
+        pend_.resize(n);
+        failed_.resize(n);
+        fresh_.resize(n);
         back_.resize(n);
         sleep_.resize(n);
         clk_.resize(n * T_);
@@ -226,14 +230,18 @@ private:
         nodesMax_ = std::max(nodesMax_, liveNodes_);
         return id;
     }
+    // (A work list, not recursion: a wakeup sequence can be as long as E.)
     void freeSubtree(int id) {
-        for (int c = nodes_[static_cast<std::size_t>(id)].first; c != -1;) {
-            const int nx = nodes_[static_cast<std::size_t>(c)].next;
-            freeSubtree(c);
-            c = nx;
+        freeWork_.assign(1, id);
+        while (!freeWork_.empty()) {
+            const int n = freeWork_.back();
+            freeWork_.pop_back();
+            for (int c = nodes_[static_cast<std::size_t>(n)].first; c != -1;
+                 c = nodes_[static_cast<std::size_t>(c)].next)
+                freeWork_.push_back(c);
+            freeNodes_.push_back(n);
+            --liveNodes_;
         }
-        freeNodes_.push_back(id);
-        --liveNodes_;
     }
     void appendChild(int parent, int child) {
         Node& p = nodes_[static_cast<std::size_t>(parent)];
@@ -414,8 +422,37 @@ private:
         return m;
     }
 
-    void explore(std::size_t d) {
-        if (rep_.stop()) return;
+    // Depth first over E, with the state of each depth (its snapshot, sleep set, wakeup tree or
+    // source set, and the branch being explored: child_, pend_, failed_) in the per-depth arrays
+    // rather than in one native call per event: an execution of a million events must not
+    // overflow the caller's stack.
+    void explore() {
+        if (!enter(0)) return;
+        std::size_t d = 0;
+        for (;;) {
+            if (!nextBranch(d)) {  // every branch of depth d done: back up
+                if (d == 0) return;
+                --d;
+                finishBranch(d);
+                if (rep_.stopped()) return;
+                continue;
+            }
+            if (failed_[d]) {
+                rep_.maximal(TraceStatus::Error, *exec_, allEvents_);
+                analyze(EndKind::Error);
+            } else if (enter(d + 1)) {
+                ++d;
+                continue;
+            }
+            finishBranch(d);
+            if (rep_.stopped()) return;
+        }
+    }
+
+    // Arrives at depth d (E has d events): a maximal or sleep-set-blocked E is reported and
+    // analysed and false returned; otherwise the first branch is chosen and the state saved.
+    bool enter(std::size_t d) {
+        if (rep_.stop()) return false;
         std::uint64_t enabled = 0;
         for (std::size_t t = 0; t < T_; ++t)
             if (exec_->enabled(static_cast<ThreadId>(t))) enabled |= 1ULL << t;
@@ -423,7 +460,7 @@ private:
             if (zne_) blockZneWaiters();
             rep_.maximal(Reporter::classify(*exec_), *exec_, allEvents_);
             analyze(EndKind::Maximal);
-            return;
+            return false;
         }
         const std::uint64_t slept = sleepMask(d);
         const std::uint64_t avail = enabled & ~slept;
@@ -433,7 +470,7 @@ private:
                 if (avail == 0) {
                     ++sleepBlocked_;
                     analyze(EndKind::SleepBlocked);
-                    return;
+                    return false;
                 }
                 const int p = std::countr_zero(avail);
                 const int c = allocNode(exec_->pending(p), -1);
@@ -443,26 +480,33 @@ private:
             if (avail == 0) {
                 ++sleepBlocked_;
                 analyze(EndKind::SleepBlocked);
-                return;
+                return false;
             }
             back_[d] = 1ULL << std::countr_zero(avail);
         }
         exec_->save(snap_[d]);
-        bool fresh = true;
+        fresh_[d] = 1;
+        return true;
+    }
+
+    // Performs the next branch of depth d (the first child of its wakeup tree, or the next
+    // thread of its source set not asleep): E gets its event at position d. False when none is
+    // left.
+    bool nextBranch(std::size_t d) {
         for (;;) {
             int child = -1;
             ThreadId p;
             if (mode_ == Mode::Optimal) {
                 child = nodes_[static_cast<std::size_t>(root_[d])].first;
-                if (child == -1) break;
+                if (child == -1) return false;
                 p = nodes_[static_cast<std::size_t>(child)].ev.thread;
             } else {
                 const std::uint64_t todo = back_[d] & ~sleepMask(d);
-                if (todo == 0) break;
+                if (todo == 0) return false;
                 p = std::countr_zero(todo);
             }
-            if (!fresh) exec_->restore(snap_[d]);
-            fresh = false;
+            if (!fresh_[d]) exec_->restore(snap_[d]);
+            fresh_[d] = 0;
             if (!exec_->enabled(p)) {
                 if (mode_ == Mode::Optimal)
                     throw std::logic_error("dpor: wakeup sequence schedules disabled thread " +
@@ -495,21 +539,24 @@ private:
                 cn.ev = ev_[d];
                 cn.fail = failed ? 1 : 0;
             }
-            if (failed) {
-                rep_.maximal(TraceStatus::Error, *exec_, allEvents_);
-                analyze(EndKind::Error);
-            } else {
-                explore(d + 1);
-            }
-            pop(d);
-            sleep_[d].push_back({pe, failed});
-            if (mode_ == Mode::Optimal) {
-                Node& r = nodes_[static_cast<std::size_t>(root_[d])];
-                r.first = nodes_[static_cast<std::size_t>(child)].next;
-                if (r.first == -1) r.last = -1;
-                freeSubtree(child);
-            }
-            if (rep_.stopped()) return;
+            child_[d] = child;
+            pend_[d] = pe;
+            failed_[d] = failed ? 1 : 0;
+            return true;
+        }
+    }
+
+    // The branch of depth d is explored: E goes back to d events, the branch's first event
+    // goes to sleep and its wakeup subtree is freed.
+    void finishBranch(std::size_t d) {
+        pop(d);
+        sleep_[d].push_back({pend_[d], failed_[d] != 0});
+        if (mode_ == Mode::Optimal) {
+            const int child = child_[d];
+            Node& r = nodes_[static_cast<std::size_t>(root_[d])];
+            r.first = nodes_[static_cast<std::size_t>(child)].next;
+            if (r.first == -1) r.last = -1;
+            freeSubtree(child);
         }
     }
 
@@ -968,6 +1015,12 @@ private:
     std::vector<std::size_t> evMark_;
     std::vector<Snapshot> snap_;
     std::vector<int> root_;
+    // The branch being explored at each depth: its wakeup tree node (Optimal), its first event
+    // as it was pending (it goes to sleep afterwards), whether it failed; and whether the
+    // depth's snapshot is still the current state (no restore before its first branch).
+    std::vector<int> child_;
+    std::vector<Event> pend_;
+    std::vector<std::uint8_t> failed_, fresh_;
     std::vector<std::uint64_t> back_;
     std::vector<std::vector<SleepEntry>> sleep_;
     std::vector<std::uint32_t> clk_;
@@ -986,6 +1039,7 @@ private:
 
     std::vector<Node> nodes_;
     std::vector<int> freeNodes_;
+    std::vector<int> freeWork_;
     std::size_t liveNodes_ = 0, nodesMax_ = 0;
 
     // analysis scratch
