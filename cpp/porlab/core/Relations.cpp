@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/core/Relations.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace porlab {
 
@@ -41,6 +43,12 @@ RelationMatrix relationMatrix(const Trace& t, std::string_view relation,
                                     "' (expected po, rf, co, fr, hb or causal)");
     }
     return m;
+}
+
+std::vector<std::uint8_t> Trace::matrix(const std::string& relation,
+                                        ConflictRelation conflicts) const {
+    const RelationMatrix m = relationMatrix(*this, relation, conflicts);
+    return std::vector<std::uint8_t>(m.data(), m.data() + m.size());
 }
 
 RelationMatrix transitiveClosure(RelationMatrix r) {

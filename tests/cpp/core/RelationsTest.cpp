@@ -63,9 +63,12 @@ TEST(Relations, MatricesOfATraceMatchItsRelationLists) {
         const auto n = static_cast<Eigen::Index>(t.size());
         const RelationMatrix rf = relationMatrix(t, "rf");
         const auto src = t.readsFrom();
+        const auto flat = t.matrix("rf");  // row-major copy of the same
         for (Eigen::Index i = 0; i < n; ++i)
-            for (Eigen::Index j = 0; j < n; ++j)
+            for (Eigen::Index j = 0; j < n; ++j) {
                 EXPECT_EQ(rf(i, j), src[static_cast<std::size_t>(j)] == i);
+                EXPECT_EQ(rf(i, j), flat[static_cast<std::size_t>(i * n + j)] != 0);
+            }
         const RelationMatrix po = relationMatrix(t, "po");
         for (Eigen::Index i = 0; i < n; ++i)
             for (Eigen::Index j = 0; j < n; ++j)
