@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Events and traces.
+#include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "porlab/core/Relations.hpp"
 #include "porlab/core/Trace.hpp"
 #include "porlab/explore/Explorer.hpp"
 
@@ -77,18 +79,25 @@ void bindCore(py::module_& m) {
         .def("coherence", &Trace::coherence,
              "For every location, the positions of its writes in coherence order.")
         .def("from_read", &Trace::fromRead, "Pairs (read, write) of the from-read relation.")
+        // (Eigen matrices returned by value reach numpy without a copy.)
         .def("matrix",
              [](const Trace& t, const std::string& rel, bool ifaa) {
-                 auto m = t.matrix(rel, ConflictRelation{ifaa});
-                 const auto n = static_cast<py::ssize_t>(t.size());
-                 py::array_t<bool> a({n, n});
-                 auto* p = a.mutable_data();
-                 for (std::size_t i = 0; i < m.size(); ++i) p[i] = m[i] != 0;
-                 return a;
+                 return relationMatrix(t, rel, ConflictRelation{ifaa});
              },
              py::arg("relation"), py::arg("ifaa") = false,
              "The relation (po, rf, co, fr, hb, causal) as an n×n numpy boolean matrix "
              "over event positions; hb uses the IFAA conflict relation when ifaa=True.")
+        .def("closure",
+             [](const Trace& t, const std::vector<std::string>& rels, bool ifaa) {
+                 const auto n = static_cast<Eigen::Index>(t.size());
+                 RelationMatrix u = RelationMatrix::Zero(n, n);
+                 for (const auto& rel : rels)
+                     u = u.array() || relationMatrix(t, rel, ConflictRelation{ifaa}).array();
+                 return transitiveClosure(std::move(u));
+             },
+             py::arg("relations"), py::arg("ifaa") = false,
+             "The transitive closure of the union of the relations (names as for matrix()), "
+             "as an n×n numpy boolean matrix.")
         .def("hb",
              [](const Trace& t, int i, int j, bool ifaa) {
                  const int n = static_cast<int>(t.size());

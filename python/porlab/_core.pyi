@@ -132,6 +132,11 @@ class Trace:
     def matrix(self, relation: str, ifaa: bool = False) -> numpy.typing.NDArray[numpy.bool_]:
         """The relation (po, rf, co, fr, hb, causal) as an n×n numpy boolean matrix over event
         positions; hb uses the IFAA conflict relation when ifaa=True."""
+    def closure(
+        self, relations: list[str], ifaa: bool = False
+    ) -> numpy.typing.NDArray[numpy.bool_]:
+        """The transitive closure of the union of the relations (names as for matrix()), as an
+        n×n numpy boolean matrix."""
     def hb(self, i: _Int, j: _Int, ifaa: bool = False) -> bool:
         """Does event i happen before event j (positions in the trace)?"""
     def source(self, i: _Int) -> str:

@@ -159,6 +159,26 @@ def test_causal_is_closure_of_po_rf_spawn_join(traces):
         assert not (causal & ~tr.matrix("hb")).any()
 
 
+def test_closure_of_a_union_is_its_warshall_closure(traces):
+    for tr in traces:
+        n = len(tr.events)
+        for rels in (["po", "rf"], ["po", "rf", "co", "fr"], ["rf", "co"], ["hb"]):
+            union = np.zeros((n, n), dtype=bool)
+            for rel in rels:
+                union |= tr.matrix(rel)
+            got = tr.closure(rels)
+            assert got.dtype == np.bool_ and got.shape == (n, n)
+            assert (got == closure(union)).all(), rels
+        assert (tr.closure(["hb"]) == tr.matrix("hb")).all()  # hb is transitive
+        assert not (tr.closure(["po", "rf"]) & ~tr.matrix("causal")).any()
+
+
+def test_closure_rejects_unknown_relations():
+    tr = traces_of("litmus_sb")[0]
+    with pytest.raises(ValueError, match="unknown relation"):
+        tr.closure(["po", "sw"])
+
+
 def test_hb_method_matches_matrix(traces):
     for tr in traces[:5]:
         hb = tr.matrix("hb")

@@ -187,41 +187,7 @@ std::vector<VectorClock> Trace::happensBefore(ConflictRelation conflicts) const 
 
 std::vector<VectorClock> Trace::causalOrder() const { return clocks(true, {}); }
 
-std::vector<std::uint8_t> Trace::matrix(const std::string& relation,
-                                        ConflictRelation conflicts) const {
-    const auto n = events_.size();
-    std::vector<std::uint8_t> m(n * n, 0);
-    auto set = [&](int i, int j) { m[static_cast<std::size_t>(i) * n + j] = 1; };
-    auto fromClocks = [&](const std::vector<VectorClock>& vc) {
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < n; ++j)
-                if (i != j && vc[j].covers(events_[i].thread, events_[i].index)) set(i, j);
-    };
-    if (relation == "po") {
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = i + 1; j < n; ++j)
-                if (events_[i].thread == events_[j].thread) set(i, j);
-    } else if (relation == "rf") {
-        auto rf = readsFrom();
-        for (std::size_t j = 0; j < n; ++j)
-            if (rf[j] >= 0) set(rf[j], j);
-    } else if (relation == "co") {
-        for (const auto& ws : coherence())
-            for (std::size_t a = 0; a < ws.size(); ++a)
-                for (std::size_t b = a + 1; b < ws.size(); ++b) set(ws[a], ws[b]);
-    } else if (relation == "fr") {
-        for (auto [r, w] : fromRead()) set(r, w);
-    } else if (relation == "hb") {
-        fromClocks(happensBefore(conflicts));
-    } else if (relation == "causal") {
-        fromClocks(causalOrder());
-    } else {
-        throw std::invalid_argument("unknown relation '" + relation +
-                                    "' (expected po, rf, co, fr, hb or causal)");
-    }
-    return m;
-}
-
+// (Trace::matrix is in Relations.cpp, with the Eigen matrices it copies.)
 
 // ---- for people ------------------------------------------------------------------------------
 

@@ -303,6 +303,10 @@ struct ExplorerInfo {
     bool coversClasses = true;
     bool nonRedundant = false;
     bool ifaa = false;        // honours ExploreOptions::conflicts.ifaa (others reject it)
+    // Recurses once per event or graph node: explore() runs it on a thread with a 512 MiB
+    // stack. The others keep their search on a stack of their own and run on the caller's
+    // thread (on a thread with the default stack when a poller must run on the caller's).
+    bool bigStack = true;
 };
 
 // Every registered explorer, in registration order.

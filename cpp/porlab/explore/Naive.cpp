@@ -26,55 +26,84 @@ public:
         if (exec_->failed()) {
             rep_.maximal(TraceStatus::Error, *exec_, events_);
         } else {
-            dfs(0);
+            explore();
         }
         if (zneBlocked_) result_.stats["zne_blocked"] = static_cast<double>(zneBlocked_);
         rep_.finish();
     }
 
 private:
-    void dfs(std::size_t depth) {
-        if (snaps_.size() <= depth) snaps_.resize(depth + 1);
-        const int n = exec_->maxThreads();
-        // The enabled set of this state, computed before any child changes the state.
-        if (enabled_.size() <= depth) enabled_.resize(depth + 1);
-        // (indexed, not referenced: deeper calls may grow enabled_)
-        enabled_[depth].clear();
-        for (ThreadId t = 0; t < n; ++t)
-            if (exec_->enabled(t)) enabled_[depth].push_back(t);
-        bool any = false;
-        // A state with one enabled thread has one child: nothing to come back to, no snapshot
-        // (most states of a program with little concurrency are such states).
-        const bool branches = enabled_[depth].size() > 1;
-        for (std::size_t i = 0; i < enabled_[depth].size(); ++i) {
-            const ThreadId t = enabled_[depth][i];
-            if (rep_.stop()) return;
-            if (!any) {
-                if (branches) exec_->save(snaps_[depth]);
-            } else {
-                exec_->restore(snaps_[depth]);
+    // One state of the search: its enabled threads (computed before any child changes the
+    // state), the next of them to run, and where the trace stood before the child's step.
+    struct Frame {
+        std::vector<ThreadId> enabled;
+        std::size_t next = 0;
+        std::size_t mark = 0;
+    };
+
+    // Depth first, with the frames on a stack of our own rather than one native call per event:
+    // an execution of a million events must not overflow the caller's stack.
+    void explore() {
+        if (!open(0)) return;
+        std::size_t d = 0;
+        for (;;) {
+            if (frames_[d].next == frames_[d].enabled.size()) {  // every child done: back up
+                if (d == 0) return;
+                --d;
+                events_.resize(frames_[d].mark);
+                if (rep_.stopped()) return;
+                continue;
             }
-            any = true;
+            if (rep_.stop()) return;
+            Frame& f = frames_[d];
+            const ThreadId t = f.enabled[f.next];
+            // A state with one enabled thread has one child: nothing to come back to, no
+            // snapshot (most states of a program with little concurrency are such states).
+            if (f.next == 0) {
+                if (f.enabled.size() > 1) exec_->save(snaps_[d]);
+            } else {
+                exec_->restore(snaps_[d]);
+            }
+            ++f.next;
             const std::size_t mark = events_.size();
+            f.mark = mark;
             auto ev = exec_->step(t);
             rep_.countEvent();
             events_.insert(events_.end(), ev.begin(), ev.end());
+            if (!exec_->failed() && open(d + 1)) {
+                ++d;
+                continue;
+            }
             if (exec_->failed()) rep_.maximal(TraceStatus::Error, *exec_, events_);
-            else dfs(depth + 1);
             events_.resize(mark);
             if (rep_.stopped()) return;
         }
-        if (!any) {
-            // Threads still waiting at a zne await are blocked there (cause zne).
-            for (ThreadId t = 0; zne_ && t < n; ++t)
-                if (exec_->status(t) == ThreadStatus::Ready && exec_->pending(t).zne &&
-                    exec_->pending(t).aux >= 0 && exec_->pending(t).kind == EventKind::FetchAdd) {
-                    auto ev = exec_->blockThread(t, BlockCause::Zne);
-                    events_.insert(events_.end(), ev.begin(), ev.end());
-                    ++zneBlocked_;
-                }
-            rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+    }
+
+    // Sets up the frame of the state at depth d; at a maximal state (nothing enabled) reports
+    // the trace instead and returns false.
+    bool open(std::size_t d) {
+        if (frames_.size() <= d) {
+            frames_.resize(d + 1);
+            snaps_.resize(d + 1);
         }
+        Frame& f = frames_[d];
+        f.enabled.clear();
+        f.next = 0;
+        const int n = exec_->maxThreads();
+        for (ThreadId t = 0; t < n; ++t)
+            if (exec_->enabled(t)) f.enabled.push_back(t);
+        if (!f.enabled.empty()) return true;
+        // Threads still waiting at a zne await are blocked there (cause zne).
+        for (ThreadId t = 0; zne_ && t < n; ++t)
+            if (exec_->status(t) == ThreadStatus::Ready && exec_->pending(t).zne &&
+                exec_->pending(t).aux >= 0 && exec_->pending(t).kind == EventKind::FetchAdd) {
+                auto ev = exec_->blockThread(t, BlockCause::Zne);
+                events_.insert(events_.end(), ev.begin(), ev.end());
+                ++zneBlocked_;
+            }
+        rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+        return false;
     }
 
     std::unique_ptr<Execution> exec_;
@@ -82,7 +111,7 @@ private:
     ExploreResult& result_;
     std::vector<Event> events_;
     std::vector<Snapshot> snaps_;
-    std::vector<std::vector<ThreadId>> enabled_;
+    std::vector<Frame> frames_;  // by depth
     bool zne_ = false;
     std::uint64_t zneBlocked_ = 0;
 };

@@ -17,9 +17,9 @@ namespace porlab {
 
 namespace {
 
-// Explorers recurse once per event; a C execution of 100,000 events needs far more than a
-// default 8 MiB stack. The explorer runs on a thread whose stack is reserved (not committed:
-// pages are touched only as deep as the recursion goes).
+// Explorers that recurse once per event (ExplorerInfo::bigStack): a C execution of 100,000
+// events needs far more than a default 8 MiB stack. Such an explorer runs on a thread whose
+// stack is reserved (not committed: pages are touched only as deep as the recursion goes).
 constexpr std::size_t kExplorerStackBytes = std::size_t{512} << 20;
 
 struct ExploreJob {
@@ -48,17 +48,20 @@ void* runExploreJob(void* arg) {
     return nullptr;
 }
 
-// Runs the explorer on a big-stack thread and waits for it, calling opts.poll meanwhile (on
-// this thread: e.g. Python's signal handlers run only on the main thread); exceptions reach the
-// caller.
+// Runs the explorer on a thread of its own (a big-stack one when it recurses) and waits for it,
+// calling opts.poll meanwhile (on this thread: e.g. Python's signal handlers run only on the
+// main thread); exceptions reach the caller. An explorer that does not recurse and has no
+// poller runs here.
 ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
                             const ExploreOptions& opts) {
+    if (!info.bigStack && !opts.poll) return info.run(program, opts);
     ExploreJob job{&info, &program, &opts, {}, nullptr, {}, {}, false};
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return info.run(program, opts);
     pthread_t thread;
-    const bool started = pthread_attr_setstacksize(&attr, kExplorerStackBytes) == 0 &&
-                         pthread_create(&thread, &attr, &runExploreJob, &job) == 0;
+    const bool started =
+        (!info.bigStack || pthread_attr_setstacksize(&attr, kExplorerStackBytes) == 0) &&
+        pthread_create(&thread, &attr, &runExploreJob, &job) == 0;
     pthread_attr_destroy(&attr);
     if (!started) return info.run(program, opts);  // no big stack to be had: run here
     if (opts.poll) {
@@ -123,19 +126,22 @@ const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> table = {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
-         exploreNaive, {kZneAwaits}},
+         exploreNaive, {kZneAwaits}, true, false, false, /*bigStack=*/false},
         {"source", "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {kCanStop, kZneAwaits}, true, false, /*ifaa=*/true},
+         false, exploreSource, {kCanStop, kZneAwaits}, true, false, /*ifaa=*/true,
+         /*bigStack=*/false},
         {"optimal", "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
+         true, exploreOptimal, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true,
+         /*bigStack=*/false},
         {"optimal-await", "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true},
+         true, exploreOptimalAwait, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true,
+         /*bigStack=*/false},
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
