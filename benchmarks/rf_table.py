@@ -26,11 +26,15 @@ def _cell(row: dict[str, Any] | None) -> str:
     return f"{traces} / {float(row['seconds']):.3g}s"
 
 
-def _ratio(a: dict[str, Any] | None, b: dict[str, Any] | None) -> str:
+def _ratio(a: dict[str, Any] | None, b: dict[str, Any] | None) -> float | None:
     if a is None or b is None or a["status"] != "ok" or b["status"] != "ok":
-        return "-"
-    den = max(float(b["seconds"]), 1e-4)  # (optimal below 0.1 ms: the ratio is noise)
-    return f"{float(a['seconds']) / den:.2f}"
+        return None
+    # (times below 0.1 ms are noise: both are counted as 0.1 ms)
+    return max(float(a["seconds"]), 1e-4) / max(float(b["seconds"]), 1e-4)
+
+
+def _fmt(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{ratio:.3g}"
 
 
 def table(df: Any) -> str:
@@ -52,11 +56,11 @@ def table(df: Any) -> str:
         r = rows[inst]
         cells = [inst] + [_cell(r.get(c)) for c in shown]
         ratio = _ratio(r.get("rf"), r.get("optimal"))
-        cells.append(ratio)
-        if ratio != "-":
-            logs.append(math.log(float(ratio)))
+        cells.append(_fmt(ratio))
+        if ratio is not None:
+            logs.append(math.log(ratio))
         if "rf-classic" in shown:
-            cells.append(_ratio(r.get("rf-classic"), r.get("optimal")))
+            cells.append(_fmt(_ratio(r.get("rf-classic"), r.get("optimal"))))
         lines.append("| " + " | ".join(cells) + " |")
     if logs:
         lines.append(f"\ngeometric mean of rf/optimal: {math.exp(sum(logs) / len(logs)):.2f}")

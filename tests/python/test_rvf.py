@@ -176,3 +176,28 @@ def test_rf_conforms_with_and_without_each_heuristic(option: str | None) -> None
         assert r.blocked == sizes.blocked["reads-from"], (prog.name, option)
         if option is None:
             assert check_explorer(prog, "rf") == [], prog.name
+
+
+# ---- the shared C benchmark set (benchmarks/programs/shared/, issue 16) ---------------------
+
+SHARED = [("casrot", {"N": 3}, None), ("readers", {"N": 3}, None), ("exp_bug", {"N": 3}, None),
+          ("coa", {"N": 2}, None), ("dq_wsq", {"N": 2, "THIEVES": 1}, None),
+          ("lastwrite", {"N": 3}, None), ("n_writers", {"N": 2}, None),
+          ("szymanski", {"N": 2}, 2)]
+
+
+@pytest.mark.parametrize(("name", "defines", "unroll"), SHARED, ids=[s[0] for s in SHARED])
+def test_shared_c_programs_conform(name: str, defines: dict[str, int], unroll: int | None) -> None:
+    """rf (both engines) and rvf on the shared C programs at small sizes, against naive: the
+    same outcomes and error sites, one complete trace per reads-from class."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", f"{name}.c"),
+                         defines=defines, unroll=unroll)
+    oracle = porlab.explore(prog, "naive")
+    sizes = porlab.partition_sizes(prog)
+    for explorer in ("rf", "rvf"):
+        assert check_explorer(prog, explorer, oracle=oracle, sizes=sizes) == [], explorer
+    rf = porlab.explore(prog, "rf")
+    classic = porlab.explore(prog, "rf", engine="classic")
+    assert rf.complete == classic.complete == sizes.complete["reads-from"]
+    assert rf.blocked == classic.blocked
+    assert rf.outcomes == classic.outcomes == oracle.outcomes
