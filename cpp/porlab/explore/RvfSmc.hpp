@@ -32,6 +32,13 @@
 //    instead of one value: a node then fixes the reads-from function of its events, the children
 //    of a node differ in the source of the read they mutate (or in its presence, for a blocking
 //    read), and one complete trace is reported per reads-from class.
+//  * Consistency (option engine): with `saturate` (the default) VerifySC's closure, which is
+//    the saturation of the reads-from order (program order, the sources, and the coherence
+//    edges they force), rejects what it can, then one linearisation of the saturated order
+//    following the search's first choices decides most of the rest without witness states; the
+//    exact search runs only when that linearisation reaches a dead end. The choice of a maximal
+//    trace's own final values needs no call at all (the trace is the witness). `classic` runs
+//    the search every time (ablation).
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
