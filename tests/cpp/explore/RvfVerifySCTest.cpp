@@ -4,7 +4,7 @@
 // (saturate) and without it (classic), with the closure and without it. The seeded families are
 // chosen so that every path of the consistency check is taken: instances the closure (the
 // saturated reads-from order) rejects, instances one linearisation of it decides, and instances
-// only the exact search decides, both ways.
+// only the exact search decides (a witness found; and, hand-built, none).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -23,6 +23,7 @@ struct Built {
     std::vector<std::vector<Step>> steps;
     std::vector<rvf::SpawnPoint> spawnOf;
     std::vector<ThreadId> aux;
+    std::size_t numLocs = 2;
 };
 
 Step makeStep(EventKind k, LocId x, Value w) {
@@ -40,7 +41,7 @@ rvf::Instance instanceOf(const Built& b) {
     in.steps = &b.steps;
     for (const auto& th : b.steps) in.len.push_back(static_cast<std::int32_t>(th.size()));
     in.spawnOf = &b.spawnOf;
-    in.numLocs = 2;
+    in.numLocs = b.numLocs;
     if (!b.aux.empty()) in.aux = &b.aux;
     return in;
 }
@@ -48,7 +49,7 @@ rvf::Instance instanceOf(const Built& b) {
 // Is `order` (threads) a witness: every read reads one of its good writes?
 bool isWitness(const Built& b, const std::vector<ThreadId>& order) {
     std::vector<std::int32_t> pos(b.steps.size(), 0);
-    std::vector<WriteRef> active(2, rvf::kInitWrite);
+    std::vector<WriteRef> active(b.numLocs, rvf::kInitWrite);
     for (ThreadId t : order) {
         const auto tu = static_cast<std::size_t>(t);
         if (tu >= b.steps.size() || pos[tu] >= static_cast<std::int32_t>(b.steps[tu].size()))
@@ -65,39 +66,49 @@ bool isWitness(const Built& b, const std::vector<ThreadId>& order) {
     return true;
 }
 
-// Brute force: some interleaving is a witness.
+// Brute force: some interleaving is a witness (every interleaving, cut where a read reads a
+// write that is not good).
 bool bruteForce(const Built& b) {
     std::vector<std::int32_t> pos(b.steps.size(), 0);
-    std::vector<ThreadId> order;
-    std::size_t n = 0;
+    std::vector<WriteRef> active(b.numLocs, rvf::kInitWrite);
+    std::size_t n = 0, done = 0;
     for (const auto& th : b.steps) n += th.size();
     std::function<bool()> go = [&]() {
-        if (order.size() == n) return isWitness(b, order);
+        if (done == n) return true;
         for (std::size_t t = 0; t < b.steps.size(); ++t) {
             if (pos[t] >= static_cast<std::int32_t>(b.steps[t].size())) continue;
+            const Step& s = b.steps[t][static_cast<std::size_t>(pos[t])];
+            const auto x = static_cast<std::size_t>(s.ev.loc);
+            if (s.reads && std::find(s.good.begin(), s.good.end(), active[x]) == s.good.end())
+                continue;
+            const WriteRef old = active[x];
+            if (s.writes) active[x] = {static_cast<std::int32_t>(t), pos[t]};
             ++pos[t];
-            order.push_back(static_cast<ThreadId>(t));
+            ++done;
             if (go()) return true;
-            order.pop_back();
+            --done;
             --pos[t];
+            active[x] = old;
         }
         return false;
     };
     return go();
 }
 
-// A random instance: 2-3 threads of 1-3 events over 2 locations; each read's good writes are
+// A random instance: 2-3 threads of 1-4 events over 2 locations; each read's good writes are
 // one write of its location (reads-from) or, with `sets`, one or two (reads-value-from).
-Built randomInstance(std::mt19937& rng, bool sets) {
+Built randomInstance(std::mt19937& rng, bool sets, int maxT = 4, int maxLen = 3,
+                     std::size_t locs = 2) {
     Built b;
-    const int T = 2 + static_cast<int>(rng() % 2);
+    b.numLocs = locs;
+    const int T = 2 + static_cast<int>(rng() % static_cast<unsigned>(maxT - 1));
     b.steps.resize(static_cast<std::size_t>(T));
     b.spawnOf.assign(static_cast<std::size_t>(T), rvf::kInitWrite);
     Value v = 1;
     for (auto& th : b.steps) {
-        const int len = 1 + static_cast<int>(rng() % 3);
+        const int len = 1 + static_cast<int>(rng() % static_cast<unsigned>(maxLen));
         for (int i = 0; i < len; ++i) {
-            const auto x = static_cast<LocId>(rng() % 2);
+            const auto x = static_cast<LocId>(rng() % locs);
             const int k = static_cast<int>(rng() % 5);
             const EventKind kind = k < 2 ? EventKind::Read : k < 4 ? EventKind::Write : EventKind::FetchAdd;
             th.push_back(makeStep(kind, x, v++));
@@ -149,11 +160,11 @@ std::string describe(const Built& b) {
 
 // Every configuration answers as the brute force does, and its witnesses are witnesses; the
 // families take each path: closure rejections, linearisations, and the exact search finding a
-// witness the linearisation missed and proving that none exists after the closure accepted.
+// witness the linearisation missed.
 TEST(RvfVerifySC, AgreesWithBruteForceOnEveryPath) {
     std::mt19937 rng(20261124);
     std::uint64_t rejected = 0, linearised = 0, searchedYes = 0, searchedNo = 0;
-    for (int k = 0; k < 4000; ++k) {
+    for (int k = 0; k < 3000; ++k) {
         const bool sets = k % 2 == 1;
         const Built b = randomInstance(rng, sets);
         const bool expected = bruteForce(b);
@@ -181,7 +192,10 @@ TEST(RvfVerifySC, AgreesWithBruteForceOnEveryPath) {
     EXPECT_GT(rejected, 0u);
     EXPECT_GT(linearised, 0u);
     EXPECT_GT(searchedYes, 0u) << "no instance needed the search to find a witness";
-    EXPECT_GT(searchedNo, 0u) << "no instance passed the closure without a witness";
+    // (saturation alone decided "no" on every small reads-from instance tried, 200,000 of up to
+    // 4 threads of 4 events over 3 locations; ClosureAcceptsSearchRejects is a good-writes
+    // instance where it does not)
+    (void)searchedNo;
 }
 
 // Hand-built: T0 writes x; T1 reads that write, then reads x's initial value. Every witness would
@@ -218,4 +232,36 @@ TEST(RvfVerifySC, SaturationLinearises) {
     EXPECT_EQ(*w, (std::vector<ThreadId>{0, 1, 0}));
     EXPECT_EQ(st.linearised, 1u);
     EXPECT_EQ(st.states, 0u);
+}
+
+
+// Hand-built (found by a random search against the brute force): good-writes sets of two writes
+// for which the closure finds nothing to reject, the linearisation reaches a dead end, and only
+// the exact search proves that no witness exists.
+TEST(RvfVerifySC, ClosureAcceptsSearchRejects) {
+    Built b;
+    b.steps.resize(4);
+    b.spawnOf.assign(4, rvf::kInitWrite);
+    auto write = [&](std::size_t t, LocId x) {
+        b.steps[t].push_back(makeStep(EventKind::Write, x, 1));
+    };
+    auto read = [&](std::size_t t, LocId x, std::vector<WriteRef> good) {
+        b.steps[t].push_back(makeStep(EventKind::Read, x, 0));
+        b.steps[t].back().good = std::move(good);
+    };
+    write(0, 0);
+    read(0, 1, {{1, 1}, rvf::kInitWrite});
+    write(1, 0);
+    write(1, 1);
+    write(2, 0);
+    read(2, 0, {{0, 0}, {3, 0}});
+    read(2, 0, {{2, 0}});
+    write(3, 0);
+    write(3, 0);
+    ASSERT_FALSE(bruteForce(b));
+    rvf::VscStats st;
+    EXPECT_FALSE(rvf::verifySC(instanceOf(b), {}, st).has_value());
+    EXPECT_EQ(st.closureRejects, 0u);
+    EXPECT_EQ(st.linearised, 0u);
+    EXPECT_GT(st.states, 0u);
 }
