@@ -104,13 +104,23 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
     for (const LocId xl : used) {
         const auto x = static_cast<std::size_t>(xl);
         std::vector<Value>& vs = values[x];
+        std::vector<WriteRef> lasts;  // the last write of x of every thread
         if (locLists_[x])
             for (ThreadId t = 0; t < T_; ++t) {
                 const auto& wl = locLists_[x]->writes[static_cast<std::size_t>(t)];
                 const auto it = std::lower_bound(wl.begin(), wl.end(), sl[t]);
-                if (it != wl.begin())
-                    vs.push_back(step(t, *(it - 1)).ev.wval);
+                if (it != wl.begin()) lasts.push_back({t, *(it - 1)});
             }
+        // A write in the causal past of another thread's write of x (its clock: program order,
+        // and reads-from for reads-from SMC) comes before it in every witness: it is never the
+        // last, and asking VerifySC about its value only got a closure rejection.
+        for (const WriteRef& w : lasts) {
+            bool covered = false;
+            for (const WriteRef& w2 : lasts)
+                covered = covered || (ro_.fastPaths && w2.t != w.t &&
+                                      poClock(w2.t, w2.i)[static_cast<std::size_t>(w.t)] > w.i);
+            if (!covered) vs.push_back(step(w.t, w.i).ev.wval);
+        }
         if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
         std::sort(vs.begin(), vs.end());
         vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
