@@ -19,8 +19,10 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
         unorderedFault(s.ev);
     if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval ||
         e.index != s.ev.index || (fails != s.fails && !fresh))
-        throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) +
-                               (s.fails ? " (failing)" : "") + " gave " + toString(e) +
+        throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) + " #" +
+                               std::to_string(s.ev.index) + " w" + std::to_string(s.ev.wval) +
+                               (s.fails ? " (failing)" : "") + " gave " + toString(e) + " #" +
+                               std::to_string(e.index) + " w" + std::to_string(e.wval) +
                                (fails ? " (failing)" : ""));
     bool changed = false;
     if (isLiveness(s) && fails == s.fails) s.out.assign(out.begin(), out.end());
