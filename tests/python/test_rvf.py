@@ -17,6 +17,9 @@ from porlab.testing import check_explorer
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 ABLATIONS = ("backtrack_signals", "closure", "greedy", "guidance")
+# Every option and the value that switches its shortcut off: the bool heuristics, and the
+# consistency engine (classic: VerifySC's search for every instance, no saturation shortcut).
+OFF = {**{o: "off" for o in ABLATIONS}, "engine": "classic"}
 
 
 def example(name: str, **params: object) -> porlab.Program:
@@ -33,7 +36,7 @@ def test_registered_with_its_guarantees() -> None:
     assert info["equivalence"] == "rvf"
     assert not info["optimal"]
     assert info["non_redundant"] and not info["covers_classes"]
-    assert {o["name"] for o in info["options"]} == set(ABLATIONS)
+    assert {o["name"] for o in info["options"]} == set(OFF)
     for e in porlab.explorers():  # optimal implies both guarantees
         if e["optimal"]:
             assert e["covers_classes"] and e["non_redundant"], e["name"]
@@ -69,7 +72,7 @@ def test_figure13_one_trace_for_every_n(fig: str) -> None:
     assert porlab.explore(example(fig, n=3), "optimal").complete > 1
 
 
-@pytest.mark.parametrize("option", ABLATIONS)
+@pytest.mark.parametrize("option", OFF)
 def test_ablations_change_work_not_results(option: str) -> None:
     progs = [example("rvf_fig6"), example("rvf_fig13a", n=3), example("lapor_fib_bench", num=2),
              example("godot_fig5"), bench("singleton", n=3)]
@@ -79,7 +82,7 @@ def test_ablations_change_work_not_results(option: str) -> None:
         # compare them without those
         base_opts = {"guidance": "off", "closure": "off"} if option == "greedy" else {}
         base = porlab.explore(prog, "rvf", **base_opts)
-        r = porlab.explore(prog, "rvf", **{**base_opts, option: "off"})
+        r = porlab.explore(prog, "rvf", **{**base_opts, option: OFF[option]})
         assert (r.complete, r.blocked, r.errors) == (base.complete, base.blocked, base.errors)
         assert r.outcomes == base.outcomes
         assert r.error_sites == base.error_sites
@@ -140,7 +143,7 @@ def test_rf_registered_as_optimal_with_the_rvf_options() -> None:
     info = {e["name"]: e for e in porlab.explorers()}
     assert info["rf"]["equivalence"] == info["rf-graph"]["equivalence"] == "reads-from"
     assert info["rf"]["optimal"] and info["rf-graph"]["optimal"]
-    assert {o["name"] for o in info["rf"]["options"]} == set(ABLATIONS)
+    assert {o["name"] for o in info["rf"]["options"]} == set(OFF)
     with pytest.raises(porlab.errors.InputError, match="is a bool"):
         porlab.explore(example("rvf_fig1"), "rf", greedy="never")
 
@@ -160,9 +163,9 @@ def test_rf_paper_numbers_with_less_work_than_rf_graph() -> None:
         assert porlab.explore(prog, "rf").complete == (n + 1) ** (n - 1)
 
 
-@pytest.mark.parametrize("option", [None, *ABLATIONS])
+@pytest.mark.parametrize("option", [None, *OFF])
 def test_rf_conforms_with_and_without_each_heuristic(option: str | None) -> None:
-    opts = {} if option is None else {option: "off"}
+    opts = {} if option is None else {option: OFF[option]}
     progs = [example("rvf_fig6"), example("rvf_fig13a", n=2), example("lapor_fib_bench", num=2),
              example("godot_fig5"), example("lapor_rw_lock", n=3), bench("singleton", n=2),
              bench("reorder", n=2)]
@@ -173,3 +176,28 @@ def test_rf_conforms_with_and_without_each_heuristic(option: str | None) -> None
         assert r.blocked == sizes.blocked["reads-from"], (prog.name, option)
         if option is None:
             assert check_explorer(prog, "rf") == [], prog.name
+
+
+# ---- the shared C benchmark set (benchmarks/programs/shared/, issue 16) ---------------------
+
+SHARED = [("casrot", {"N": 3}, None), ("readers", {"N": 3}, None), ("exp_bug", {"N": 3}, None),
+          ("coa", {"N": 2}, None), ("dq_wsq", {"N": 2, "THIEVES": 1}, None),
+          ("lastwrite", {"N": 3}, None), ("n_writers", {"N": 2}, None),
+          ("szymanski", {"N": 2}, 2)]
+
+
+@pytest.mark.parametrize(("name", "defines", "unroll"), SHARED, ids=[s[0] for s in SHARED])
+def test_shared_c_programs_conform(name: str, defines: dict[str, int], unroll: int | None) -> None:
+    """rf (both engines) and rvf on the shared C programs at small sizes, against naive: the
+    same outcomes and error sites, one complete trace per reads-from class."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", f"{name}.c"),
+                         defines=defines, unroll=unroll)
+    oracle = porlab.explore(prog, "naive")
+    sizes = porlab.partition_sizes(prog)
+    for explorer in ("rf", "rvf"):
+        assert check_explorer(prog, explorer, oracle=oracle, sizes=sizes) == [], explorer
+    rf = porlab.explore(prog, "rf")
+    classic = porlab.explore(prog, "rf", engine="classic")
+    assert rf.complete == classic.complete == sizes.complete["reads-from"]
+    assert rf.blocked == classic.blocked
+    assert rf.outcomes == classic.outcomes == oracle.outcomes

@@ -118,6 +118,9 @@ const std::vector<ExplorerOption> kRvfOptions = {
     {"closure", "true", {}, "VerifySC's closure (saturation) before the search"},
     {"greedy", "true", {}, "VerifySC's greedy steps"},
     {"guidance", "true", {}, "VerifySC guided by the parent's witness"},
+    {"engine", "saturate", {"saturate", "classic"},
+     "consistency checks: saturate (the saturated reads-from order decides most instances "
+     "without VerifySC's search), classic (VerifySC's search every time, for ablation)"},
 };
 
 }  // namespace

@@ -37,7 +37,34 @@ private:
             return false;
         }
         pos_.assign(static_cast<std::size_t>(T_), 0);
+        if (opts_->saturate) {
+            // One linearisation of the saturated order, each step the search's first choice,
+            // with no witness states recorded: it succeeds on most instances, and then it is
+            // the witness the search would have found first. Otherwise the exact search.
+            if (linearise()) {
+                ++stats_->linearised;
+                return true;
+            }
+            if (interrupted_) return false;
+        }
         return dfs();
+    }
+
+    // Follows the search's first choices to the end (true) or to a dead end, which it takes
+    // back (false).
+    bool linearise() {
+        while (static_cast<int>(seq_.size()) < n_) {
+            if (interrupted()) break;
+            const int e = firstChoice();
+            if (e < 0) break;
+            exec(e);
+        }
+        if (static_cast<int>(seq_.size()) == n_ && !interrupted_) return true;
+        while (!seq_.empty()) {
+            const ThreadId t = seq_.back();
+            undo(id(t, pos_[static_cast<std::size_t>(t)] - 1));
+        }
+        return false;
     }
 
 
@@ -50,21 +77,43 @@ private:
         const Step* step = nullptr;
     };
 
+    // n empty lists, keeping the capacity of the lists of earlier calls (called at every node of
+    // an exploration, allocating them anew dominated the cost of small instances).
+    static void clearLists(std::vector<std::vector<int>>& v, std::size_t n) {
+        if (v.size() < n) v.resize(n);
+        for (std::size_t k = 0; k < n; ++k) v[k].clear();
+    }
+
+    // The solver's name of location l: the locations of an instance are numbered densely in the
+    // order met (a C program has thousands of locations, and arrays over all of them, cleared at
+    // every call, cost more than the search of a small instance).
+    LocId dense(LocId l) {
+        if (static_cast<std::size_t>(l) >= denseOf_.size()) denseOf_.resize(static_cast<std::size_t>(l) + 1, -1);
+        auto& d = denseOf_[static_cast<std::size_t>(l)];
+        if (d < 0) {
+            d = static_cast<LocId>(M_++);
+            denseLocs_.push_back(l);
+        }
+        return d;
+    }
+
     [[nodiscard]] int id(int t, int i) const { return off_[static_cast<std::size_t>(t)] + i; }
     [[nodiscard]] int wid(const WriteRef& w) const { return w.t == kInitThread ? -1 : id(w.t, w.i); }
 
     void index() {
+        M_ = 0;
+        if (denseOf_.size() < L_) denseOf_.resize(L_, -1);
         off_.assign(static_cast<std::size_t>(T_) + 1, 0);
         for (int t = 0; t < T_; ++t) off_[t + 1] = off_[t] + inst_->len[t];
         n_ = off_[T_];
         const int nf = static_cast<int>(inst_->finals.size());
         ev_.resize(static_cast<std::size_t>(n_ + nf));
-        good_.assign(static_cast<std::size_t>(n_ + nf), {});
+        clearLists(good_, static_cast<std::size_t>(n_ + nf));
         for (int t = 0; t < T_; ++t)
             for (int i = 0; i < inst_->len[t]; ++i) {
                 const Step& s = (*steps_)[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
                 Ev& e = ev_[static_cast<std::size_t>(id(t, i))];
-                e = {t, i, s.ev.loc, s.reads, s.writes, &s};
+                e = {t, i, s.reads || s.writes ? dense(s.ev.loc) : kNoLoc, s.reads, s.writes, &s};
                 if (s.reads)
                     for (const WriteRef& w : s.good) good_[static_cast<std::size_t>(id(t, i))].push_back(wid(w));
             }
@@ -73,22 +122,25 @@ private:
             e = Ev{};
             e.t = -1;
             e.i = j;
-            e.loc = inst_->finals[static_cast<std::size_t>(j)].first;
+            e.loc = dense(inst_->finals[static_cast<std::size_t>(j)].first);
             e.read = true;
             for (const WriteRef& w : inst_->finals[static_cast<std::size_t>(j)].second)
                 good_[static_cast<std::size_t>(n_ + j)].push_back(wid(w));
         }
-        readersOf_.assign(static_cast<std::size_t>(n_), {});
-        initReaders_.assign(L_, {});
+        clearLists(readersOf_, static_cast<std::size_t>(n_));
         remaining_.assign(static_cast<std::size_t>(n_ + nf), 0);
         unexecReaders_.assign(static_cast<std::size_t>(n_), 0);
-        initUnexec_.assign(L_, 0);
-        holders_.assign(L_, 0);
-        active_.assign(L_, -1);
+        // (the instance's locations were renamed 0..M_-1 above; the map is reset for the next call)
+        for (const LocId l : denseLocs_) denseOf_[static_cast<std::size_t>(l)] = -1;
+        denseLocs_.clear();
+        initUnexec_.assign(M_, 0);
+        holders_.assign(M_, 0);
+        active_.assign(M_, -1);
         // The key of a witness state names the active write of a location only where one is
         // written: the others keep the initial value in every state (a key over all locations
         // made every state cost the program's whole memory).
-        std::vector<char> written(L_, 0);
+        written_.assign(M_, 0);
+        auto& written = written_;
         keyLocs_.clear();
         for (int e = 0; e < n_; ++e) {
             const Ev& w = ev_[static_cast<std::size_t>(e)];
@@ -103,7 +155,6 @@ private:
             if (!e.read) continue;
             for (int w : good_[static_cast<std::size_t>(r)]) {
                 if (w < 0) {
-                    initReaders_[static_cast<std::size_t>(e.loc)].push_back(r);
                     ++initUnexec_[static_cast<std::size_t>(e.loc)];
                 } else {
                     readersOf_[static_cast<std::size_t>(w)].push_back(r);
@@ -139,41 +190,59 @@ private:
         return vc_[static_cast<std::size_t>(b) * T_ + ea.t] >= ea.i + 1;
     }
 
-    [[nodiscard]] bool computeClocks() {
-        vc_.assign(static_cast<std::size_t>(n_) * T_, 0);
-        std::vector<std::int32_t> nv(static_cast<std::size_t>(T_));
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (int t = 0; t < T_; ++t)
-                for (int i = 0; i < inst_->len[t]; ++i) {
-                    const int e = id(t, i);
-                    std::fill(nv.begin(), nv.end(), 0);
-                    auto join = [&](int s) {
-                        if (s < 0) return true;
-                        const std::int32_t* c = &vc_[static_cast<std::size_t>(s) * T_];
-                        if (c[t] >= i + 1) return false;  // e <=P s and s -> e: a cycle
-                        for (int u = 0; u < T_; ++u) nv[u] = std::max(nv[u], c[u]);
-                        return true;
-                    };
-                    if (i > 0) join(e - 1);
-                    else if (!join(spawnId(t))) return false;
-                    const Step& s = *ev_[static_cast<std::size_t>(e)].step;
-                    if (s.ev.kind == EventKind::Join && s.ev.aux >= 0 && s.ev.aux < T_) {
-                        const int c = s.ev.aux;
-                        const int last = inst_->len[c] > 0 ? id(c, inst_->len[c] - 1) : spawnId(c);
-                        if (!join(last)) return false;
-                    }
-                    for (int src : in_[static_cast<std::size_t>(e)])
-                        if (!join(src)) return false;
-                    nv[t] = i + 1;
-                    std::int32_t* c = &vc_[static_cast<std::size_t>(e) * T_];
-                    if (!std::equal(nv.begin(), nv.end(), c)) {
-                        std::copy(nv.begin(), nv.end(), c);
-                        changed = true;
-                    }
-                }
+    // Calls f(p) for every immediate predecessor p of event e in P: program order, spawn and
+    // join edges, and the closure's edges.
+    template <class F>
+    void forPreds(int e, F&& f) const {
+        const Ev& ev = ev_[static_cast<std::size_t>(e)];
+        if (ev.i > 0) f(e - 1);
+        else if (const int sp = spawnId(ev.t); sp >= 0) f(sp);
+        const Step& s = *ev.step;
+        if (s.ev.kind == EventKind::Join && s.ev.aux >= 0 && s.ev.aux < T_) {
+            const int c = s.ev.aux;
+            const int last = inst_->len[c] > 0 ? id(c, inst_->len[c] - 1) : spawnId(c);
+            if (last >= 0) f(last);
         }
-        return true;
+        for (int src : in_[static_cast<std::size_t>(e)]) f(src);
+    }
+
+    // The clocks of P, one event at a time in a topological order of its edges (Kahn): every
+    // clock is computed once from final predecessor clocks (a fixpoint over the events in thread
+    // order took as many passes as P has thread changes along a chain). False: P has a cycle.
+    [[nodiscard]] bool computeClocks() {
+        const auto n = static_cast<std::size_t>(n_);
+        const auto T = static_cast<std::size_t>(T_);
+        vc_.assign(n * T, 0);
+        indeg_.assign(n, 0);
+        succOff_.assign(n + 1, 0);
+        for (int e = 0; e < n_; ++e)
+            forPreds(e, [&](int p) {
+                ++indeg_[static_cast<std::size_t>(e)];
+                ++succOff_[static_cast<std::size_t>(p) + 1];
+            });
+        for (std::size_t k = 0; k < n; ++k) succOff_[k + 1] += succOff_[k];
+        succ_.resize(static_cast<std::size_t>(succOff_[n]));
+        fill_.assign(succOff_.begin(), succOff_.end() - 1);
+        for (int e = 0; e < n_; ++e)
+            forPreds(e, [&](int p) { succ_[static_cast<std::size_t>(fill_[static_cast<std::size_t>(p)]++)] = e; });
+        queue_.clear();
+        for (int e = 0; e < n_; ++e)
+            if (indeg_[static_cast<std::size_t>(e)] == 0) queue_.push_back(e);
+        for (std::size_t q = 0; q < queue_.size(); ++q) {
+            const int e = queue_[q];
+            std::int32_t* c = &vc_[static_cast<std::size_t>(e) * T];
+            forPreds(e, [&](int p) {
+                const std::int32_t* pc = &vc_[static_cast<std::size_t>(p) * T];
+                for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], pc[u]);
+            });
+            const Ev& ev = ev_[static_cast<std::size_t>(e)];
+            c[ev.t] = ev.i + 1;
+            for (auto k = succOff_[static_cast<std::size_t>(e)]; k < succOff_[static_cast<std::size_t>(e) + 1]; ++k) {
+                const int sc = succ_[static_cast<std::size_t>(k)];
+                if (--indeg_[static_cast<std::size_t>(sc)] == 0) queue_.push_back(sc);
+            }
+        }
+        return queue_.size() == n;
     }
 
     [[nodiscard]] int spawnId(int t) const {
@@ -227,9 +296,9 @@ private:
     }
 
     [[nodiscard]] bool closure() {
-        in_.assign(static_cast<std::size_t>(n_), {});
+        clearLists(in_, static_cast<std::size_t>(n_));
         // writes per location and thread (ids), for the closure conditions
-        slot_.assign(L_, -1);
+        slot_.assign(M_, -1);
         for (std::size_t k = 0; k < keyLocs_.size(); ++k)
             slot_[static_cast<std::size_t>(keyLocs_[k])] = static_cast<int>(k);
         if (wl_.size() < keyLocs_.size()) wl_.resize(keyLocs_.size());
@@ -424,6 +493,25 @@ private:
         ++stats_->states;
         if (cand_.size() <= depth) cand_.resize(depth + 1);
         auto& cand = cand_[depth];
+        candidates(cand);
+        for (std::size_t j = 0; j < cand_[depth].size(); ++j) {
+            const int e = cand_[depth][j];
+            exec(e);
+            if (dfs()) return true;
+            undo(e);
+        }
+        return false;
+    }
+
+    // The search's first choice in the current state (-1: none is executable).
+    int firstChoice() {
+        candidates(first_);
+        return first_.empty() ? -1 : first_.front();
+    }
+
+    // The executable events of the current state in the order the search tries them: one
+    // when a greedy step applies, else by guidance.
+    void candidates(std::vector<int>& cand) const {
         cand.clear();
         for (int t = 0; t < T_; ++t) {
             const int e = executable(t);
@@ -460,13 +548,6 @@ private:
             std::sort(cand.begin(), cand.end(), [&](int a, int b) {
                 return rank_[static_cast<std::size_t>(a)] < rank_[static_cast<std::size_t>(b)];
             });
-        for (std::size_t j = 0; j < cand_[depth].size(); ++j) {
-            const int e = cand_[depth][j];
-            exec(e);
-            if (dfs()) return true;
-            undo(e);
-        }
-        return false;
     }
 
     const Instance* inst_ = nullptr;
@@ -475,10 +556,13 @@ private:
     const std::vector<std::vector<Step>>* steps_ = nullptr;
     int T_ = 0;
     std::size_t L_ = 0;
+    std::size_t M_ = 0;                       // the instance's locations (dense names)
+    std::vector<LocId> denseOf_, denseLocs_;  // by program location: its dense name (-1: none)
+    std::vector<char> written_;
     int n_ = 0;
     std::vector<int> off_;
     std::vector<Ev> ev_;
-    std::vector<std::vector<int>> good_, readersOf_, initReaders_, in_;
+    std::vector<std::vector<int>> good_, readersOf_, in_;
     std::vector<int> remaining_, unexecReaders_, initUnexec_, holders_, active_, prevActive_, rank_;
     std::vector<std::int32_t> vc_, pos_;
     std::vector<ThreadId> seq_;
@@ -486,6 +570,8 @@ private:
     std::vector<int> slot_;  // by location: its index in keyLocs_ (-1: not written)
     std::vector<std::vector<std::vector<int>>> wl_;  // by slot, by thread: write ids
     std::vector<std::vector<int>> cand_;
+    std::vector<int> first_;
+    std::vector<int> indeg_, succOff_, succ_, fill_, queue_;  // computeClocks' buffers
     std::unordered_set<std::string> done_;
     std::string keyBuf_;
     bool added_ = false;

@@ -63,6 +63,9 @@ struct VscOptions {
     bool closure = true;
     bool greedy = true;
     bool guidance = true;
+    // Before the search, try one linearisation of the closure's order that follows the search's
+    // first choices without recording witness states (the exact search only when it fails).
+    bool saturate = true;
     // Asked every few dozen steps of the closure and the search: true ends the call with no
     // witness (the caller is stopping: a budget ran out).
     std::function<bool()> interrupt;
@@ -72,6 +75,7 @@ struct VscStats {
     std::uint64_t calls = 0;
     std::uint64_t states = 0;          // witness states explored
     std::uint64_t closureRejects = 0;  // instances the closure proved unrealisable
+    std::uint64_t linearised = 0;      // instances decided by one linearisation, no search
     double seconds = 0;
 };
 

@@ -277,7 +277,8 @@ TEST_P(ReadsFrom, Deterministic) {
 TEST(ReadsFromRfSmc, RandomProgramsWithoutHeuristics) {
     const int n = std::max(1, randomProgramCount() / 5);
     const std::map<std::string, std::string> off = {
-        {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"}};
+        {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"},
+        {"engine", "classic"}};
     auto s = runFamily("rf", n, 3000000, {}, off);
     EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "of " << n << ":" << s.inexactSeeds;
     s = runFamily("rf", n / 2 + 1, 4000000, testprog::syncHeavyOptions(), off);
@@ -305,6 +306,25 @@ TEST(ReadsFromRfSmc, ExploresOneTracePerClass) {
     EXPECT_GE(smc.stats.at("nodes"), static_cast<double>(rfClasses));
 }
 
+// The saturation shortcuts (engine=saturate, the default) against VerifySC's search for every
+// instance (engine=classic) on the random family: the same classes, outcomes and error sites,
+// and the shortcut decides instances without witness states.
+TEST(ReadsFromRfSmc, SaturateEngineMatchesClassic) {
+    const int n = std::max(1, randomProgramCount() / 5);
+    auto s = runFamily("rf", n, 5000000, {}, {{"engine", "classic"}});
+    EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "classic of " << n << ":" << s.inexactSeeds;
+    const auto p = testprog::rvfFig13c(4);
+    ExploreOptions classic;
+    classic.params["engine"] = "classic";
+    const auto a = explore(*p, "rf");
+    const auto b = explore(*p, "rf", classic);
+    EXPECT_EQ(a.complete, b.complete);
+    EXPECT_EQ(a.outcomes, b.outcomes);
+    EXPECT_GT(a.stats.at("verifysc_linearised"), 0.0);
+    EXPECT_EQ(b.stats.at("verifysc_linearised"), 0.0);
+    EXPECT_LT(a.stats.at("verifysc_states"), b.stats.at("verifysc_states"));
+}
+
 // The ablations change the work, never the classes.
 TEST(ReadsFromRfSmc, AblationsChangeWorkNotResults) {
     const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
@@ -317,9 +337,11 @@ TEST(ReadsFromRfSmc, AblationsChangeWorkNotResults) {
         ExploreOptions base;
         const auto b = explore(*p, "rf", base);
         bool changed = false;
-        for (const char* opt : {"backtrack_signals", "closure", "greedy", "guidance"}) {
+        for (const auto& [opt, value] : std::vector<std::pair<std::string, std::string>>{
+                 {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"},
+                 {"guidance", "off"}, {"engine", "classic"}}) {
             ExploreOptions o;
-            o.params[opt] = "off";
+            o.params[opt] = value;
             const auto r = explore(*p, "rf", o);
             EXPECT_EQ(r.complete, b.complete) << name << " " << opt;
             EXPECT_EQ(r.blocked, b.blocked) << name << " " << opt;
@@ -342,6 +364,8 @@ TEST(ReadsFromRfSmc, StatisticsAndOptions) {
     o.params["closure"] = "maybe";
     EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
     o.params = {{"coherence", "wb"}};
+    EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
+    o.params = {{"engine", "fast"}};
     EXPECT_THROW((void)explore(*testprog::rvfFig1(), "rf", o), InputError);
 }
 

@@ -222,7 +222,8 @@ TEST(Rvf, RandomSyncHeavyPrograms) {
 // Every heuristic switched off at once still conforms (the proofs do not rely on them).
 TEST(Rvf, RandomProgramsWithoutHeuristics) {
     runFamily(std::max(1, randomProgramCount() / 5), 2000000, {},
-              {{"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"}});
+              {{"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"},
+               {"engine", "classic"}});
 }
 
 // The paper's numbers.
@@ -282,10 +283,16 @@ TEST(Rvf, AblationsChangeWorkNotResults) {
 TEST(Rvf, Statistics) {
     const auto r = runRvf(*testprog::spawnJoinChain());
     for (const char* k : {"verifysc_calls", "verifysc_seconds", "verifysc_states", "verifysc_skipped",
-                          "closure_rejections", "nodes"})
+                          "verifysc_linearised", "closure_rejections", "nodes"})
         EXPECT_TRUE(r.stats.count(k)) << k;
     EXPECT_GT(r.stats.at("verifysc_calls"), 0.0);
-    EXPECT_GT(r.stats.at("verifysc_states"), 0.0);
+    // every call is decided by the closure, one linearisation or the search
+    EXPECT_GT(r.stats.at("verifysc_linearised") + r.stats.at("verifysc_states"), 0.0);
+    ExploreOptions classic;
+    classic.params["engine"] = "classic";
+    const auto c = explore(*testprog::spawnJoinChain(), "rvf", classic);
+    EXPECT_GT(c.stats.at("verifysc_states"), 0.0);
+    EXPECT_EQ(c.stats.at("verifysc_linearised"), 0.0);
     EXPECT_GE(r.seconds, r.stats.at("verifysc_seconds"));
 }
 

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: MIT
+// RVF-SMC (Agarwal, Chatterjee, Pathak, Pavlogiannis, Toman, CAV'21, §5, Algorithm 2): stateless
+// model checking under the reads-value-from equivalence. A recursion node holds a proper event set
+// X, a good-writes function (in the steps), a witness trace and a causal map; it extends the
+// witness maximally with non-read events, then for every enabled read and every value its visible,
+// not forbidden writes carry, asks VerifySC for a witness and recurses. Backtrack signals stop the
+// loop early when no ancestor read can gain a new source (Lemma 1).
+//
+// Extensions beyond the paper's model (Appendix 0.A covers read-modify-writes, CAS, mutexes and
+// spawn/join; the rest is ours):
+//  * Read-modify-writes (fetch-and-add, exchange, CAS, lock, exchange-await) are one atomic event
+//    with a read part and a write part. A pending read-modify-write of another thread counts as a
+//    potential new source for an ancestor read (the paper's CAS corner case, applied to all RMWs).
+//  * Locks are read-modify-writes of the mutex that must read 0 (an unlock or the initial value),
+//    so mutual exclusion follows from the values; awaits are reads whose good writes must satisfy
+//    the await condition; an exchange-await is both. These blocking reads may never execute, so
+//    Lemma 1 does not apply to them: a blocking read never stops the loop (no backtrack cut).
+//  * A node whose pending events are all blocking reads or joins reports a blocked maximal trace
+//    when some witness of its events leaves every pending event disabled (the final memory is
+//    chosen by VerifySC with reads of the final values).
+//  * Errors: a step after which an assertion fails or a fault happens ends its thread, and its
+//    write is hidden from the other threads (in the real program the execution stops there, so
+//    nobody can read it). Every such step is reported at once as an error trace made of its causal
+//    past, which is a real execution whose first error it is.
+//  * Liveness reads: a plain write to a location that a free or a frame end kills faults when it
+//    comes after the kill, so it is explored as a read that observes dead or alive (see
+//    isLiveness), not performed at once like other writes.
+//  * Final memory: RVF and reads-from classes do not fix the order of unread writes, so for every
+//    maximal trace the other final memory states of its class are added to the outcomes (VerifySC
+//    again; each witness is replayed to reach its state).
+//  * Reads-from SMC (the `rf` explorer) is this recursion with one write per good-writes set
+//    instead of one value: a node then fixes the reads-from function of its events, the children
+//    of a node differ in the source of the read they mutate (or in its presence, for a blocking
+//    read), and one complete trace is reported per reads-from class.
+//  * Consistency (option engine): with `saturate` (the default) VerifySC's closure, which is
+//    the saturation of the reads-from order (program order, the sources, and the coherence
+//    edges they force), rejects what it can, then one linearisation of the saturated order
+//    following the search's first choices decides most of the rest without witness states; the
+//    exact search runs only when that linearisation reaches a dead end. The choice of a maximal
+//    trace's own final values needs no call at all (the trace is the witness). `classic` runs
+//    the search every time (ablation).
+//
+// This header is the explorer's own (not an interface): the class is split by concern over
+// RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
+// visible writes of a read) and RvfSmcReport.cpp (error traces, maximal traces and final
+// memory, kill races).
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <unordered_set>
+#include <utility>
+
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/RvfVerifySC.hpp"
+
+namespace porlab::rvfsmc {
+
+using rvf::kInitThread;
+using rvf::kInitWrite;
+using rvf::SpawnPoint;
+using rvf::Step;
+using rvf::WriteRef;
+
+[[nodiscard]] inline bool isBlocking(EventKind k) {
+    return k == EventKind::Await || k == EventKind::XchgAwait || k == EventKind::Lock;
+}
+
+// A pending read of this kind may turn out to write (a read-modify-write).
+[[nodiscard]] inline bool mayWrite(EventKind k) {
+    return writesMemory(k) || k == EventKind::CasFailure;
+}
+
+// Can the pending read-like event `p` read value v (and so execute)?
+[[nodiscard]] inline bool admits(const Event& p, Value v) {
+    switch (p.kind) {
+    case EventKind::Lock: return v == 0;
+    case EventKind::Await:
+    case EventKind::XchgAwait: return evalAwaitCond(p.cond, v, p.operand);
+    default: return true;
+    }
+}
+
+[[nodiscard]] inline bool hasError(std::span<const Event> out) {
+    return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
+}
+
+struct RvfOptions {
+    bool signals = true;
+    // Group the candidate writes of a read by write instead of by value: every good-writes set
+    // is a singleton, so a node fixes the reads-from function of its events and the recursion is
+    // reads-from SMC (the `rf` explorer) rather than RVF-SMC.
+    bool perWrite = false;
+    // engine=saturate (true) or classic: the shortcuts that decide a consistency question
+    // without the exact search (the node's own trace as a witness, the saturated order's
+    // linearisation); classic asks VerifySC's search every time (kept for ablation).
+    bool fastPaths = true;
+    rvf::VscOptions vsc;
+};
+
+
+// (the initial write is forbidden too once C(r) is defined).
+struct CausalEntry {
+    ThreadId t = 0;
+    std::int32_t idx = 0;
+    std::vector<std::int32_t> counts;
+};
+using CausalMap = std::vector<CausalEntry>;
+
+struct Pending {
+    ThreadId t = 0;
+    Event ev;
+};
+
+struct IntsHash {
+    std::size_t operator()(const std::vector<std::int32_t>& v) const noexcept {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+        return static_cast<std::size_t>(h);
+    }
+};
+
+class RvfSmc {
+public:
+    RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
+        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r),
+          ro_(std::move(ro)) {
+        // VerifySC can take long between two events: it asks the budgets too.
+        ro_.vsc.interrupt = [this] { return rep_.stop(); };
+    }
+
+    void run() {
+        auto init = exec_->reset();
+        initEvents_.assign(init.begin(), init.end());
+        T_ = exec_->maxThreads();
+        if (exec_->failed()) {
+            rep_.maximal(TraceStatus::Error, *exec_, initEvents_);
+        } else {
+            const auto mem = exec_->memory();
+            initVals_.assign(mem.begin(), mem.end());
+            L_ = initVals_.size();
+            steps_.assign(static_cast<std::size_t>(T_), {});
+            spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
+            reg_.assign(static_cast<std::size_t>(T_), 0);
+            clk_.assign(static_cast<std::size_t>(T_), {});
+            prevDiff_.assign(static_cast<std::size_t>(T_), {});
+            src_.assign(static_cast<std::size_t>(T_), {});
+            locLists_.clear();
+            locLists_.resize(L_);
+            usedLocs_.clear();
+            sigTime_.assign(L_, {});
+            node({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
+        }
+        rep_.finish();
+        auto& s = result_.stats;
+        s["verifysc_calls"] = static_cast<double>(vsc_.calls);
+        s["verifysc_seconds"] = vsc_.seconds;
+        s["verifysc_states"] = static_cast<double>(vsc_.states);
+        s["verifysc_skipped"] = static_cast<double>(skipped_);
+        s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
+        s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
+        s["nodes"] = static_cast<double>(nodes_);
+        s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
+        s["outcome_verifysc_seconds"] = fin_.seconds;
+    }
+
+private:
+    // A step of the current trace, with what its write overwrote (so that a suffix of the trace
+    // can be taken back).
+    struct Performed {
+        ThreadId t = 0;
+        std::int32_t i = 0;
+        LocId loc = kNoLoc;  // the location it wrote (kNoLoc: none)
+        Value oldCur = 0;
+        WriteRef oldActive;
+    };
+
+    // A read mutated at an ancestor node; signal: it may gain a new source (Lemma 1).
+    struct Ancestor {
+        ThreadId t;
+        std::int32_t idx;
+        LocId loc;
+        bool signal;
+        std::uint64_t since;  // sigClock_ when it was pushed
+    };
+
+    // ---- replay and extension ----------------------------------------------------------------
+
+    // Perform step s (already known) of thread t again, checking that the program agrees.
+    // A node's newest read (`fresh`) was first performed at the end of its parent's trace, where
+    // memory may hold another value than the one it was told to read; in the witness it reads a
+    // real write. A program whose faults depend on more than the value read (the C front end's
+    // use after free depends on the block's status) may fail in one place and not in the other:
+    // the witness is a real execution, so its step is kept. Returns whether s.writes changed.
+    bool redo(ThreadId t, Step& s, bool fresh = false);
+
+    // A step that reads nothing faulted in one execution and not in another with the same reads
+    // before it: its fault depends on its order with another event (in C, a plain write to a
+    // block that a free or the end of a stack frame kills), which a recursion on reads-from
+    // cannot tell apart.
+    [[noreturn]] void unorderedFault(const Event& e) const {
+        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+        std::string at;
+        if (e.pos.line && e.pos.file < info_->files.size())
+            at = " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+        throw UnsupportedError(
+            explorer + ": program '" + info_->name + "': whether the " + std::string(name(e.kind)) +
+            at + " faults depends on its order with another event, not on a value it reads (a "
+            "write to memory that a free or the end of a stack frame kills concurrently); " +
+            explorer + " explores reads-from only and cannot tell these executions apart (use naive, "
+            "source or optimal)");
+    }
+
+    // The initial value of a location. A C program creates locations as they are first used (a
+    // malloc'd block's start uninitialised, a thread-local's copy with its initialiser): the
+    // program's table has the value from then on, which the memory at reset did not know.
+    [[nodiscard]] Value initVal(LocId x) const {
+        const auto i = static_cast<std::size_t>(x);
+        return i < info_->initialValues.size() ? info_->initialValues[i] : initVals_[i];
+    }
+    // The value of x in the replay so far.
+    [[nodiscard]] Value curVal(LocId x) const {
+        const auto i = static_cast<std::size_t>(x);
+        return active_[i].t == kInitThread ? initVal(x) : cur_[i];
+    }
+
+    // A free or a frame end (an exchange writing kDeadValue) and a plain write of another thread
+    // to the same location that was performed as a write (before the location was known to be
+    // killable, see liveness reads), neither in the other's causal past: whether the write faults
+    // depends on their order, which the recursion did not fix for it, so one of the two orders
+    // may be missed with no replay to notice it. Such a program is rejected rather than answered
+    // wrongly.
+    void checkKillRaces(const std::vector<std::int32_t>& sl);
+
+    [[noreturn]] void raceWithKill(const Event& kill, const Event& write) const {
+        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+        auto at = [&](const Event& e) {
+            if (!e.pos.line || e.pos.file >= info_->files.size()) return std::string();
+            return " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+        };
+        throw UnsupportedError(
+            explorer + ": program '" + info_->name + "': the free (or end of a stack frame)" +
+            at(kill) + " races with the write" + at(write) + " to the same memory; whether the " +
+            "write faults depends on their order, not on a value it reads, and " + explorer +
+            " explores reads-from only (use naive, source or optimal)");
+    }
+
+    // ---- liveness reads -----------------------------------------------------------------------
+    //
+    // A free or the end of a stack frame kills each location of the block with an exchange that
+    // writes kDeadValue; a plain write that comes after it faults (a use after free). So the write
+    // observes the location, dead or alive, like a read: performed as soon as it comes (as the
+    // recursion does with writes), it would fault or not by the order of the current trace, and
+    // the other order is a class the recursion never reaches. A plain write to a location known
+    // to be killable is therefore a read of the recursion (a liveness read, Step::reads with kind
+    // Write) whose good writes are grouped by what it observes: the kills, or all the others. It
+    // is not a reads-from edge (its source is not part of the class). Locations become killable
+    // when a kill of them is pending; a write performed before that, which then races with a kill,
+    // is caught by checkKillRaces.
+    [[nodiscard]] static bool isLiveness(const Step& s) {
+        return s.reads && s.ev.kind == EventKind::Write;
+    }
+
+    [[nodiscard]] bool guarded(const Event& p) const {
+        const auto x = static_cast<std::size_t>(p.loc);
+        return p.kind == EventKind::Write && p.loc >= 0 && x < killable_.size() && killable_[x];
+    }
+
+    void noteKill(const Event& p) {
+        if (p.kind != EventKind::Exchange || p.wval != kDeadValue || p.loc < 0) return;
+        const auto x = static_cast<std::size_t>(p.loc);
+        if (x >= killable_.size()) killable_.resize(x + 1, 0);
+        killable_[x] = 1;
+    }
+
+    void noteKills() {
+        for (ThreadId t = 0; t < T_; ++t)
+            if (exec_->status(t) == ThreadStatus::Ready) noteKill(exec_->pending(t));
+    }
+
+    void performed(ThreadId t, const Step& s) {
+        const auto i = static_cast<std::int32_t>(s.ev.index);
+        // The first time a step is in a trace: its clock and its place in the per-location
+        // lists (they hold while the step exists; steps are the same in every trace of a node).
+        if (i >= reg_[static_cast<std::size_t>(t)]) registerStep(t, i, s);
+        Performed p{t, i, kNoLoc, 0, kInitWrite};
+        if (s.writes) {
+            const auto l = static_cast<std::size_t>(s.ev.loc);
+            p.loc = s.ev.loc;
+            p.oldCur = cur_[l];
+            p.oldActive = active_[l];
+            cur_[l] = s.ev.wval;
+            active_[l] = {t, i};
+        }
+        order_.push_back(p);
+        if (s.fails) anyFail_ = true;
+    }
+
+    // Take back the trace after its first n steps (memory as it was then).
+    void truncateTrace(std::size_t n) {
+        while (order_.size() > n) {
+            const Performed& p = order_.back();
+            if (p.loc != kNoLoc) {
+                cur_[static_cast<std::size_t>(p.loc)] = p.oldCur;
+                active_[static_cast<std::size_t>(p.loc)] = p.oldActive;
+            }
+            order_.pop_back();
+        }
+    }
+
+    // The events of the current trace (built when a trace is reported).
+    const std::vector<Event>& traceEvents() {
+        traceBuf_ = initEvents_;
+        for (const Performed& p : order_) {
+            const Step& s = steps_[static_cast<std::size_t>(p.t)][static_cast<std::size_t>(p.i)];
+            traceBuf_.insert(traceBuf_.end(), s.out.begin(), s.out.end());
+        }
+        return traceBuf_;
+    }
+
+    // A replay replaces the trace of the node that asked for it. What it replaces is kept (the
+    // part after the prefix the replayed witness shares with it) and put back afterwards, so
+    // that a node's trace survives its children without a copy per node: an exploration path
+    // is as long as the execution, and a copy of the trace at every node made memory quadratic.
+    struct SavedTrace {
+        bool active = false;
+        std::size_t keep = 0;
+        std::vector<Performed> suffix;
+        bool anyFail = false;
+    };
+    // Record, before replaying `witness`, what the replay changes in the current trace.
+    void saveTrace(SavedTrace& sv, std::span<const ThreadId> witness) {
+        std::size_t c = 0;
+        while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+        if (!sv.active) {
+            sv.active = true;
+            sv.keep = c;
+            sv.suffix.assign(order_.begin() + static_cast<std::ptrdiff_t>(c), order_.end());
+            sv.anyFail = anyFail_;
+        } else if (c < sv.keep) {
+            // The current trace is a replay already: up to keep, it is the saved trace.
+            sv.suffix.insert(sv.suffix.begin(), order_.begin() + static_cast<std::ptrdiff_t>(c),
+                             order_.begin() + static_cast<std::ptrdiff_t>(sv.keep));
+            sv.keep = c;
+        }
+    }
+    void restoreTrace(SavedTrace& sv) {
+        if (!sv.active) return;
+        sv.active = false;
+        // A replay cut short by a budget leaves less than the shared prefix: the exploration is
+        // over then, and nothing reads the trace any more.
+        if (order_.size() < sv.keep) return;
+        truncateTrace(sv.keep);
+        for (const Performed& p : sv.suffix) {
+            if (p.loc != kNoLoc) {
+                cur_[static_cast<std::size_t>(p.loc)] = step(p.t, p.i).ev.wval;
+                active_[static_cast<std::size_t>(p.loc)] = {p.t, p.i};
+            }
+            order_.push_back(p);
+        }
+        anyFail_ = sv.anyFail;
+        sv.suffix.clear();
+    }
+    struct RestoreGuard {
+        RvfSmc& self;
+        SavedTrace& sv;
+        ~RestoreGuard() { self.restoreTrace(sv); }
+    };
+
+    // Replays `witness`; `fresh` is the thread whose last step is the node's newest read (see
+    // redo), and *changed tells whether that step's write part came or went.
+    [[nodiscard]] bool replay(std::span<const ThreadId> witness, ThreadId fresh = -1,
+                              bool* changed = nullptr) {
+        exec_->reset();
+        order_.clear();
+        cur_ = initVals_;
+        active_.assign(L_, kInitWrite);
+        anyFail_ = false;
+        std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
+        for (ThreadId t : witness) {
+            if (rep_.stop()) return false;
+            auto& st = steps_[static_cast<std::size_t>(t)];
+            const auto i = static_cast<std::size_t>(cnt[t]++);
+            const bool c = redo(t, st[i], t == fresh && i + 1 == st.size());
+            if (changed) *changed = *changed || c;
+        }
+        return true;
+    }
+
+    // Extend maximally with events that read nothing; returns the writes performed.
+    [[nodiscard]] bool extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes);
+
+    // ---- steps: clocks and per-location lists ------------------------------------------------
+
+    // Per location and thread, the indices of the thread's write steps (and, for reads-from
+    // SMC, read steps) of the location, among the registered steps. Allocated on first use.
+    struct LocLists {
+        std::vector<std::vector<std::int32_t>> writes, reads;
+    };
+    LocLists& lists(LocId l) {
+        auto& p = locLists_[static_cast<std::size_t>(l)];
+        if (!p) {
+            usedLocs_.push_back(l);
+            p = std::make_unique<LocLists>();
+            p->writes.resize(static_cast<std::size_t>(T_));
+            p->reads.resize(static_cast<std::size_t>(T_));
+        }
+        return *p;
+    }
+
+    // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
+    // clocks: with reads-from edges too (a node fixes the source of every read, so every witness
+    // of its children orders each read after its source: the clock is the same in every trace),
+    // and src_ holds the sources.
+    void registerStep(ThreadId t, std::int32_t i, const Step& s);
+
+    // Thread t keeps its first n steps.
+    void truncateSteps(ThreadId t, std::size_t n) {
+        const auto tu = static_cast<std::size_t>(t);
+        auto& st = steps_[tu];
+        for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
+            const Step& s = st[i];
+            if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
+            if (ro_.perWrite && s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
+        }
+        reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
+        if (st.size() > n) st.resize(n);
+    }
+
+    [[nodiscard]] const std::int32_t* poClock(ThreadId t, std::int32_t i) const {
+        const auto T = static_cast<std::size_t>(T_);
+        return &clk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
+    }
+    [[nodiscard]] const Step& step(ThreadId t, std::int32_t i) const {
+        return steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
+    }
+
+    // ---- error traces ---------------------------------------------------------------------------
+
+    // The causal past (program order with spawn and join edges, reads-from) of the step at
+    // position p of order_, which fails: a real execution whose first error is that step's.
+    void reportError(std::size_t p);
+
+    // A plain write that faults: in the C front end, a write to a block that a free or the end
+    // of a stack frame killed before it (it wrote the location last). Its causal past includes
+    // that last write, as if the write read it, so that the error trace is a real execution.
+    [[nodiscard]] static bool faultsByOrder(const Step& s) {
+        return s.fails && !s.reads && writesMemory(s.ev.kind) && s.ev.loc >= 0;
+    }
+
+    [[nodiscard]] std::int32_t spawnPos(ThreadId c, const std::vector<std::vector<std::int32_t>>& at) const {
+        const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(c)];
+        if (sp.t < 0) return -1;
+        const auto& a = at[static_cast<std::size_t>(sp.t)];
+        return sp.i < static_cast<std::int32_t>(a.size()) ? a[static_cast<std::size_t>(sp.i)] : -1;
+    }
+
+    // ---- maximal traces and final memory ------------------------------------------------------
+    // ---- maximal traces and final memory ------------------------------------------------------
+
+    [[nodiscard]] rvf::Instance instance(const std::vector<std::int32_t>& len) const {
+        rvf::Instance in;
+        in.steps = &steps_;
+        in.len = len;
+        in.spawnOf = &spawnOf_;
+        in.numLocs = L_;
+        return in;
+    }
+
+    // Writes of location x among the first sl[t] steps of every thread, with their values (in
+    // thread order, then step order).
+    using Writes = std::vector<std::pair<WriteRef, Value>>;
+    [[nodiscard]] Writes writesOf(LocId x, const std::vector<std::int32_t>& sl) {
+        Writes w;
+        if (!locLists_[static_cast<std::size_t>(x)]) return w;
+        const LocLists& ll = lists(x);
+        for (ThreadId t = 0; t < T_; ++t)
+            for (const std::int32_t i : ll.writes[static_cast<std::size_t>(t)]) {
+                if (i >= sl[t]) break;
+                w.push_back({{t, i}, step(t, i).ev.wval});
+            }
+        return w;
+    }
+
+    // The node's events form a maximal execution when every pending event stays disabled: report
+    // one trace, and every other final memory of the class as an outcome.
+    void reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
+                       const Snapshot& snap);
+
+    // ---- the recursion (Algorithm 2) ----------------------------------------------------------
+
+    [[nodiscard]] static const CausalEntry* lookup(const CausalMap& c, ThreadId t, std::int32_t idx) {
+        for (const auto& e : c)
+            if (e.t == t && e.idx == idx) return &e;
+        return nullptr;
+    }
+
+    // Backtrack signals (lines 2-5): thread u wrote, or may write, location x. An ancestor read
+    // of x of another thread is signalled by every such event after it was pushed; the time of
+    // the last one per location and thread tells (instead of visiting every ancestor: the
+    // ancestors are as many as the reads of the execution).
+    void signalWrite(ThreadId u, LocId x) {
+        auto& s = sigTime_[static_cast<std::size_t>(x)];
+        if (s.empty()) s.assign(static_cast<std::size_t>(T_), 0);
+        s[static_cast<std::size_t>(u)] = ++sigClock_;
+    }
+    [[nodiscard]] bool signalled(const Ancestor& a) const {
+        if (a.signal) return true;
+        const auto& s = sigTime_[static_cast<std::size_t>(a.loc)];
+        for (std::size_t u = 0; u < s.size(); ++u)
+            if (static_cast<ThreadId>(u) != a.t && s[u] > a.since) return true;
+        return false;
+    }
+
+    // `witness` is the node's trace, to replay unless `here`: the program and the current trace
+    // are then already at the end of it (the parent's trace extended by the new read).
+    // (`witness` may be the workspace's: it is used before the next verifySC.)
+    void node(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
+              const CausalMap& C, ThreadId newT, bool here = false);
+
+    // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
+
+    // The writes of r's location r may read: those not in r's program-order (causal) past, and
+    // those of its past that no other write of its past comes after. In thread order, then step
+    // order. Of the writes of one thread in r's past only the latest can be visible (the others
+    // come before it), and whether another write comes after it is decided by the latest write of
+    // each other thread in the past (clocks grow along a thread): O(threads²) per read, where
+    // comparing all pairs of writes made a node cost O(writes²).
+    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal past
+    // that comes after it and reads another write: every witness puts that other write between.
+    [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl);
+
+    // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
+    // another write? Per thread, the reads after w are the latest ones (clocks grow along the
+    // thread); of those reading w, prevDiff_ skips to the latest with another source.
+    [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w,
+                                    const std::vector<std::int32_t>& past) const;
+
+    std::unique_ptr<Execution> exec_;
+    std::shared_ptr<const ProgramInfo> info_;
+    const ExploreOptions& opts_;
+    ExploreResult& result_;
+    Reporter rep_;
+    RvfOptions ro_;
+    int T_ = 0;
+    std::size_t L_ = 0;
+    std::vector<Event> initEvents_;
+    std::vector<Value> initVals_;
+    std::vector<std::vector<Step>> steps_;
+    std::vector<SpawnPoint> spawnOf_;
+    // Per thread: how many of its steps are registered (clock and lists computed), their clocks
+    // (T_ per step) and, for reads-from SMC, the source of each read and prevDiff (the latest
+    // earlier read of the same location by the thread with another source).
+    std::vector<std::int32_t> reg_;
+    std::vector<std::vector<std::int32_t>> clk_, prevDiff_;
+    std::vector<std::vector<WriteRef>> src_;
+    std::vector<std::unique_ptr<LocLists>> locLists_;  // by location
+    std::vector<LocId> usedLocs_;                       // the locations with lists
+    // the current trace: steps in order (each with what its write overwrote), visible memory and
+    // its writers
+    std::vector<Performed> order_;
+    std::vector<Value> cur_;
+    std::vector<WriteRef> active_;
+    bool anyFail_ = false;
+    std::vector<char> killable_;  // locations a free or frame end kills (liveness reads)
+    std::vector<Event> traceBuf_;
+    std::vector<ThreadId> auxBuf_, lastWitness_;
+    rvf::Workspace ws_;
+    std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
+    std::vector<Ancestor> ancestors_;
+    std::vector<std::vector<std::uint64_t>> sigTime_;  // by location, by thread: last signal
+    std::uint64_t sigClock_ = 0;
+    rvf::VscStats vsc_, fin_;
+    std::uint64_t skipped_ = 0, nodes_ = 0;
+};
+
+}  // namespace porlab::rvfsmc

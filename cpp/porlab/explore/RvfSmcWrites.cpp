@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// RVF-SMC and reads-from SMC: the clocks of the steps and the writes a read may read (see
+// RvfSmc.hpp).
+#include "porlab/explore/RvfSmc.hpp"
+
+namespace porlab::rvfsmc {
+
+void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
+    const auto tu = static_cast<std::size_t>(t);
+    const auto T = static_cast<std::size_t>(T_);
+    auto& ck = clk_[tu];
+    ck.resize((static_cast<std::size_t>(i) + 1) * T);
+    std::int32_t* c = &ck[static_cast<std::size_t>(i) * T];
+    std::fill_n(c, T, 0);
+    auto join = [&](const std::int32_t* o) {
+        for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], o[u]);
+    };
+    if (i > 0) join(poClock(t, i - 1));
+    else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+    if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
+        const ThreadId ch = s.ev.aux;
+        const auto cu = static_cast<std::size_t>(ch);
+        if (reg_[cu] > 0) join(poClock(ch, reg_[cu] - 1));
+        else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+    }
+    if (ro_.perWrite) {
+        src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
+        prevDiff_[tu].resize(static_cast<std::size_t>(i) + 1, -1);
+        if (s.reads && !isLiveness(s)) {  // (a liveness read's source is not fixed)
+            const WriteRef w = active_[static_cast<std::size_t>(s.ev.loc)];
+            src_[tu][static_cast<std::size_t>(i)] = w;
+            if (w.t != kInitThread) join(poClock(w.t, w.i));
+            // The latest earlier read of the location by t with another source.
+            auto& rl = lists(s.ev.loc).reads[tu];
+            std::int32_t pd = -1;
+            if (!rl.empty()) {
+                const auto q = static_cast<std::size_t>(rl.back());
+                pd = src_[tu][q] == w ? prevDiff_[tu][q] : rl.back();
+            }
+            prevDiff_[tu][static_cast<std::size_t>(i)] = pd;
+            rl.push_back(i);
+        }
+    }
+    c[tu] = i + 1;
+    if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
+    reg_[tu] = i + 1;
+}
+
+std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
+    // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
+    const auto T = static_cast<std::size_t>(T_);
+    std::vector<std::int32_t> past(T, 0);
+    const ThreadId t = r.t;
+    if (sl[t] > 0) {
+        const std::int32_t* c = poClock(t, sl[t] - 1);
+        past.assign(c, c + T_);
+    } else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0) {
+        const std::int32_t* c = poClock(sp.t, sp.i);
+        past.assign(c, c + T_);
+    }
+    past[static_cast<std::size_t>(t)] = sl[t];
+    std::vector<WriteRef> vis;
+    if (!locLists_[static_cast<std::size_t>(r.ev.loc)]) {
+        vis.push_back(kInitWrite);
+        return vis;
+    }
+    const LocLists& ll = lists(r.ev.loc);
+    // Per thread: its writes among its first sl[u] steps are wl[0, end), those of the past
+    // wl[0, inPast); the latest of the past is the only one of them that may be visible.
+    std::vector<std::int32_t> end(T), inPast(T), latest(T, -1);
+    bool anyInPast = false;
+    for (std::size_t u = 0; u < T; ++u) {
+        const auto& wl = ll.writes[u];
+        const auto e = std::lower_bound(wl.begin(), wl.end(), sl[u]);
+        const auto p = std::lower_bound(wl.begin(), e, past[u]);
+        end[u] = static_cast<std::int32_t>(e - wl.begin());
+        inPast[u] = static_cast<std::int32_t>(p - wl.begin());
+        if (inPast[u] > 0) {
+            latest[u] = wl[static_cast<std::size_t>(inPast[u] - 1)];
+            anyInPast = true;
+        }
+    }
+    for (std::size_t u = 0; u < T; ++u) {
+        const auto& wl = ll.writes[u];
+        if (latest[u] >= 0) {
+            const WriteRef w{static_cast<std::int32_t>(u), latest[u]};
+            bool hidden = false;
+            for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
+                hidden = u2 != u && latest[u2] >= 0 &&
+                         poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
+            if (!hidden && ro_.perWrite) hidden = hiddenByRead(r.ev.loc, w, past);
+            if (!hidden) vis.push_back(w);
+        }
+        for (std::int32_t k = inPast[u]; k < end[u]; ++k)
+            vis.push_back({static_cast<std::int32_t>(u), wl[static_cast<std::size_t>(k)]});
+    }
+    if (!anyInPast) vis.push_back(kInitWrite);
+    return vis;
+}
+
+bool RvfSmc::hiddenByRead(LocId loc, WriteRef w,
+                                const std::vector<std::int32_t>& past) const {
+    const LocLists& ll = *locLists_[static_cast<std::size_t>(loc)];
+    for (std::size_t u = 0; u < past.size(); ++u) {
+        const auto& rl = ll.reads[u];
+        auto it = std::lower_bound(rl.begin(), rl.end(), past[u]);
+        if (it == rl.begin()) continue;
+        std::int32_t i = *(it - 1);
+        auto after = [&](std::int32_t x) {
+            return poClock(static_cast<ThreadId>(u), x)[static_cast<std::size_t>(w.t)] > w.i;
+        };
+        const auto& src = src_[u];
+        while (i >= 0 && after(i)) {
+            if (!(WriteRef{static_cast<std::int32_t>(u), i} == w)) {
+                if (!(src[static_cast<std::size_t>(i)] == w)) return true;
+                i = prevDiff_[u][static_cast<std::size_t>(i)];  // skips the reads of w
+            } else {
+                // w itself (a read-modify-write): the read before it
+                const auto p = std::lower_bound(rl.begin(), rl.end(), i) - rl.begin();
+                i = p > 0 ? rl[static_cast<std::size_t>(p - 1)] : -1;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace porlab::rvfsmc
