@@ -88,13 +88,7 @@ struct RvfOptions {
 };
 
 bool flag(const ExploreOptions& o, const std::string& explorer, const std::string& name) {
-    auto it = o.params.find(name);
-    if (it == o.params.end()) return true;
-    std::string v = it->second;
-    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
-    if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-    throw InputError(explorer + ": option '" + name + "' must be on or off, not '" + it->second + "'");
+    return o.option<bool>(name, explorer);
 }
 
 // C(r): for a read (thread, index), per thread the number of events whose writes r may not read

@@ -33,12 +33,8 @@ GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreR
     sc_.interrupt = [this] { return rep_.stop(); };
     root_.init(exec_->maxThreads(), p.info()->initialValues);
     deadlockIsError_ = p.info()->deadlockIsError;
-    if (auto it = o.params.find("zne"); it != o.params.end()) {
-        if (it->second == "strict") zneMode_ = ZneMode::Strict;
-        else if (it->second == "paper") zneMode_ = ZneMode::Paper;
-        else if (it->second == "off") zneMode_ = ZneMode::Off;
-        else throw InputError("option zne must be strict, paper or off (got '" + it->second + "')");
-    }
+    const auto zne = o.option<std::string>("zne", "graph");
+    zneMode_ = zne == "paper" ? ZneMode::Paper : zne == "off" ? ZneMode::Off : ZneMode::Strict;
 }
 
 void GraphExplorer::ensureDepth(std::size_t depth) {
