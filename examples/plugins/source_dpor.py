@@ -1,11 +1,7 @@
-"""Source-DPOR with sleep sets (Abdulla et al., POPL'14, Algorithm 1) written in Python on
-porlab's C++ building blocks, registered as the explorer ``py-source``:
-
-    porlab run prog.c --plugin examples/plugins/source_dpor.py --explorer py-source
-
-The time goes to C++: ``run.replay`` re-executes a prefix in one call, ``run.races_with_initials``
-finds the races of an execution with the initials of the sequences that reverse them, and
-``run.conflicts`` is the independence of two pending events (the sleep sets).
+"""Source-DPOR with sleep sets (Abdulla et al., POPL'14, Algorithm 1) in Python, registered as
+``py-source`` (``porlab run prog.c --plugin examples/plugins/source_dpor.py -e py-source``).
+The time goes to C++: ``run.replay`` re-executes a prefix, ``run.races_with_initials`` finds
+the races with the initials that reverse them, ``run.conflicts`` serves the sleep sets.
 """
 
 from __future__ import annotations
@@ -70,6 +66,9 @@ def source_dpor(program: Any, run: Any) -> None:
                     ext = [*events, a]
                     races += [(i, run.initials(ext, i, len(events)))
                               for i, e in enumerate(events) if run.conflicts(e, a)]
+            if ex.failed and schedule:  # a failing step: dependent with every thread's next one
+                races += [(nodes[-2].start, [t]) for t in range(ex.max_threads)
+                          if t != schedule[-1] and ex.pending(t) is not None]
             for i, initials in races:
                 node = nodes[owner[i]]
                 if not node.backtrack.intersection(initials):

@@ -74,7 +74,7 @@ def test_python_explorer_options_are_typed() -> None:
     assert porlab.explore(prog, "py-echo").stats == {"depth": 2.0, "fast": 1.0}
     assert porlab.explore(prog, "py-echo", depth=5, fast=False).stats == {"depth": 5.0,
                                                                           "fast": 0.0}
-    for bad in ({"depth": 6}, {"depth": "3"}, {"fast": "no"}, {"deep": 1}):
+    for bad in ({"depth": 6}, {"depth": "3"}, {"fast": "nope"}, {"fast": 0}, {"deep": 1}):
         with pytest.raises(porlab.InputError):
             porlab.explore(prog, "py-echo", **bad)
     with pytest.raises(porlab.InputError, match="built in"):
