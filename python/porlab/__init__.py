@@ -21,6 +21,7 @@ from porlab.cfront import load_c, load_c_source
 from porlab.errors import InputError, Interrupted, ProgramError, UnsupportedError
 from porlab.frames import results_frame, trace_frame
 from porlab.iterate import traces
+from porlab.plugins import load_plugin, option, register_explorer
 
 Trace = _core.Trace
 Event = _core.Event
@@ -48,9 +49,12 @@ __all__ = [
     "explorers",
     "load_c",
     "load_c_source",
+    "load_plugin",
     "load_program",
+    "option",
     "partition_sizes",
     "progress",
+    "register_explorer",
     "results_frame",
     "trace_frame",
     "trace_key",

@@ -114,6 +114,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     from porlab.errors import InputError, UnsupportedError
 
     try:
+        if spec.get("plugin"):
+            from porlab.plugins import load_plugin
+
+            load_plugin(str(spec["plugin"]))
         program = _load(spec)
         r = explore(
             program,

@@ -8,7 +8,7 @@ side only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, SupportsIndex, SupportsInt
 
 import numpy
@@ -392,6 +392,55 @@ def explore(
     KeyboardInterrupt a signal handler raises) stops the run like a budget: the partial result
     comes back with budget_reason 'interrupted'. `progress` is called about every
     progress_seconds with (complete, blocked, errors, events, seconds)."""
+
+def c_load_option_schema() -> list[dict[str, Any]]:
+    """The options of loading a C program (load_c's keywords, porlab run's flags), as the
+    explorers' options: name, type, default, values, min, max, doc."""
+
+class ExplorerRun:
+    """What an explorer written in Python gets with the program: its typed options, the
+    reporter (counts, budgets, bug checks, outcomes) and C++ building blocks (replay, races,
+    initials, independence)."""
+
+    @property
+    def options(self) -> dict[str, bool | int | str]:
+        """The explorer's options, parsed and typed (defaults included)."""
+    @property
+    def ifaa(self) -> bool:
+        """Fetch-and-adds with unused results commute (ifaa=True)."""
+    def stop(self) -> bool:
+        """Should the explorer stop now (a budget, Ctrl-C, the first error)?"""
+    def step(self, execution: Execution, thread: _Int) -> list[Event]:
+        """Step an enabled thread and count the event; returns the events emitted."""
+    def replay(self, execution: Execution, schedule: Sequence[_Int]) -> list[Event]:
+        """Reset the execution and run the threads of `schedule` in order, in one call."""
+    def maximal(self, execution: Execution, events: Sequence[Event]) -> str:
+        """Report a maximal execution; returns the status it is counted with."""
+    def outcome(self, execution: Execution, events: Sequence[Event]) -> None:
+        """Record the final state of a maximal execution not reported as a trace."""
+    def set_stat(self, name: str, value: float) -> None:
+        """An explorer-specific statistic."""
+    def conflicts(self, a: Event, b: Event) -> bool:
+        """Are two events of different threads dependent (the run's conflict relation)?"""
+    def races(self, events: Sequence[Event]) -> list[tuple[int, int]]:
+        """Source-DPOR's races of a sequence of events."""
+    def races_with_initials(self, events: Sequence[Event]) -> list[tuple[int, int, list[int]]]:
+        """The races (i, j, initials) of a sequence of events."""
+    def initials(self, events: Sequence[Event], i: _Int, j: _Int) -> list[int]:
+        """The threads that can start v = notdep(i, E).j."""
+
+def register_explorer(
+    name: str,
+    function: Callable[[ProgramBase, ExplorerRun], None],
+    equivalence: str,
+    description: str,
+    optimal: bool,
+    covers_classes: bool,
+    non_redundant: bool,
+    ifaa: bool,
+    options: Sequence[dict[str, Any]],
+) -> None:
+    """Register an explorer written in Python (porlab.register_explorer is the API)."""
 
 def estimate_interleavings(program: ProgramBase, walks: _Int = 64, seed: _Int = 1) -> float:
     """Knuth's random-walk estimate of the number of maximal interleavings (what the naive

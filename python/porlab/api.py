@@ -303,6 +303,7 @@ def explore(
     """
     _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
                    progress_seconds=progress_seconds)
+    texts = _option_texts(explorer, params)
     compiled = _compiled(program)
     mem = _memory_budget(max_memory)
     core = _run_with_progress(progress, lambda cb: _core.explore(
@@ -317,7 +318,7 @@ def explore(
         collect_outcomes=collect_outcomes,
         ifaa=ifaa,
         on_trace=on_trace,
-        params={k: _option_text(v) for k, v in params.items()},
+        params=texts,
         progress=cb,
         progress_seconds=progress_seconds,
         check_races=check_races,
@@ -329,9 +330,17 @@ def explore(
     return result
 
 
-def _option_text(v: Any) -> str:
-    # Booleans as the registry spells them (the registry also accepts True/False/on/off/1/0).
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+def _option_texts(explorer: str, params: Mapping[str, Any]) -> dict[str, str]:
+    """The explorer's options checked against its schema (real bools and ints, enum values,
+    ranges), as the texts the registry parses. An unknown explorer is left to the registry,
+    whose error lists the known ones."""
+    from porlab.options import OptionSpec, check_options
+
+    info = next((e for e in _core.explorers() if e["name"] == explorer), None)
+    if info is None:
+        return {k: str(v) for k, v in params.items()}
+    schema = [OptionSpec.from_dict(o) for o in info["options"]]
+    return check_options(schema, params, f"explorer '{explorer}'")
 
 
 def explorers() -> list[dict[str, Any]]:

@@ -21,8 +21,10 @@ A suite is a TOML file (see ``benchmarks/suites/*.toml``)::
     explorers = [{name = "optimal", label = "baseline", params = {mode = "assume"}}]
 
 An explorer configuration is a name or a table: ``name``, ``label`` (the column in the tables;
-default ``name`` plus ``+ifaa``), ``ifaa``, ``options`` (explorer-specific, passed as strings)
-and ``params`` (program parameters this configuration sets, e.g. Godot's await/assume mode).
+default ``name`` plus ``+ifaa``), ``ifaa``, ``options`` (explorer-specific, typed as the
+explorer's schema declares), ``params`` (program parameters this configuration sets, e.g.
+Godot's await/assume mode) and ``plugin`` (a Python file, relative to ``root``, that registers
+the explorer with :func:`porlab.register_explorer`; the worker loads it first).
 
 :func:`run_suite` runs every run that has no row yet in the results file (with
 ``retry_failed``, also those whose row failed: timeout, memory, crash, error), locally in
@@ -109,6 +111,7 @@ class ExplorerConfig:
     ifaa: bool = False
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    plugin: str = ""  # a Python file registering the explorer (porlab.register_explorer)
 
     @classmethod
     def parse(cls, raw: str | Mapping[str, Any], where: str) -> ExplorerConfig:
@@ -117,7 +120,7 @@ class ExplorerConfig:
             return cls(raw, raw)
         if not isinstance(raw, Mapping) or "name" not in raw:
             raise ValueError(f"{where}: an explorer is a name or a table with 'name'")
-        unknown = set(raw) - {"name", "label", "ifaa", "options", "params"}
+        unknown = set(raw) - {"name", "label", "ifaa", "options", "params", "plugin"}
         if unknown:
             raise ValueError(f"{where}: unknown explorer keys {sorted(unknown)}")
         name, ifaa = str(raw["name"]), bool(raw.get("ifaa", False))
@@ -127,7 +130,8 @@ class ExplorerConfig:
             label = name + ("+ifaa" if ifaa else "")
             if options:
                 label += "[" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + "]"
-        return cls(name, str(label), ifaa, options, dict(raw.get("params", {})))
+        return cls(name, str(label), ifaa, options, dict(raw.get("params", {})),
+                   str(raw.get("plugin", "")))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,6 +154,7 @@ class Run:
     max_seconds: float = 0.0
     seq: int = 0
     path_key: str = ""  # the path as the suite writes it: run ids survive moving the checkout
+    plugin: str = ""  # the Python file registering the explorer, loaded by the worker
 
     @property
     def instance(self) -> str:
@@ -288,6 +293,7 @@ def load_suite(path: str | os.PathLike[str], *, small: bool | None = None) -> Su
                     memory_mib=int(get("memory", 0)), max_traces=int(get("max_traces", 0)),
                     max_seconds=float(get("max_seconds", 0)), seq=len(runs),
                     path_key=str(prog["path"]),
+                    plugin=str((root / cfg.plugin).resolve()) if cfg.plugin else "",
                 )
                 if run.run_id not in seen:
                     seen.add(run.run_id)
@@ -345,7 +351,7 @@ def execute_run(run: Run | Mapping[str, Any]) -> dict[str, Any]:
         run = Run.from_dict(run)
     spec = {"path": run.path, "kind": run.kind, "params": dict(run.params),
             "explorer": run.explorer, "ifaa": run.ifaa, "options": dict(run.options),
-            "max_traces": run.max_traces, "max_seconds": run.max_seconds,
+            "plugin": run.plugin, "max_traces": run.max_traces, "max_seconds": run.max_seconds,
             "memory_mib": run.memory_mib, "timeout": run.timeout}
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     start = time.monotonic()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from porlab import _core
 from porlab.errors import InputError, UnsupportedError
+from porlab.options import load_schema
 
 __all__ = ["CXX_RUNTIME", "C_INCLUDE_DIR", "LOOP_MODES", "c_warnings", "disassemble_c",
            "has_c_frontend", "load_c", "load_c_source"]
@@ -31,10 +32,15 @@ C_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
 #: path) and linked into every C++ program.
 CXX_RUNTIME = str(Path(C_INCLUDE_DIR) / "porlab_cxxrt.cpp")
 
-DEFAULT_MAX_THREADS = 16
-DEFAULT_MAX_LOCATIONS = 4096
-DEFAULT_MAX_EXECUTION_EVENTS = 100_000
-DEFAULT_LOOPS = "plp-saver"
+#: The options of loading a C program, declared once in C++ (``cLoadOptionSchema``): names,
+#: types, ranges, defaults and documentation. load_c's keywords take their defaults from it
+#: and are checked against it; ``porlab run``'s flags are generated from it.
+LOAD_SCHEMA = {s.name: s for s in load_schema()}
+
+DEFAULT_MAX_THREADS: int = LOAD_SCHEMA["max_threads"].default
+DEFAULT_MAX_LOCATIONS: int = LOAD_SCHEMA["max_locations"].default
+DEFAULT_MAX_EXECUTION_EVENTS: int = LOAD_SCHEMA["max_execution_events"].default
+DEFAULT_LOOPS: str = LOAD_SCHEMA["loops"].default
 
 #: ``loops=`` transformations (docs/supported-c.md, "Loops"): ``plp-saver`` (the default: every
 #: spin-loop reduction porlab has, sound with every explorer, as Nidhugg and GenMC reduce spin
@@ -42,7 +48,7 @@ DEFAULT_LOOPS = "plp-saver"
 #: spin-assume), ``plp`` (Godot's Partial Loop Purity elimination), ``plp-await`` (PLP with
 #: assume pairs rewritten into awaits), ``saver`` (SAVER: spin-assume, dynamic purity checks,
 #: and zne marks that the graph and DPOR explorers turn into zne blocking).
-LOOP_MODES = ("plp-saver", "none", "spin-assume", "plp", "plp-await", "saver")
+LOOP_MODES: tuple[str, ...] = tuple(LOAD_SCHEMA["loops"].values or ())
 
 
 def has_c_frontend() -> bool:
@@ -76,7 +82,7 @@ def _defines(defines: Mapping[str, object] | Iterable[str] | None) -> list[tuple
 
 
 def _domain(nondet_domain: tuple[int, int] | str | None) -> tuple[int, int] | None:
-    if nondet_domain is None:
+    if nondet_domain is None or nondet_domain == "":
         return None
     if isinstance(nondet_domain, str):
         lo, sep, hi = nondet_domain.partition(":")
@@ -93,16 +99,10 @@ def _domain(nondet_domain: tuple[int, int] | str | None) -> tuple[int, int] | No
 def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs: Iterable[str],
              clang_args: Iterable[str], unroll: int | None, max_threads: int,
              max_locations: int, loops: str = DEFAULT_LOOPS) -> dict[str, object]:
-    if loops not in LOOP_MODES:
-        raise InputError(f"loops must be one of {', '.join(LOOP_MODES)}, not {loops!r}")
-    if unroll is not None and (not isinstance(unroll, int) or isinstance(unroll, bool)
-                               or unroll < 1):
-        raise InputError(f"unroll must be an int >= 1 (the visits of a loop header allowed), "
-                         f"not {unroll!r}")
-    if not 1 <= max_threads <= 64:
-        raise InputError(f"max_threads must be between 1 and 64, not {max_threads}")
-    if isinstance(max_locations, bool) or not isinstance(max_locations, int) or max_locations < 0:
-        raise InputError(f"max_locations must be an int >= 0, not {max_locations!r}")
+    for name, value in (("loops", loops), ("unroll", unroll), ("max_threads", max_threads),
+                        ("max_locations", max_locations)):
+        if value is not None or LOAD_SCHEMA[name].default is not None:
+            LOAD_SCHEMA[name].check(value, "load_c", quoted=False)
     return {
         "defines": _defines(defines),
         "include_dirs": [*map(str, include_dirs), C_INCLUDE_DIR],
@@ -116,8 +116,7 @@ def _options(defines: Mapping[str, object] | Iterable[str] | None, include_dirs:
 
 def _check_execution_events(n: object) -> None:
     # A cut of 0 or less would end every execution at once: a buggy program would look safe.
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InputError(f"max_execution_events must be an int >= 1, not {n!r}")
+    LOAD_SCHEMA["max_execution_events"].check(n, "load_c", quoted=False)
 
 
 def load_c(
@@ -129,7 +128,7 @@ def load_c(
     max_threads: int = DEFAULT_MAX_THREADS,
     nondet_domain: tuple[int, int] | str | None = None,
     *,
-    deadlock_is_error: bool = True,
+    deadlock_is_error: bool = LOAD_SCHEMA["deadlock_is_error"].default,
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
@@ -162,6 +161,8 @@ def load_c(
     _need_frontend()
     opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
     _check_execution_events(max_execution_events)
+    deadlock_is_error = LOAD_SCHEMA["deadlock_is_error"].check(deadlock_is_error, "load_c",
+                                                              quoted=False)
     return _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
                         deadlock_is_error=deadlock_is_error, name=name,
                         max_execution_events=max_execution_events, **opts)
@@ -176,7 +177,7 @@ def load_c_source(
     clang_args: Iterable[str] = (),
     max_threads: int = DEFAULT_MAX_THREADS,
     *,
-    deadlock_is_error: bool = True,
+    deadlock_is_error: bool = LOAD_SCHEMA["deadlock_is_error"].default,
     max_locations: int = DEFAULT_MAX_LOCATIONS,
     max_execution_events: int = DEFAULT_MAX_EXECUTION_EVENTS,
     name: str = "",
@@ -186,6 +187,8 @@ def load_c_source(
     _need_frontend()
     opts = _options(defines, include_dirs, clang_args, unroll, max_threads, max_locations, loops)
     _check_execution_events(max_execution_events)
+    deadlock_is_error = LOAD_SCHEMA["deadlock_is_error"].check(deadlock_is_error, "load_c",
+                                                              quoted=False)
     return _core.load_c_source(source, file_name=file_name, deadlock_is_error=deadlock_is_error,
                                name=name, max_execution_events=max_execution_events, **opts)
 

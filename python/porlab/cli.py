@@ -32,6 +32,7 @@ from porlab.api import (
     partition_sizes,
 )
 from porlab.errors import InputError, Interrupted, UnsupportedError
+from porlab.options import OptionSpec, add_explorer_arguments, add_load_arguments
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCOMPLETE", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_VIOLATION",
            "build_parser", "main"]
@@ -61,6 +62,38 @@ def _param(text: str) -> tuple[str, Any]:
     if v in ("true", "false", "True", "False"):
         val = v.lower() == "true"
     return k.strip(), val
+
+
+def _raw_param(text: str) -> tuple[str, str]:
+    """-o NAME=VALUE: the value stays text until the chosen explorer's schema parses it."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"option '{text}' is not NAME=VALUE")
+    k, v = text.split("=", 1)
+    return k.strip(), v
+
+
+def _explorer_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The explorer options of the command line (-o NAME=VALUE and the generated flags such as
+    --no-can-stop), typed by the chosen explorer's schema."""
+    info = next((e for e in explorers() if e["name"] == args.explorer), None)
+    given: dict[str, Any] = dict(args.option or [])
+    for key, value in vars(args).items():
+        if key.startswith("xopt_") and value is not None:
+            given[key[len("xopt_"):]] = value
+    if info is None:
+        return given
+    specs = {o["name"]: OptionSpec.from_dict(o) for o in info["options"]}
+    owner = f"explorer '{args.explorer}'"
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(specs)
+            raise InputError(f"{owner} has no option '{name}'"
+                             + (f" (options: {known})" if known else " (it takes none)"))
+        out[name] = spec.parse(value, owner) if isinstance(value, str) else spec.check(value,
+                                                                                       owner)
+    return out
 
 
 def _size(text: str) -> int:
@@ -361,7 +394,7 @@ def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
                        ifaa=args.ifaa, progress=_progress(args),
                        check_races=not args.disable_race_detection,
                        check_liveness=args.check_liveness,
-                       **kw, **dict(args.option or []))
+                       **kw, **_explorer_options(args))
     except Interrupted as e:
         return e.result  # type: ignore[return-value]
 
@@ -393,8 +426,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         include_dirs=args.include or [],
         clang_args=args.clang_args or [],
         max_threads=args.max_threads,
-        nondet_domain=args.nondet_domain,
-        deadlock_is_error=not args.deadlock_blocked,
+        nondet_domain=args.nondet_domain or None,
+        deadlock_is_error=args.deadlock_is_error,
         max_locations=args.max_locations,
         max_execution_events=args.max_execution_events,
         loops=args.loops,
@@ -418,8 +451,10 @@ def _option_fields(opt: Any) -> dict[str, Any]:
     dicts of that shape, or (older registries) bare names."""
     if isinstance(opt, dict):
         return {"name": str(opt.get("name", "")), "doc": str(opt.get("doc") or "").strip(),
-                "default": opt.get("default"), "values": opt.get("values")}
-    return {"name": str(opt), "doc": "", "default": None, "values": None}
+                "default": opt.get("default"), "values": opt.get("values"),
+                "type": opt.get("type"), "min": opt.get("min"), "max": opt.get("max")}
+    return {"name": str(opt), "doc": "", "default": None, "values": None, "type": None,
+            "min": None, "max": None}
 
 
 def render_explorers(ex: Sequence[dict[str, Any]], width: int = 100,
@@ -451,11 +486,23 @@ def render_explorers(ex: Sequence[dict[str, Any]], width: int = 100,
                                  "unused commute (IFAA)", width, initial_indent=indent,
                                  subsequent_indent=indent + "    ")
         for o in opts:
-            head = f"-o {o['name']}=" + ("|".join(map(str, o["values"])) if o["values"]
-                                         else "VALUE")
+            if o["values"]:
+                shape = "|".join(map(str, o["values"]))
+            elif o["type"] == "bool":
+                shape = "true|false"
+            elif o["type"] == "int":
+                shape = "N"
+            else:
+                shape = "VALUE"
+            head = f"-o {o['name']}=" + shape
             facts = [o["doc"] or "(not documented by the registry)"]
+            if o["type"] == "int" and (o["min"] is not None or o["max"] is not None):
+                lo = "" if o["min"] is None else f"{o['min']}"
+                hi = "" if o["max"] is None else f"{o['max']}"
+                facts.append(f"N in {lo}..{hi}")
             if o["default"] not in (None, ""):
-                facts.append(f"default {o['default']}")
+                d = o["default"]
+                facts.append(f"default {str(d).lower() if isinstance(d, bool) else d}")
             out += textwrap.wrap(f"{head}: " + "; ".join(facts), width,
                                  initial_indent=indent, subsequent_indent=indent + "    ",
                                  break_on_hyphens=False)
@@ -463,6 +510,37 @@ def render_explorers(ex: Sequence[dict[str, Any]], width: int = 100,
         out += ["", *textwrap.wrap("-o NAME=VALUE on the command line is the keyword "
                                    "NAME=VALUE of porlab.explore() in Python.", width)]
     return "\n".join(out)
+
+
+def _guarantee(e: dict[str, Any]) -> str:
+    """How many complete traces per class of its equivalence an explorer reports."""
+    eq = str(e["equivalence"])
+    if eq == "interleavings":
+        return "interleaving"
+    covers, unique = bool(e.get("covers_classes")), bool(e.get("non_redundant"))
+    if e.get("optimal") or (covers and unique):
+        return f"{eq} class"
+    if covers:
+        return f"≥ 1 per {eq} class"
+    if unique:
+        return f"≤ 1 per {eq} class"
+    return f"any number per {eq} class"
+
+
+def explorer_table(ex: Sequence[dict[str, Any]] | None = None) -> str:
+    """The README's explorer table (Markdown), generated from the registry: name, what one
+    complete trace stands for (the equivalence and the guarantees the registration declares),
+    IFAA, options, and the description up to its first clause."""
+    rows = ["| explorer | one complete trace per | IFAA | options | what it is |",
+            "|---|---|---|---|---|"]
+    for e in explorers() if ex is None else ex:
+        if e.get("plugin"):
+            continue
+        desc = str(e.get("description", "")).split("; ")[0].replace("|", "\\|")
+        opts = ", ".join(f"`{_option_fields(o)['name']}`" for o in e.get("options") or [])
+        rows.append(f"| `{e['name']}` | {_guarantee(e)} | {'yes' if e.get('ifaa') else ''} | "
+                    f"{opts} | {desc} |")
+    return "\n".join(rows)
 
 
 def cmd_explorers(args: argparse.Namespace) -> int:
@@ -669,7 +747,8 @@ def _budget_seconds(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    names = [e["name"] for e in explorers()]
+    explorer_list = explorers()
+    names = [e["name"] for e in explorer_list]
     ap = _Parser(
         prog="porlab",
         description="Stateless model checking with dynamic partial order reduction.",
@@ -679,6 +758,11 @@ def build_parser() -> argparse.ArgumentParser:
                     version=f"porlab {_core.__version__} (LLVM/clang 19 front end: "
                     f"{'yes' if getattr(_core, 'HAS_C_FRONTEND', False) else 'no'})")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def plugin(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--plugin", action="append", metavar="FILE.py",
+                       help="a Python file registering explorers (porlab.register_explorer), "
+                       "loaded first: its explorers can be chosen with --explorer")
 
     def budgets(p: argparse.ArgumentParser, events: bool = True) -> None:
         g = p.add_argument_group("budgets (0 = no limit; a run they end is incomplete: exit 3)")
@@ -740,14 +824,16 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EXIT_CODES_HELP)
     p.add_argument("file", help="a program file (.py) or a C file (compiled as `run` does)")
     p.add_argument("--explorer", "-e", default="naive", choices=names)
+    plugin(p)
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
                    help="parameter of the program file's build(...) function (-D for C files)")
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
     p.add_argument("--stop-on-error", action="store_true")
     error_output(p, keeps_going=False)
-    p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
+    p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
+    add_explorer_arguments(p, explorer_list)
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)
@@ -760,39 +846,18 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EXIT_CODES_HELP)
     p.add_argument("file", help="C source file (.c or preprocessed .i); .cc/.cpp/.cxx: C++")
     p.add_argument("--explorer", "-e", default="optimal-await", choices=names)
-    p.add_argument("--unroll", type=int, metavar="N",
-                   help="at most N visits of a loop header per entry of the loop, as Nidhugg's and "
-                   "GenMC's -unroll=N (N-1 jumps back; the N-th blocks the execution: "
-                   "loop-bound); N >= 1")
-    p.add_argument("--loops", default="plp-saver",
-                   choices=["plp-saver", "none", "spin-assume", "plp", "plp-await", "saver"],
-                   help="spin-loop reduction (default plp-saver: iterations that change "
-                   "nothing are blocked, as Nidhugg and GenMC do by default, sound with every "
-                   "explorer; none: the program as written; plp-await: Godot's PLP+Await; "
-                   "saver: SAVER; see docs/supported-c.md)")
+    plugin(p)
+    add_load_arguments(p)
     p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
                    help="define a macro")
     p.add_argument("-I", dest="include", action="append", metavar="DIR",
                    help="add an include directory")
-    p.add_argument("--max-threads", type=_positive_int("--max-threads"), default=16,
-                   help="bound on threads, main included (default 16); a thread beyond it "
-                   "blocks its execution and makes the run incomplete")
-    p.add_argument("--max-locations", type=_positive_int("--max-locations", 0), default=4096,
-                   help="bound on shared heap/stack locations (default 4096)")
-    p.add_argument("--max-execution-events", type=_positive_int("--max-execution-events"),
-                   default=100_000,
-                   help="cut an execution this long (blocked; the run is incomplete; "
-                   "default 100000)")
-    p.add_argument("--nondet-domain", metavar="LO:HI",
-                   help="explore every value of __VERIFIER_nondet_* in LO..HI (the explorer runs "
-                        "once per assignment of values to the nondet calls reached)")
-    p.add_argument("--deadlock-blocked", action="store_true",
-                   help="count deadlocks as blocked executions instead of errors")
     error_output(p, keeps_going=True)
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
-    p.add_argument("-o", "--option", action="append", type=_param, metavar="NAME=VALUE",
+    p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
+    add_explorer_arguments(p, explorer_list)
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)
@@ -800,6 +865,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run, clang_args=[])
 
     p = sub.add_parser("explorers", help="list the registered explorers (--options: theirs)")
+    plugin(p)
     p.add_argument("--options", action="store_true",
                    help="each explorer's options (-o NAME=VALUE), values, defaults and meaning")
     p.add_argument("--json", action="store_true")
@@ -895,6 +961,17 @@ class _QuietStdout:
         return getattr(self.stream, name)
 
 
+def _load_plugins(argv: Sequence[str]) -> None:
+    """--plugin FILE is read before the parser is built: its explorers are --explorer choices."""
+    from porlab.plugins import load_plugin
+
+    for i, a in enumerate(argv):
+        if a == "--plugin" and i + 1 < len(argv):
+            load_plugin(argv[i + 1])
+        elif a.startswith("--plugin="):
+            load_plugin(a.split("=", 1)[1])
+
+
 def _emit(text: str) -> None:
     print(text)
 
@@ -919,6 +996,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             i += 1
     argv = joined
     _json_errors = "--json" in argv
+    try:
+        _load_plugins(argv)
+    except InputError as e:
+        return _fail(str(e), "input")
     ap = build_parser()
     if not argv:
         ap.print_help()

@@ -12,6 +12,10 @@
   the C++ ``naive`` explorer and keys, and the starting point for prototyping explorers.
 * :func:`check_explorer` runs one explorer against the exhaustive oracle and returns the
   discrepancies (empty when it conforms).
+* :func:`check_registered` is the one-call conformance check of any registered explorer (C++ or
+  Python, :func:`porlab.register_explorer`): Hypothesis programs and C files against the oracle
+  of the equivalence it declares, every IFAA variant it declares, a failure shrunk to a minimal
+  program printed as builder code.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ __all__ = [
     "ProgramDesc",
     "build_program",
     "check_explorer",
+    "check_registered",
     "random_programs",
     "reference_partition",
 ]
@@ -407,3 +412,49 @@ def check_explorer(
             if dups:
                 problems.append(f"{explorer}: {dups} traces repeat a {eq} class")
     return problems
+
+
+def check_registered(
+    explorer: str, *, examples: int = 100, seed: int = 0, c_files: Iterable[str] = (),
+    oracle_budget: int = 20_000, max_threads: int = 4, max_ops: int = 6,
+) -> int:
+    """Check a registered explorer the way the conformance suite checks the built-in ones:
+    ``examples`` Hypothesis random programs (seeded by ``seed``), and every C file of
+    ``c_files`` (loaded with ``loops="none"``), against exhaustive enumeration, under the
+    equivalence and guarantees its registration declares, with and without IFAA when it
+    declares ``ifaa``. Programs the oracle cannot enumerate within ``oracle_budget`` traces
+    are skipped. Raises AssertionError on the first disagreement, with the problems and, for a
+    random program, the minimal failing program (shrunk by Hypothesis) as builder code.
+    Returns the number of programs checked."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as hseed
+
+    info = _explorer_info(explorer)
+    variants = [False, True] if info.get("ifaa") else [False]
+    checked = 0
+
+    def check(prog: Any, what: str) -> None:
+        nonlocal checked
+        if explore(prog, "naive", max_traces=oracle_budget).budget_exceeded:
+            return
+        checked += 1
+        oracle = explore(prog, "naive")
+        for ifaa in variants:
+            problems = check_explorer(prog, explorer, ifaa=ifaa, oracle=oracle)
+            if problems:
+                raise AssertionError(f"{explorer}{' with ifaa' if ifaa else ''} does not "
+                                     f"conform on {what}: " + "; ".join(problems))
+
+    @hseed(seed)
+    @settings(max_examples=examples, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(desc=random_programs(max_threads=max_threads, max_ops=max_ops))
+    def conforms(desc: ProgramDesc) -> None:
+        check(build_program(desc), "the program\n    " + desc.source())
+
+    conforms()
+    from porlab.cfront import load_c
+
+    for path in c_files:
+        check(load_c(path, loops="none"), str(path))
+    return checked

@@ -134,8 +134,8 @@ def test_cli_explorers_and_ifaa() -> None:
 def test_misspelt_explorer_option_is_an_error() -> None:
     prog = example("litmus_sb")
     with pytest.raises(porlab.InputError, match=r"no option 'can_stopp'.*can_stop"):
-        porlab.explore(prog, "optimal", can_stopp=0)
-    assert porlab.explore(prog, "optimal", can_stop=0).complete == 3
+        porlab.explore(prog, "optimal", can_stopp=False)
+    assert porlab.explore(prog, "optimal", can_stop=False).complete == 3
     optimal = next(e for e in porlab.explorers() if e["name"] == "optimal")
     assert [o["name"] for o in optimal["options"]] == ["can_stop", "zne"]
     r = run_cli("explore", "examples/litmus_sb.py", "-e", "naive", "-o", "depth=3")

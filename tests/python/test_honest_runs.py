@@ -377,6 +377,6 @@ def test_every_option_is_documented():
     for e in porlab.explorers():
         for o in e["options"]:
             assert o["doc"] and o["default"] is not None, (e["name"], o)
-            assert o["type"] in ("bool", "choice")
-            if o["type"] == "choice":
+            assert o["type"] in ("bool", "int", "enum", "string")
+            if o["type"] == "enum":
                 assert o["default"] in o["values"]

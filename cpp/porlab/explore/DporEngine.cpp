@@ -63,21 +63,15 @@ namespace detail {
 
 namespace {
 
-// Option zne: "on" (the default) or "off".
-bool zneOption(const ExploreOptions& o) {
-    auto it = o.params.find("zne");
-    if (it == o.params.end() || it->second == "on") return true;
-    if (it->second == "off") return false;
-    throw InputError("option zne of the DPOR explorers must be on or off (got '" + it->second + "')");
-}
+// Option zne: "on" (the default) or "off" (the DPOR explorers share their options).
+bool zneOption(const ExploreOptions& o) { return o.option<std::string>("zne", "optimal") == "on"; }
 
 }  // namespace
 
 Engine::Engine(const Program& p, const ExploreOptions& o, ExploreResult& r, Mode m)
     : exec_(p.newExecution()), rep_(p, o, r), opts_(o), res_(r), mode_(m),
       conf_(o.conflicts) {
-    auto it = o.params.find("can_stop");
-    if (it != o.params.end()) canStopOpt_ = it->second != "0" && it->second != "false";
+    canStopOpt_ = o.option<bool>("can_stop", "optimal");
     zne_ = zneOption(o);
     if (zne_) zne_ = exec_->setZneAwaits(true);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <chrono>
 #include <cstdint>
 #include <compare>
@@ -20,6 +21,7 @@
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Trace.hpp"
 #include "porlab/explore/BugChecks.hpp"
+#include "porlab/explore/Options.hpp"
 #include "porlab/program/Program.hpp"
 
 namespace porlab {
@@ -63,7 +65,17 @@ struct ExploreOptions {
     // run an explorer several times, e.g. once per input assignment, report each trace once).
     std::function<bool(const Execution&)> acceptTrace;
     ConflictRelation conflicts;    // e.g. IFAA
-    std::map<std::string, std::string> params;  // explorer-specific options
+    // Explorer-specific options as text (-o NAME=VALUE, Python keywords): explore() checks them
+    // against the registration's schema (Options.hpp) and parses them, with the defaults of the
+    // options not given, into `values`, which the explorer reads through option<T>().
+    std::map<std::string, std::string> params;
+    OptionValues values;
+
+    // The typed value of the explorer option `name` as `explorer`'s registration declares it:
+    // from `values` (filled by explore()), else (an explorer function called directly) parsed
+    // from `params` or the registration's default.
+    template <class T>
+    [[nodiscard]] T option(std::string_view name, std::string_view explorer) const;
 };
 
 struct VectorHash {
@@ -280,17 +292,6 @@ void addIncompleteReason(ExploreResult& r, std::string_view reason);
 
 using ExplorerFn = std::function<ExploreResult(const Program&, const ExploreOptions&)>;
 
-// One option of an explorer (an ExploreOptions::params key). explore() checks the value before
-// the explorer sees it: a bool is normalised to "true"/"false" (from true/false/on/off/1/0/yes/no,
-// any case), a choice must be one of `values`; anything else is an InputError.
-struct ExplorerOption {
-    std::string name;
-    std::string defaultValue;
-    std::vector<std::string> values;  // empty: a bool
-    std::string doc;
-    [[nodiscard]] bool isBool() const { return values.empty(); }
-};
-
 struct ExplorerInfo {
     std::string name;
     std::string equivalence;  // what one explored trace stands for
@@ -307,10 +308,27 @@ struct ExplorerInfo {
     // stack. The others keep their search on a stack of their own and run on the caller's
     // thread (on a thread with the default stack when a poller must run on the caller's).
     bool bigStack = true;
+    // Registered at run time (porlab.register_explorer: an explorer written in Python).
+    bool plugin = false;
 };
 
-// Every registered explorer, in registration order.
-[[nodiscard]] const std::vector<ExplorerInfo>& explorers();
+// Every registered explorer, in registration order (a deque: references stay valid while
+// plugins register).
+[[nodiscard]] const std::deque<ExplorerInfo>& explorers();
+// Adds an explorer at run time (a plugin); replaces a plugin of the same name. InputError when
+// the name is a built-in explorer's or the declaration is inconsistent.
+void registerExplorer(ExplorerInfo info);
+// The value of option `name` of `explorer` for a run with `opts` (ExploreOptions::option).
+[[nodiscard]] OptionValue resolveOption(const ExploreOptions& opts, std::string_view name,
+                                        std::string_view explorer);
+
+template <class T>
+T ExploreOptions::option(std::string_view name, std::string_view explorer) const {
+    if (values.has(name)) return values.get<T>(name);
+    OptionValues one;
+    one.set(std::string(name), resolveOption(*this, name, explorer));
+    return one.get<T>(name);
+}
 // Throws InputError listing the known names when `name` is unknown.
 // explore() also rejects params the explorer does not know (a misspelt option must not be
 // silently ignored).

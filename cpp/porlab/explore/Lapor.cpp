@@ -27,11 +27,7 @@ class LaporExplorer final : public graph::GraphExplorer {
 public:
     LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r) : GraphExplorer(p, o, r) {
         useMutexLocks();
-        if (auto it = o.params.find("coherence"); it != o.params.end()) {
-            if (it->second == "mo") mo_ = true;
-            else if (it->second != "wb")
-                throw InputError("lapor: coherence must be 'wb' or 'mo', not '" + it->second + "'");
-        }
+        mo_ = o.option<std::string>("coherence", "lapor") == "mo";
     }
 
 protected:

@@ -14,10 +14,7 @@ public:
         : exec_(p.newExecution()), rep_(p, o, r), result_(r) {
         // zne awaits (Execution::setZneAwaits): a canceling decrement waits for an observer of
         // its increment; on unless option zne=off.
-        auto it = o.params.find("zne");
-        if (it != o.params.end() && it->second != "on" && it->second != "off")
-            throw InputError("option zne of naive must be on or off (got '" + it->second + "')");
-        zne_ = (it == o.params.end() || it->second == "on") && exec_->setZneAwaits(true);
+        zne_ = o.option<std::string>("zne", "naive") == "on" && exec_->setZneAwaits(true);
     }
 
     void run() {

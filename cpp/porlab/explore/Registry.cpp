@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
@@ -99,34 +101,41 @@ bool registerExploreDriver(ExploreDriver driver) {
 
 namespace {
 
-const ExplorerOption kCanStop{
-    "can_stop", "true", {},
+const ExplorerOption kCanStop = ExplorerOption::boolean(
+    "can_stop", true,
     "Godot's can-stop optimisation: stop scanning for enablers of a blocked await once one "
-    "conflicts with all of them (off: scan all; the same traces, for ablations)"};
-const ExplorerOption kZne{
+    "conflicts with all of them (off: scan all; the same traces, for ablations)");
+const ExplorerOption kZne = ExplorerOption::choice(
     "zne", "strict", {"strict", "paper", "off"},
     "SAVER's zero-net-effect blocking (programs loaded with --loops saver): strict (sound: a "
     "marker goes when another thread reads the increment), paper (the published rule, which can "
-    "lose states), off"};
-const ExplorerOption kZneAwaits{
+    "lose states), off");
+const ExplorerOption kZneAwaits = ExplorerOption::choice(
     "zne", "on", {"on", "off"},
     "zero-net-effect awaits (spin loops reduced by --loops plp-saver or saver): a decrement that "
     "cancels an unobserved increment waits for an observer, and a thread still waiting at the "
-    "end is blocked (cause zne); off: explore the loop's iterations"};
+    "end is blocked (cause zne); off: explore the loop's iterations");
 const std::vector<ExplorerOption> kRvfOptions = {
-    {"backtrack_signals", "true", {}, "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"},
-    {"closure", "true", {}, "VerifySC's closure (saturation) before the search"},
-    {"greedy", "true", {}, "VerifySC's greedy steps"},
-    {"guidance", "true", {}, "VerifySC guided by the parent's witness"},
-    {"engine", "saturate", {"saturate", "classic"},
-     "consistency checks: saturate (the saturated reads-from order decides most instances "
-     "without VerifySC's search), classic (VerifySC's search every time, for ablation)"},
+    ExplorerOption::boolean("backtrack_signals", true,
+                            "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"),
+    ExplorerOption::boolean("closure", true, "VerifySC's closure (saturation) before the search"),
+    ExplorerOption::boolean("greedy", true, "VerifySC's greedy steps"),
+    ExplorerOption::boolean("guidance", true, "VerifySC guided by the parent's witness"),
+    ExplorerOption::choice("engine", "saturate", {"saturate", "classic"},
+                           "consistency checks: saturate (the saturated reads-from order decides "
+                           "most instances without VerifySC's search), classic (VerifySC's "
+                           "search every time, for ablation)"),
 };
 
-}  // namespace
+std::deque<ExplorerInfo> builtinExplorers();
 
-const std::vector<ExplorerInfo>& explorers() {
-    static const std::vector<ExplorerInfo> table = {
+std::deque<ExplorerInfo>& registry() {
+    static std::deque<ExplorerInfo> table = builtinExplorers();
+    return table;
+}
+
+std::deque<ExplorerInfo> builtinExplorers() {
+    return {
         {"naive", "interleavings",
          "depth-first search over every interleaving of enabled threads (the oracle)", false,
          exploreNaive, {kZneAwaits}, true, false, false, /*bigStack=*/false},
@@ -165,9 +174,10 @@ const std::vector<ExplorerInfo>& explorers() {
          "that never block, mutual exclusion is part of consistency, critical sections are "
          "extended first; one trace per lock-aware class (coherence=mo: per lock-aware-mo class)",
          true, exploreLapor,
-         {{"coherence", "wb", {"wb", "mo"},
-           "wb: writes to one location ordered only as reads-from and locks force them "
-           "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"},
+         {ExplorerOption::choice(
+              "coherence", "wb", {"wb", "mo"},
+              "wb: writes to one location ordered only as reads-from and locks force them "
+              "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
           kZne}},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
@@ -188,7 +198,45 @@ const std::vector<ExplorerInfo>& explorers() {
          "reported (the others are explored and counted in traces_not_reported)",
          true, exploreDataCentric},
     };
-    return table;
+}
+
+}  // namespace
+
+const std::deque<ExplorerInfo>& explorers() { return registry(); }
+
+void registerExplorer(ExplorerInfo info) {
+    if (info.name.empty()) throw InputError("an explorer needs a name");
+    if (!info.run) throw InputError("explorer '" + info.name + "': no function to run");
+    if (info.equivalence.empty())
+        throw InputError("explorer '" + info.name + "': no equivalence declared");
+    for (const auto& o : info.options) {
+        if (o.name.empty()) throw InputError("explorer '" + info.name + "': an unnamed option");
+        if (!o.defaultValue.empty() || o.type() == OptionType::String)
+            (void)o.parse(o.defaultValue, "explorer '" + info.name + "' (its default)");
+    }
+    info.plugin = true;
+    auto& table = registry();
+    for (auto& e : table) {
+        if (e.name != info.name) continue;
+        if (!e.plugin)
+            throw InputError("explorer '" + info.name + "' is built in; choose another name");
+        e = std::move(info);
+        return;
+    }
+    table.push_back(std::move(info));
+}
+
+OptionValue resolveOption(const ExploreOptions& opts, std::string_view name,
+                          std::string_view explorer) {
+    const auto& info = explorerInfo(std::string(explorer));
+    for (const auto& o : info.options) {
+        if (o.name != name) continue;
+        auto it = opts.params.find(o.name);
+        return it != opts.params.end() ? o.parse(it->second, "explorer '" + info.name + "'")
+                                       : o.defaultParsed();
+    }
+    throw std::logic_error("explorer '" + info.name + "' reads option '" + std::string(name) +
+                           "', which its registration does not declare");
 }
 
 void refuseMutexDestroy(const Program& program, const std::string& explorer) {
@@ -214,40 +262,14 @@ const ExplorerInfo& explorerInfo(const std::string& name) {
 ExploreResult explore(const Program& program, const std::string& explorer,
                       const ExploreOptions& optsIn) {
     const auto& info = explorerInfo(explorer);
-    // Options are checked and normalised here, once, for every explorer: a misspelt option or a
+    // Options are checked and parsed here, once, for every explorer: a misspelt option or a
     // value the explorer would misread (e.g. "False" for a bool) must not silently change what
     // is measured.
-    ExploreOptions checked;
-    const bool normalise = !optsIn.params.empty();
-    if (normalise) checked = optsIn;
-    for (const auto& [key, value] : optsIn.params) {
-        auto spec = std::find_if(info.options.begin(), info.options.end(),
-                                 [&](const ExplorerOption& o) { return o.name == key; });
-        if (spec == info.options.end()) {
-            std::string known;
-            for (const auto& o : info.options) known += (known.empty() ? "" : ", ") + o.name;
-            throw InputError("explorer '" + info.name + "' has no option '" + key + "'" +
-                             (known.empty() ? " (it takes none)" : " (options: " + known + ")"));
-        }
-        std::string v = value;
-        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (spec->isBool()) {
-            if (v == "true" || v == "on" || v == "1" || v == "yes") v = "true";
-            else if (v == "false" || v == "off" || v == "0" || v == "no") v = "false";
-            else
-                throw InputError("explorer '" + info.name + "': option '" + key +
-                                 "' is a bool (true or false), not '" + value + "'");
-        } else if (std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end()) {
-            std::string allowed;
-            for (const auto& a : spec->values) allowed += (allowed.empty() ? "" : ", ") + a;
-            throw InputError("explorer '" + info.name + "': option '" + key + "' must be one of " +
-                             allowed + ", not '" + value + "'");
-        } else {
-            v = value;
-        }
-        checked.params[key] = v;
-    }
-    const ExploreOptions& opts = normalise ? checked : optsIn;
+    ExploreOptions opts = optsIn;
+    opts.values = parseOptions(info.options, optsIn.params, "explorer '" + info.name + "'");
+    opts.params.clear();
+    for (const auto& [key, value] : opts.values.all())
+        opts.params[key] = ExplorerOption::format(value);
     // A poller needs somewhere to put its interrupt: a control block of our own if the caller
     // gave none.
     ExploreControl ownControl;

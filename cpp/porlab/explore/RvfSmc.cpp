@@ -250,13 +250,7 @@ using rvfsmc::RvfOptions;
 using rvfsmc::RvfSmc;
 
 bool flag(const ExploreOptions& o, const std::string& explorer, const std::string& name) {
-    auto it = o.params.find(name);
-    if (it == o.params.end()) return true;
-    std::string v = it->second;
-    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v == "on" || v == "true" || v == "1" || v == "yes") return true;
-    if (v == "off" || v == "false" || v == "0" || v == "no") return false;
-    throw InputError(explorer + ": option '" + name + "' must be on or off, not '" + it->second + "'");
+    return o.option<bool>(name, explorer);
 }
 
 ExploreResult runSmc(const Program& program, const ExploreOptions& opts, const std::string& name,
@@ -269,8 +263,7 @@ ExploreResult runSmc(const Program& program, const ExploreOptions& opts, const s
     ro.vsc.closure = flag(opts, name, "closure");
     ro.vsc.greedy = flag(opts, name, "greedy");
     ro.vsc.guidance = flag(opts, name, "guidance");
-    const auto engine = opts.params.find("engine");
-    ro.fastPaths = engine == opts.params.end() || engine->second != "classic";
+    ro.fastPaths = opts.option<std::string>("engine", name) != "classic";
     ro.vsc.saturate = ro.fastPaths;
     ExploreResult r;
     RvfSmc(program, opts, r, ro).run();

@@ -248,8 +248,8 @@ private:
 
 CProgram::CProgram(CModule mod, const CLoadOptions& opts, const std::string& name)
     : mod_(std::move(mod)), opts_(opts) {
-    if (opts_.maxThreads < 1 || opts_.maxThreads > 64)
-        throw InputError("max_threads must be between 1 and 64");
+    if (opts_.maxThreads < 1 || opts_.maxThreads > kMaxThreadsLimit)
+        throw InputError("max_threads must be between 1 and " + std::to_string(kMaxThreadsLimit));
     if (opts_.maxDynamicLocations < 0) throw InputError("max_locations must be >= 0");
     std::size_t globalCells = 0;
     for (const auto& g : mod_.globals) globalCells += g.cells.size();

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "porlab/explore/Options.hpp"
 #include "porlab/program/Program.hpp"
 
 namespace porlab {
@@ -23,11 +24,12 @@ struct CLoadOptions {
     std::optional<int> unroll;
     // Loop transformation before lowering (Loops.hpp): none, spin-assume, plp, plp-await, saver.
     std::string loops = "none";
-    int maxThreads = 16;           // static bound on threads (main included)
-    int maxDynamicLocations = 4096;  // shared heap / escaped stack locations over all runs
+    // The defaults of the loading schema (explore/Options.hpp: cLoadOptionSchema).
+    int maxThreads = kDefaultMaxThreads;  // static bound on threads (main included)
+    int maxDynamicLocations = kDefaultMaxLocations;  // shared heap / escaped stack locations
     bool deadlockIsError = true;   // every live thread waiting on a mutex or join: an error
     // An execution longer than this is cut (blocked, with a warning): unbounded loops end there.
-    std::int64_t maxExecutionEvents = 100000;
+    std::int64_t maxExecutionEvents = kDefaultMaxExecutionEvents;
     std::optional<std::pair<long long, long long>> nondetDomain;  // not supported yet
     std::string name;              // program name (default: the file's stem)
 };

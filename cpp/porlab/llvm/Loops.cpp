@@ -13,6 +13,7 @@
 #include <set>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/explore/Options.hpp"
 #include "porlab/llvm/LoopConds.hpp"
 #include "porlab/llvm/LoopShape.hpp"
 
@@ -86,11 +87,7 @@ void inlineCallsInLoops(llvm::Module& m) {
 
 }  // namespace
 
-const std::vector<std::string>& loopModes() {
-    static const std::vector<std::string> modes = {"plp-saver", "none", "spin-assume", "plp",
-                                                   "plp-await", "saver"};
-    return modes;
-}
+const std::vector<std::string>& loopModes() { return loopModeNames(); }
 
 LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
     LoopStats stats;

@@ -18,7 +18,7 @@ void GraphExplorer::useMutexLocks() {
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()), rep_(p, o, r), result_(r), info_(p.info()),
-      collectOutcomes_(o.collectOutcomes), zne_(*this, o.params), failures_(*this, nullptr) {
+      collectOutcomes_(o.collectOutcomes), zne_(*this, o), failures_(*this, nullptr) {
     // The consistency searches can run long between two events: they ask the budgets too.
     co_.interrupt = [this] { return rep_.stop(); };
     sc_.interrupt = [this] { return rep_.stop(); };

@@ -8,13 +8,9 @@
 
 namespace porlab::graph {
 
-ZnePolicy::ZnePolicy(Engine& engine, const std::map<std::string, std::string>& params) : engine_(engine) {
-    if (auto it = params.find("zne"); it != params.end()) {
-        if (it->second == "strict") mode_ = Mode::Strict;
-        else if (it->second == "paper") mode_ = Mode::Paper;
-        else if (it->second == "off") mode_ = Mode::Off;
-        else throw InputError("option zne must be strict, paper or off (got '" + it->second + "')");
-    }
+ZnePolicy::ZnePolicy(Engine& engine, const ExploreOptions& opts) : engine_(engine) {
+    const auto zne = opts.option<std::string>("zne", "graph");
+    mode_ = zne == "paper" ? Mode::Paper : zne == "off" ? Mode::Off : Mode::Strict;
 }
 
 void ZnePolicy::addStats(ExploreResult& r) const {

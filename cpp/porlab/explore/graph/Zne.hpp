@@ -29,7 +29,7 @@ public:
     // see check), off (canceling decrements run as they are).
     enum class Mode : std::uint8_t { Strict, Paper, Off };
 
-    ZnePolicy(Engine& engine, const std::map<std::string, std::string>& params);
+    ZnePolicy(Engine& engine, const ExploreOptions& opts);
 
     // Thread t is at a canceling decrement `p`; block it with a zne marker if this position's
     // zne was not invalidated, the increment it cancels is the thread's last write and
