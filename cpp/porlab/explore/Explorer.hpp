@@ -64,6 +64,9 @@ struct ExploreOptions {
     std::function<bool(const Execution&)> acceptTrace;
     ConflictRelation conflicts;    // e.g. IFAA
     std::map<std::string, std::string> params;  // explorer-specific options
+    // Worker threads of one exploration (explorers with ExplorerInfo::parallel; explore() rejects
+    // jobs > 1 for the others). Totals are those of jobs = 1; which error trace comes first is not.
+    unsigned jobs = 1;
 };
 
 struct VectorHash {
@@ -303,6 +306,7 @@ struct ExplorerInfo {
     bool coversClasses = true;
     bool nonRedundant = false;
     bool ifaa = false;        // honours ExploreOptions::conflicts.ifaa (others reject it)
+    bool parallel = false;    // honours ExploreOptions::jobs > 1 (explore/graph/Parallel.hpp)
 };
 
 // Every registered explorer, in registration order.

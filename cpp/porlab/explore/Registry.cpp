@@ -138,7 +138,8 @@ const std::vector<ExplorerInfo>& explorers() {
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph, {kZne}},
+         true, exploreGraph, {kZne}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
+         /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
@@ -149,7 +150,8 @@ const std::vector<ExplorerInfo>& explorers() {
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph, {kZne}},
+         true, exploreRfGraph, {kZne}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
+         /*parallel=*/true},
         {"lapor", "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
          "that never block, mutual exclusion is part of consistency, critical sections are "
@@ -158,7 +160,9 @@ const std::vector<ExplorerInfo>& explorers() {
          {{"coherence", "wb", {"wb", "mo"},
            "wb: writes to one location ordered only as reads-from and locks force them "
            "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"},
-          kZne}},
+          kZne},
+         /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
+         /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
@@ -226,6 +230,14 @@ ExploreResult explore(const Program& program, const std::string& explorer,
         checked.params[key] = v;
     }
     const ExploreOptions& opts = normalise ? checked : optsIn;
+    if (opts.jobs == 0) throw InputError("jobs must be at least 1");
+    if (opts.jobs > 1 && !info.parallel) {
+        std::string names;
+        for (const auto& e : explorers())
+            if (e.parallel) names += (names.empty() ? "" : ", ") + e.name;
+        throw InputError("explorer '" + info.name + "': jobs > 1 is supported by " + names +
+                         " (their subtrees are independent tasks; see docs/parallel.md)");
+    }
     // A poller needs somewhere to put its interrupt: a control block of our own if the caller
     // gave none.
     ExploreControl ownControl;

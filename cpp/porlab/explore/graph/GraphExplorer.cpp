@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/explore/graph/Parallel.hpp"
 
 namespace porlab::graph {
 
@@ -63,6 +64,11 @@ void GraphExplorer::releaseRevisitGraph(std::size_t depth) {
 }
 
 void GraphExplorer::run() {
+    explore();
+    finish();
+}
+
+void GraphExplorer::explore() {
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     if (exec_->failed()) {
@@ -72,6 +78,18 @@ void GraphExplorer::run() {
         wit_.reset();
         visit(root_, 0);
     }
+}
+
+void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
+    // The subtree of visit(g, d) depends only on g, its witness and the program state the
+    // witness replays to: rebuild the state, then visit as the donor would have.
+    ensureDepth(1);
+    wit_.reset();
+    wit_.assign(0, order);
+    if (replay(g, wit_.at(1))) visit(g, 1);
+}
+
+void GraphExplorer::finish() {
     result_.stats["graphs_not_reported"] = static_cast<double>(skipped_);
     result_.stats["revisits_tried"] = static_cast<double>(revisitsTried_);
     result_.stats["revisits"] = static_cast<double>(revisitsDone_);
@@ -338,7 +356,7 @@ void GraphExplorer::reportErrors(const ExecutionGraph& g, std::span<const Ref> o
                 add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) | static_cast<std::uint32_t>(n.rf.i));
             }
         }
-        if (!errorsSeen_.insert({h1, h2}).second) continue;
+        if (pool_ ? !pool_->firstFailure(h1, h2) : !errorsSeen_.insert({h1, h2}).second) continue;
         if (!replay(g, tmpOrder2_, /*stopAtFailure=*/true)) return;
         rep_.maximal(TraceStatus::Error, *exec_, events_);
         if (rep_.stopped()) return;
@@ -497,6 +515,8 @@ bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::s
 
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stop()) return;
+    // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is).
+    if (pool_ && pool_->hungry() && pool_->donate(g, wit_.at(depth))) return;
     ensureDepth(depth);
     witness_ = wit_.at(depth);
     const ThreadId t = nextThread(g);

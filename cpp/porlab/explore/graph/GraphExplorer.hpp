@@ -34,6 +34,8 @@
 
 namespace porlab::graph {
 
+class WorkPool;  // Parallel.hpp: jobs > 1
+
 // The witness (a linearisation of the graph) of every depth of the exploration, in one buffer.
 // The witness of depth d+1 is most often that of depth d with one more node: it then shares
 // d's entries, and a depth costs one entry, not a copy (copies made memory quadratic in the
@@ -91,6 +93,14 @@ public:
     GraphExplorer& operator=(const GraphExplorer&) = delete;
 
     void run();
+    // Parallel exploration (Parallel.hpp): this explorer is one worker of `pool`. explore() runs
+    // the root (the whole exploration unless subtrees are handed to other workers), runTask the
+    // subtree of one task, finish() adds the statistics and closes the result.
+    void joinPool(WorkPool& pool) { pool_ = &pool; }
+    void explore();
+    void runTask(ExecutionGraph& g, std::span<const Ref> order);
+    void finish();
+    [[nodiscard]] bool stopped() const { return rep_.stopped(); }
 
 protected:
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
@@ -217,6 +227,7 @@ private:
     };
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
     std::uint64_t noReplayOrder_ = 0;
+    WorkPool* pool_ = nullptr;  // jobs > 1: where idle workers take subtrees from
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
     std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0, zneUnjustified_ = 0;
     // Option zne: strict (default; a marker is invalidated by the first read of its increment
