@@ -109,6 +109,10 @@ const ExplorerOption kZneAwaits{
     "zero-net-effect awaits (spin loops reduced by --loops plp-saver or saver): a decrement that "
     "cancels an unobserved increment waits for an observer, and a thread still waiting at the "
     "end is blocked (cause zne); off: explore the loop's iterations"};
+const ExplorerOption kSplit{
+    "split", "idle", {"idle", "eager"},
+    "jobs > 1: when a worker hands a subtree to another: idle (when one waits for work), eager "
+    "(also whenever it can, up to 2000 subtrees: tests split small programs with it)"};
 const std::vector<ExplorerOption> kRvfOptions = {
     {"backtrack_signals", "true", {}, "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"},
     {"closure", "true", {}, "VerifySC's closure (saturation) before the search"},
@@ -138,7 +142,7 @@ const std::vector<ExplorerInfo>& explorers() {
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph, {kZne}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
+         true, exploreGraph, {kZne, kSplit}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
          /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
@@ -150,7 +154,7 @@ const std::vector<ExplorerInfo>& explorers() {
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph, {kZne}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
+         true, exploreRfGraph, {kZne, kSplit}, /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
          /*parallel=*/true},
         {"lapor", "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
@@ -160,7 +164,7 @@ const std::vector<ExplorerInfo>& explorers() {
          {{"coherence", "wb", {"wb", "mo"},
            "wb: writes to one location ordered only as reads-from and locks force them "
            "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"},
-          kZne},
+          kZne, kSplit},
          /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false,
          /*parallel=*/true},
         {"rvf", "rvf",

@@ -84,6 +84,7 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     // The subtree of visit(g, d) depends only on g, its witness and the program state the
     // witness replays to: rebuild the state, then visit as the donor would have.
     ensureDepth(1);
+    taskDepth_ = 1;
     wit_.reset();
     wit_.assign(0, order);
     if (replay(g, wit_.at(1))) visit(g, 1);
@@ -515,8 +516,9 @@ bool GraphExplorer::addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::s
 
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stop()) return;
-    // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is).
-    if (pool_ && pool_->hungry() && pool_->donate(g, wit_.at(depth))) return;
+    // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
+    // the subtree this worker was just handed.)
+    if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth))) return;
     ensureDepth(depth);
     witness_ = wit_.at(depth);
     const ThreadId t = nextThread(g);

@@ -228,6 +228,7 @@ private:
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
     std::uint64_t noReplayOrder_ = 0;
     WorkPool* pool_ = nullptr;  // jobs > 1: where idle workers take subtrees from
+    std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
     std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0, zneUnjustified_ = 0;
     // Option zne: strict (default; a marker is invalidated by the first read of its increment

@@ -36,11 +36,13 @@ std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
 
 }  // namespace
 
-WorkPool::WorkPool(unsigned workers) {
+WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
+    eager_.store(static_cast<std::int64_t>(eager));
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
 }
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
+    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
@@ -157,7 +159,10 @@ ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts
                               const MakeGraphExplorer& make) {
     const unsigned n = opts.jobs;
     const auto start = std::chrono::steady_clock::now();
-    WorkPool pool(n);
+    // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.
+    constexpr std::uint64_t kEagerTasks = 2000;
+    const auto split = opts.params.find("split");
+    WorkPool pool(n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0);
     std::deque<ExploreControl> controls(n);
     std::vector<ExploreOptions> wopts(n, opts);
     std::deque<ExploreResult> results(n);

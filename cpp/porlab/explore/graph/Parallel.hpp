@@ -50,12 +50,15 @@ struct Task {
 
 class WorkPool {
 public:
-    explicit WorkPool(unsigned workers);
+    // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
+    // is idle, up to `eager` of them, so that small programs are split too.
+    WorkPool(unsigned workers, std::uint64_t eager);
 
     // Is some worker waiting for a task none has published yet? (The hot path: relaxed loads.)
     [[nodiscard]] bool hungry() const {
-        return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) &&
-               !stop_.load(std::memory_order_relaxed);
+        if (stop_.load(std::memory_order_relaxed)) return false;
+        return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) ||
+               eager_.load(std::memory_order_relaxed) > 0;
     }
     // The calling worker hands over the subtree of visit(g, ·) with witness `order`; true if it
     // did (it must then not explore it itself).
@@ -88,6 +91,7 @@ private:
     bool take(unsigned w, std::unique_ptr<Task>& out);
 
     std::vector<std::unique_ptr<Deque>> deques_;
+    std::atomic<std::int64_t> eager_{0};
     std::atomic<int> idle_{0};
     std::atomic<int> queued_{0};
     std::atomic<std::int64_t> pending_{1};  // tasks not finished; the root is one
