@@ -42,13 +42,13 @@ protected:
         // an open section lb-after another starts (its lock) after that one's lock: the open
         // section whose lock comes first in the witness is lb-minimal. (Among the threads that
         // can move; with none inside a section, the left-most thread.)
-        const int n = exec_->maxThreads();
+        const int n = maxThreads();
         ThreadId first = -1;
         bool anyOpen = false;
         for (ThreadId t = 0; t < n; ++t) {
             if (!canMove(g, t)) continue;
             if (first < 0) first = t;
-            anyOpen = anyOpen || holdsLock(g, t);
+            anyOpen = anyOpen || g.lockBalance(t) > 0;
         }
         if (!anyOpen) return first;
         openLock_.assign(static_cast<std::size_t>(n), -1);  // per thread: its earliest open lock

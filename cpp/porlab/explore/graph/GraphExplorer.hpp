@@ -18,19 +18,23 @@
 // write is co-maximal in Prev(e). Every graph then has exactly one parent, so every consistent
 // (rf, co) graph, i.e. every Mazurkiewicz class, is produced once.
 //
-// Explorers built on the engine choose what to report (hook `accept`): `rf` reports one graph
-// per reads-from class (the co of a canonical witness), `lapor` one per lock-aware class.
+// Explorers built on the engine choose what to report (hook `accept`): `rf-graph` reports one
+// graph per reads-from class (the co of a canonical witness), `lapor` one per lock-aware class.
+// What is not TruSt lives in policies with their own files, seeing the core through Engine.hpp:
+// LAPOR's locks (MutexLocks), SAVER's zne markers (Zne), error traces (Failures).
 #pragma once
 
 #include <deque>
 #include <memory>
 #include <span>
-#include <unordered_set>
-#include <utility>
 #include <vector>
 
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/graph/Engine.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
+#include "porlab/explore/graph/Failures.hpp"
+#include "porlab/explore/graph/MutexLocks.hpp"
+#include "porlab/explore/graph/Zne.hpp"
 
 namespace porlab::graph {
 
@@ -85,10 +89,10 @@ private:
     std::vector<Frame> frames_;
 };
 
-class GraphExplorer {
+class GraphExplorer : private Engine {
 public:
     GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r);
-    virtual ~GraphExplorer() = default;
+    ~GraphExplorer() override;
     GraphExplorer(const GraphExplorer&) = delete;
     GraphExplorer& operator=(const GraphExplorer&) = delete;
 
@@ -96,78 +100,80 @@ public:
     // Parallel exploration (Parallel.hpp): this explorer is one worker of `pool`. explore() runs
     // the root (the whole exploration unless subtrees are handed to other workers), runTask the
     // subtree of one task, finish() adds the statistics and closes the result.
-    void joinPool(WorkPool& pool) { pool_ = &pool; }
+    void joinPool(WorkPool& pool);
     void explore();
     void runTask(ExecutionGraph& g, std::span<const Ref> order);
     void finish();
     [[nodiscard]] bool stopped() const { return rep_.stopped(); }
 
 protected:
+    // Hooks of the explorers built on the engine (ReadsFrom.cpp, Lapor.cpp).
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
     // move (ready, not stuck on a placeholder, not on a join of an unfinished thread).
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
-    // The witness of the graph being extended (its events in an order consistent with it), as
-    // nextThread is called.
-    std::span<const Ref> witness_;
-    // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
-    [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
     // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
     // still executions: their final states are recorded as outcomes.
     [[nodiscard]] virtual bool accept(const ExecutionGraph& g) { (void)g; return true; }
     // Statistics of the explorer, added to the result at the end.
     virtual void addStats() {}
+
+    // What those hooks may use.
+    // The witness of the graph being extended (its events in an order consistent with it), as
+    // nextThread is called.
+    std::span<const Ref> witness_;
+    // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
+    [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
     // Is g's coherence order the one of the canonical SC witness of its reads-from relation
     // (SCChecker's deterministic search)? Exactly one graph of each reads-from class passes,
     // which is how `rf-graph` and `lapor` (wb) report one graph per class. (g has no fault: the
     // witness keeps every plain write before the kills of its location, where it would fault
     // and be another class; see SCChecker.)
     bool canonicalCoherence(const ExecutionGraph& g);
-    SCChecker sc_;
-
-    // LAPOR mode: locks are not read-modify-writes but plain events that never block the
-    // exploration; mutual exclusion is part of consistency (CoChecker::checkMutex).
+    // LAPOR mode (MutexLocks.hpp): locks are not read-modify-writes but plain events that never
+    // block the exploration; mutual exclusion is part of consistency.
     void useMutexLocks();
-    bool mutexLocks_ = false;
-    bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
-    bool finalReplay_ = false;
-    bool deadlockIsError_ = false;
-    // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
-    // sections and placeholders).
-    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
-    [[nodiscard]] static bool holdsLock(const ExecutionGraph& g, ThreadId t);
-
-    std::unique_ptr<Execution> exec_;
-    Reporter rep_;
-    ExploreResult& result_;
-    std::shared_ptr<const ProgramInfo> info_;
-    bool collectOutcomes_ = true;
-    std::uint64_t skipped_ = 0;  // maximal graphs not accepted
+    [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
 private:
+    // Engine (the services the policies use; Engine.hpp).
+    Execution& execution() override { return *exec_; }
+    Reporter& reporter() override { return rep_; }
+    const ProgramInfo& programInfo() const override { return *info_; }
+    // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
+    // replay the witness and continue the exploration (or report an error).
+    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) override;
+    void proceedBlocked(ExecutionGraph& g, std::size_t depth) override;
+    bool revisitKeep(const ExecutionGraph& g, Ref r, Ref a, const std::vector<std::int32_t>& porf,
+                     std::vector<std::int32_t>& keep) override;
+    // The graph a revisit at this depth builds, held while the revisits run at this depth. The
+    // graphs come from a pool: as many as revisits are nested on the current path, each reused
+    // with its capacity (a graph kept per depth made memory quadratic; one allocated per call,
+    // as long as the execution, fragmented the heap between the path's small allocations).
+    ExecutionGraph& revisitGraph(std::size_t depth) override;
+    void releaseRevisitGraph(std::size_t depth) override;
+    void exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) override {
+        (void)exploreRevisited(h, r, depth);
+    }
+    bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
+                     bool stopAtFailure) override {
+        return replay(g, order, stopAtFailure);
+    }
+    void reportReplayedError() override;
+    Snapshot& snapshot(std::size_t depth) override { return frames_[depth].snap; }
+    std::vector<std::int32_t>& porfScratch(std::size_t depth) override { return frames_[depth].porf; }
+    std::vector<Ref>& refScratch(std::size_t depth) override { return frames_[depth].cands; }
+
+    // The TruSt core.
     void visit(ExecutionGraph& g, std::size_t depth);
     void addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     void addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
-    void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
-    // LAPOR: pthread_mutex_trylock (a CAS on a mutex location).
-    [[nodiscard]] bool isTrylock(const Event& p) const;
-    void addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
-    void trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
-    // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
-    // replay the witness and continue the exploration (or report an error).
-    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth);
     void revisits(ExecutionGraph& g, Ref a, std::size_t depth);
-    // SAVER (saver-spinloops.txt §VI): thread t is at a canceling decrement `p`; block it with a
-    // zne marker if this position's zne was not invalidated, the increment it cancels is the
-    // thread's last write and Algorithm 2 would not invalidate it right away. Returns whether
-    // it did (and explored the graph with the marker).
-    bool addZne(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
-    // CheckZNEValidity(g, a) (Algorithm 2): removes the zne markers that node a invalidates
-    // (they are the last nodes of their threads) into `removed`; the caller puts them back.
-    void checkZne(ExecutionGraph& g, Ref a, std::vector<Node>& removed);
-    // Does every decrement that runs because its marker was lifted (ExecutionGraph::zneDone)
-    // still have what lifted it in g: a foreign write to its location, or (strict) a read of
-    // its increment by another thread ((paper) two reads)?
-    [[nodiscard]] bool zneJustified(const ExecutionGraph& g) const;
+    // h (a revisit in which r changed): if consistent, replay it and explore on. Returns
+    // whether it was explored.
+    bool exploreRevisited(ExecutionGraph& h, Ref r, std::size_t depth);
+    // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
+    // sections and placeholders).
+    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
     // Visit g after node a was added and the program replayed up to it, with a's zne
     // invalidations applied for the duration of the visit.
     void visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
@@ -176,34 +182,30 @@ private:
     // own source; a may not be added yet), -1 if none: a write cannot be placed before it, nor
     // can a read read from an earlier one.
     int coFloor(ExecutionGraph& g, Ref a, LocId loc);
-    std::vector<std::int32_t> floorPorf_;
     // Replays order; false if a budget ran out first (the execution is then incomplete).
     [[nodiscard]] bool replay(const ExecutionGraph& g, std::span<const Ref> order,
                               bool stopAtFailure = false);
     void report(ExecutionGraph& g, std::size_t depth);
-    // Error traces of a maximal graph in which some thread failed.
-    void reportErrors(const ExecutionGraph& g, std::span<const Ref> order);
-    // The prefix a failure needs (per-thread counts, porf-closed): closed under the
-    // co-predecessor of every write in it.
-    void closeFailurePrefix(const ExecutionGraph& g, std::vector<std::int32_t>& upto);
-    // Add porf(w) ∪ {w} to the prefix.
-    void includePorf(const ExecutionGraph& g, Ref w, std::vector<std::int32_t>& upto);
-    // LAPOR: a witness of the prefix that the program can replay with real locks (the prefix
-    // grows by the unlocks it needs); false if there is none.
-    bool mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto, std::vector<Ref>& out);
     void ensureDepth(std::size_t depth);
-    // The graph a revisit at this depth builds, held while revisits() runs at this depth. The
-    // graphs come from a pool: as many as revisits are nested on the current path, each reused
-    // with its capacity (a graph kept per depth made memory quadratic; one allocated per call,
-    // as long as the execution, fragmented the heap between the path's small allocations).
-    ExecutionGraph& revisitGraph(std::size_t depth);
-    void releaseRevisitGraph(std::size_t depth);
-    std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
 
+    std::unique_ptr<Execution> exec_;
+    Reporter rep_;
+    ExploreResult& result_;
+    std::shared_ptr<const ProgramInfo> info_;
+    bool collectOutcomes_ = true;
+    bool finalReplay_ = false;
+    SCChecker sc_;
+    CoChecker co_;
+    // The policies (Engine.hpp): LAPOR's locks (only in mutex mode), SAVER's zne markers, the
+    // error traces.
+    std::unique_ptr<MutexLocks> mutex_;
+    ZnePolicy zne_;
+    FailureReports failures_;
+
+    std::vector<std::int32_t> floorPorf_;
+    std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
-    CoChecker co_;
-    std::vector<bool> openEnded_;
     WitnessStack wit_;
     // Per-depth scratch (a deque: references stay valid as it grows). Nothing in it is sized by
     // the graph except while it is used: the exploration path is as deep as the execution is
@@ -216,26 +218,13 @@ private:
     };
     std::deque<Frame> frames_;
     Snapshot scratchSnap_;
-    std::vector<Ref> freshOrder_, tmpOrder_, tmpOrder2_, failing_, scOrder_;
-    std::vector<std::int32_t> scLim_, porfTmp_;
-    ExecutionGraph subGraph_;
+    std::vector<Ref> freshOrder_, tmpOrder_, scOrder_;
+    std::vector<std::int32_t> scLim_;
     std::vector<std::size_t> coPos_;
-    struct PairHash {
-        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
-            return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
-        }
-    };
-    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> errorsSeen_;
-    std::uint64_t noReplayOrder_ = 0;
     WorkPool* pool_ = nullptr;  // jobs > 1: where idle workers take subtrees from
     std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
-    std::uint64_t zneBlocked_ = 0, zneInvalidated_ = 0, zneUnjustified_ = 0;
-    // Option zne: strict (default; a marker is invalidated by the first read of its increment
-    // by another thread), paper (Algorithm 2 as published: by a second read; it loses states,
-    // see checkZne), off (canceling decrements run as they are).
-    enum class ZneMode : std::uint8_t { Strict, Paper, Off };
-    ZneMode zneMode_ = ZneMode::Strict;
+    std::uint64_t skipped_ = 0;  // maximal graphs not accepted
 };
 
 }  // namespace porlab::graph

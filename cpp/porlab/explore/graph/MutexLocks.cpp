@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "porlab/explore/graph/MutexLocks.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace porlab::graph {
+
+MutexLocks::MutexLocks(Engine& engine, CoChecker& co) : engine_(engine), co_(co) {
+    relaxedReplay_ = engine_.execution().setRelaxedLocks(true);
+}
+
+bool MutexLocks::handles(const Event& p) const {
+    return p.kind == EventKind::Lock || p.kind == EventKind::Unlock || isTrylock(p);
+}
+
+void MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+    if (p.kind == EventKind::Lock || p.kind == EventKind::Unlock) addLockEvent(g, t, p, depth);
+    else addTrylock(g, t, depth);
+}
+
+bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+    // A maximal graph needs a real witness. A partial one is consistent if some witness keeps
+    // critical sections apart when the open ones end after their last event so far (a
+    // completion closes them); it is then replayed in an order that only respects program
+    // order, spawn/join and mutual exclusion (reads are forced, so memory does not matter).
+    openEnded_.assign(g.threads.size(), !final);
+    if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    if (final || relaxedReplay_) return true;
+    // The program cannot relax its locks: find an order it can replay.
+    openEnded_.assign(g.threads.size(), false);
+    if (co_.checkMutex(g, false, openEnded_, order, /*memoryEdges=*/false)) return true;
+    ++noReplayOrder_;
+    return false;
+}
+
+std::optional<bool> MutexLocks::maximallyAdded(const Node& n, Ref e) {
+    // A lock is added rather than left blocked (it never blocks the exploration); a trylock
+    // succeeds rather than fails (a success is consistent wherever a lock is), unless its own
+    // thread holds the mutex: then failing inside that section is its only choice.
+    if (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock) return !n.placeholder;
+    if (n.trylock) return n.ev.kind == EventKind::CasSuccess || n.rf.t == e.t;
+    return std::nullopt;
+}
+
+void MutexLocks::addStats(ExploreResult& r) const {
+    r.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
+    r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
+}
+
+void MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+    Execution& exec = engine_.execution();
+    Reporter& rep = engine_.reporter();
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    Node n;
+    n.stamp = n.wstamp = g.nextStamp++;
+    ensureLocation(g, p.loc, engine_.programInfo());
+    Snapshot& snap = engine_.snapshot(depth);
+    if (p.kind == EventKind::Lock) exec.save(snap);
+    if (p.enabled || p.kind == EventKind::Unlock) {
+        // The mutex is free at the end of the replay order: the lock (or unlock) goes there.
+        auto ev = exec.step(t);
+        rep.countEvent();
+        n.ev = ev[0];
+        g.push(t, n);
+        engine_.proceed(g, a, true, depth);
+    } else {
+        // Locks never block the exploration: the lock must fit earlier in some witness.
+        n.ev = p;
+        n.ev.enabled = true;
+        n.ev.wval = 1;
+        g.push(t, n);
+        engine_.proceed(g, a, false, depth);
+    }
+    if (p.kind == EventKind::Lock && !rep.stopped()) trylockRevisits(g, a, depth);
+    g.pop(t);
+    if (p.kind == EventKind::Lock && !rep.stopped()) {
+        // ... or stay blocked for good (its mutex held at the end by a section that never ends).
+        exec.restore(snap);
+        n.ev = p;
+        n.placeholder = true;
+        g.push(t, n);
+        engine_.proceedBlocked(g, depth);
+        g.pop(t);
+    }
+    --g.nextStamp;
+}
+
+bool MutexLocks::isTrylock(const Event& p) const {
+    // pthread_mutex_trylock is the only CAS a C program makes on a mutex.
+    const auto& isMutex = engine_.programInfo().isMutex;
+    return (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) && p.loc >= 0 &&
+           static_cast<std::size_t>(p.loc) < isMutex.size() && isMutex[static_cast<std::size_t>(p.loc)];
+}
+
+void MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+    // A trylock succeeds (a lock: consistent wherever a lock is) or fails inside the critical
+    // section of an acquire of its mutex already in the graph (its source; sections whose
+    // acquire comes later revisit the success, see trylockRevisits).
+    Execution& exec = engine_.execution();
+    Reporter& rep = engine_.reporter();
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    const LocId m = exec.pending(t).loc;
+    ensureLocation(g, m, engine_.programInfo());
+    Snapshot& snap = engine_.snapshot(depth);
+    auto& srcs = engine_.refScratch(depth);
+    srcs.clear();
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (!q.placeholder && acquires(q) && q.ev.loc == m)
+                srcs.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+        }
+    if (!srcs.empty()) exec.save(snap);
+    for (std::size_t k = 0; k <= srcs.size() && !rep.stopped(); ++k) {
+        const bool success = k == 0;
+        if (!success) exec.restore(snap);
+        auto ev = exec.step(t, success ? 0 : 1);
+        rep.countEvent();
+        Node n;
+        n.ev = ev[0];
+        n.trylock = true;
+        if (!success) n.rf = srcs[k - 1];
+        n.stamp = n.wstamp = g.nextStamp++;
+        g.push(t, n);
+        engine_.proceed(g, a, false, depth);
+        if (success && !rep.stopped()) trylockRevisits(g, a, depth);
+        g.pop(t);
+        --g.nextStamp;
+    }
+    srcs.clear();
+}
+
+void MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+    // The new acquire a (a lock or a successful trylock) of mutex m revisits every successful
+    // trylock r of m that is not porf-before it: r then fails inside a's critical section. As
+    // a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a}, provided r and every deleted
+    // event were added maximally (a trylock maximally succeeds), and nothing kept observes r's
+    // section any more.
+    Reporter& rep = engine_.reporter();
+    const LocId m = g.at(a).ev.loc;
+    auto& porf = engine_.porfScratch(depth);
+    g.porfPrefix(a, porf);
+    const std::size_t T = g.threads.size();
+    std::vector<std::int32_t> keep(T);
+    for (std::size_t u = 0; u < T && !rep.stopped(); ++u) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep.stop(); ++i) {
+            const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            const Node& rn = g.at(r);
+            if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
+            if (!engine_.revisitKeep(g, r, a, porf, keep)) continue;
+            ExecutionGraph& h = engine_.revisitGraph(depth);
+            h.assignPrefix(g, keep);
+            Node& hr = h.at(r);
+            hr.ev.kind = EventKind::CasFailure;
+            hr.ev.rval = 1;
+            hr.ev.wval = 0;
+            hr.rf = a;
+            h.refreshView(r);
+            engine_.exploreRevisit(h, r, depth);
+            if (rep.stopped()) break;
+        }
+    }
+    engine_.releaseRevisitGraph(depth);
+}
+
+bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
+                               std::vector<Ref>& out, std::optional<Ref>& need) {
+    // The failing prefix has its own witness (the whole graph's may order its critical sections
+    // otherwise than the prefix needs). A thread cut short is open-ended: its open critical
+    // sections end after its last event of the prefix. The replay cannot release a mutex
+    // without its unlock, so a section that such a witness releases implicitly before another
+    // lock of its mutex needs its unlock.
+    const std::size_t T = g.threads.size();
+    need.reset();
+    subGraph_.assignPrefix(g, upto);
+    openEnded_.assign(T, false);
+    for (std::size_t t = 0; t < T; ++t) openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
+    if (!co_.checkMutex(subGraph_, false, openEnded_, out)) return false;
+    // Simulate the witness: a lock of a mutex held by a section without its unlock.
+    std::vector<std::pair<LocId, ThreadId>> held;  // (mutex, holder)
+    for (const Ref r : out) {
+        const Node& n = g.at(r);
+        if (n.ev.kind == EventKind::Unlock)
+            std::erase_if(held, [&](const auto& h) { return h.first == n.ev.loc && h.second == r.t; });
+        if (!acquires(n)) continue;
+        for (const auto& [mtx, u] : held) {
+            if (mtx != n.ev.loc || u == r.t) continue;
+            // u's section is open in the prefix: its next unlock of mtx joins it.
+            const auto& th = g.threads[static_cast<std::size_t>(u)];
+            for (auto k = static_cast<std::size_t>(upto[static_cast<std::size_t>(u)]); k < th.size() && !need; ++k)
+                if (!th[k].placeholder && th[k].ev.kind == EventKind::Unlock && th[k].ev.loc == mtx)
+                    need = Ref{u, static_cast<std::int32_t>(k)};
+            return need.has_value();  // never released: not a witness the program can run
+        }
+        held.emplace_back(n.ev.loc, r.t);
+    }
+    return true;
+}
+
+}  // namespace porlab::graph

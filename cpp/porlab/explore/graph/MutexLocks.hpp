@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// LAPOR's lock handling on the graph engine (Kokologiannakis et al., OOPSLA'19; ALGORITHMS.md
+// §3): locks and unlocks are not read-modify-writes but events without reads-from, in no
+// coherence order, that never block the exploration; mutual exclusion is part of consistency
+// (some SC witness keeps the critical sections of each mutex apart: CoChecker::checkMutex).
+// pthread_mutex_trylock either succeeds (an acquire) or fails inside the critical section of an
+// acquire of its mutex (its source); a later acquire revisits a successful trylock.
+//
+// The core asks this policy, when it is on:
+//  * handles(p) / add(...): the next event is a lock, unlock or trylock: add it (all branches);
+//  * consistent(...): consistency of a graph (it replaces the core's coherence check);
+//  * maximallyAdded(...): TruSt's maximality of a lock-like node (revisits);
+//  * beforeReplay(final): a replay starts (relaxed locks until the final one);
+//  * prefixWitness(...): a witness of the prefix a failure needs (FailureReports).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "porlab/explore/graph/Engine.hpp"
+
+namespace porlab::graph {
+
+class MutexLocks {
+public:
+    MutexLocks(Engine& engine, CoChecker& co);
+
+    // Is p (the next event of its thread) a lock, an unlock or a trylock?
+    [[nodiscard]] bool handles(const Event& p) const;
+    void add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
+    // sections and placeholders).
+    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
+    // Was lock-like node e added maximally (TruSt)? nullopt: e is not lock-like.
+    [[nodiscard]] static std::optional<bool> maximallyAdded(const Node& n, Ref e);
+    // A lock-like node: out of reads-from (as a source or a reader) and out of co.
+    [[nodiscard]] static bool isLockEvent(const Node& n) {
+        return n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock;
+    }
+    void beforeReplay(bool final) {
+        if (relaxedReplay_) engine_.execution().setRelaxedLocks(!final);
+    }
+    // A witness of the prefix `upto` (per-thread counts) of g that the program can replay with
+    // real locks. False: there is none. True with `need` set: the witness releases a section of
+    // the prefix that lacks its unlock; `need` is that unlock, to be added to the prefix (with
+    // what it needs) before asking again.
+    bool prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
+                       std::vector<Ref>& out, std::optional<Ref>& need);
+    void addStats(ExploreResult& r) const;
+
+private:
+    [[nodiscard]] bool isTrylock(const Event& p) const;
+    void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    void addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    // The new acquire a of mutex m revisits every successful trylock of m not porf-before it.
+    void trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
+
+    Engine& engine_;
+    CoChecker& co_;
+    bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
+    std::vector<bool> openEnded_;
+    std::vector<std::int32_t> keep_;
+    ExecutionGraph subGraph_;
+    std::uint64_t noReplayOrder_ = 0;
+};
+
+}  // namespace porlab::graph
