@@ -73,6 +73,10 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         "task_work_s_mean": two["cpu"] / tasks if tasks else 0,
         "overhead_events_per_task": extra_events / tasks if tasks else 0,
         "overhead_s_per_task": (two["cpu"] - one["cpu"]) / tasks if tasks else 0,
+        # The speed-up on two otherwise idle cores as far as the split of the work decides it:
+        # one job's CPU time over the busier worker's.
+        "cpu_bound_speedup": one["cpu"] / s["parallel_worker_cpu_max_s"]
+        if s.get("parallel_worker_cpu_max_s") else 0,
     }
 
 
@@ -95,7 +99,8 @@ def main() -> None:
         print(f"{row['program']:<20} {row['explorer']:<9} {row['traces']:>8} {row['wall1']:>7.2f} "
               f"{row['wall2']:>7.2f} {row['speedup']:>7.2f} {row['cpu_ratio']:>6.2f} "
               f"{row['tasks']:>6} {row['task_events_mean']:>7.0f} {row['task_bytes_mean']:>7.0f} "
-              f"{row['overhead_events_per_task']:>7.0f} {1e3 * row['overhead_s_per_task']:>7.2f}"
+              f"{row['overhead_events_per_task']:>7.0f} {1e3 * row['overhead_s_per_task']:>7.2f} "
+              f"{row['cpu_bound_speedup']:>9.2f}"
               + ("" if row["same_totals"] else "  TOTALS DIFFER"), flush=True)
     print(f"load average after: {os.getloadavg()}")
     if args.json:

@@ -86,7 +86,7 @@ ExploreResult exploreLapor(const Program& program, const ExploreOptions& opts) {
     refuseMutexDestroy(program, "lapor");  // (its locks never block; a destroy needs them to)
     ExploreResult r;
     if (opts.jobs > 1)
-        r = graph::exploreParallel(program, opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<LaporExplorer>(program, o, wr);
         });
     else

@@ -34,7 +34,7 @@ ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts)
     if (opts.conflicts.ifaa) throw InputError("rf-graph does not support IFAA");
     ExploreResult r;
     if (opts.jobs > 1)
-        r = graph::exploreParallel(program, opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<RfExplorer>(program, o, wr, false);
         });
     else
@@ -47,7 +47,7 @@ ExploreResult exploreGraph(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("graph does not support IFAA");
     ExploreResult r;
     if (opts.jobs > 1)
-        r = graph::exploreParallel(program, opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<RfExplorer>(program, o, wr, true);
         });
     else

@@ -2,6 +2,7 @@
 #include "porlab/explore/graph/Parallel.hpp"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -155,8 +156,7 @@ void* runWorkerThread(void* arg) {
 
 }  // namespace
 
-ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts,
-                              const MakeGraphExplorer& make) {
+ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make) {
     const unsigned n = opts.jobs;
     const auto start = std::chrono::steady_clock::now();
     // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.
@@ -193,10 +193,14 @@ ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts
         ex.back()->joinPool(pool);
     }
 
+    // An interrupt already set stops the run at its first event, as with one job.
+    if (opts.control && opts.control->interrupt.load()) pool.stop("interrupted");
+
     std::atomic<unsigned> finished{0};
     std::mutex errMu;
     std::exception_ptr error;
     std::deque<WorkerThread> threads(n);
+    std::vector<double> cpu(n, 0.0);  // each worker's CPU time (the balance of the work)
     for (unsigned i = 0; i < n; ++i) {
         threads[i].body = [&, i] {
             try {
@@ -213,6 +217,9 @@ ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts
                 }
                 pool.stop("error");
             }
+            timespec ts{};
+            if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+                cpu[i] = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
             finished.fetch_add(1);
         };
         pthread_attr_t attr;
@@ -279,6 +286,10 @@ ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts
     total.stats["parallel_tasks"] = static_cast<double>(pool.tasks.load());
     total.stats["parallel_task_events"] = static_cast<double>(pool.taskEvents.load());
     total.stats["parallel_task_bytes"] = static_cast<double>(pool.taskBytes.load());
+    total.stats["parallel_worker_cpu_max_s"] = *std::max_element(cpu.begin(), cpu.end());
+    double sum = 0;
+    for (const double c : cpu) sum += c;
+    total.stats["parallel_worker_cpu_sum_s"] = sum;
     return total;
 }
 

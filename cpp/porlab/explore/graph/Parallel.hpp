@@ -114,7 +114,6 @@ private:
 // the explorer's own class) for a worker's options and result.
 using MakeGraphExplorer =
     std::function<std::unique_ptr<GraphExplorer>(const ExploreOptions&, ExploreResult&)>;
-[[nodiscard]] ExploreResult exploreParallel(const Program& program, const ExploreOptions& opts,
-                                            const MakeGraphExplorer& make);
+[[nodiscard]] ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make);
 
 }  // namespace porlab::graph
