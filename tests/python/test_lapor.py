@@ -6,11 +6,13 @@ tests/cpp/explore/LaporTest.cpp."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from conftest import example
 
 import porlab
+from porlab.cfront import load_c
 from porlab.errors import InputError
 
 
@@ -74,3 +76,26 @@ def test_counts_equal_lock_aware_partition(name: str) -> None:
 def test_bad_coherence_is_an_input_error() -> None:
     with pytest.raises(InputError, match="coherence"):
         lapor(example("lapor_w_w_lock"), "co")
+
+
+SHARED = Path(__file__).resolve().parents[2] / "benchmarks" / "programs" / "shared"
+
+
+def test_shared_c_nww_lock_rr() -> None:
+    """benchmarks/programs/shared/nww_lock_rr.c (issue 16's shared set): N lock-aware classes,
+    N! with locks ordered, and no assertion fails (its header's claims, at N = 3)."""
+    prog = load_c(str(SHARED / "nww_lock_rr.c"), defines={"N": 3})
+    sizes = porlab.partition_sizes(prog)
+    res = lapor(prog)
+    assert (res.complete, res.errors) == (3, 0)
+    assert sizes.complete["lock-aware"] == 3
+    assert porlab.explore(prog, "rf").complete == sizes.complete["reads-from"] == 6
+
+
+def test_shared_c_fib_bench() -> None:
+    """benchmarks/programs/shared/fib_bench.c at N = 2: lapor reports the lock-aware classes,
+    rf (locks as read-modify-writes) every order of the 2N + 2 sections, 6!/(2! 2! 2!) = 90."""
+    prog = load_c(str(SHARED / "fib_bench.c"), defines={"N": 2})
+    sizes = porlab.partition_sizes(prog)
+    assert lapor(prog).complete == sizes.complete["lock-aware"]
+    assert porlab.explore(prog, "rf").complete == sizes.complete["reads-from"] == 90

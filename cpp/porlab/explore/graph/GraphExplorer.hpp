@@ -135,33 +135,34 @@ protected:
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
 private:
-    // Engine (the services the policies use; Engine.hpp).
-    Execution& execution() override { return *exec_; }
-    Reporter& reporter() override { return rep_; }
-    const ProgramInfo& programInfo() const override { return *info_; }
+    // Engine (the services the policies use; Engine.hpp). Final: the core's own calls to
+    // them are direct.
+    Execution& execution() final { return *exec_; }
+    Reporter& reporter() final { return rep_; }
+    const ProgramInfo& programInfo() const final { return *info_; }
     // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
     // replay the witness and continue the exploration (or report an error).
-    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) override;
-    void proceedBlocked(ExecutionGraph& g, std::size_t depth) override;
+    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) final;
+    void proceedBlocked(ExecutionGraph& g, std::size_t depth) final;
     bool revisitKeep(const ExecutionGraph& g, Ref r, Ref a, const std::vector<std::int32_t>& porf,
-                     std::vector<std::int32_t>& keep) override;
+                     std::vector<std::int32_t>& keep) final;
     // The graph a revisit at this depth builds, held while the revisits run at this depth. The
     // graphs come from a pool: as many as revisits are nested on the current path, each reused
     // with its capacity (a graph kept per depth made memory quadratic; one allocated per call,
     // as long as the execution, fragmented the heap between the path's small allocations).
-    ExecutionGraph& revisitGraph(std::size_t depth) override;
-    void releaseRevisitGraph(std::size_t depth) override;
-    void exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) override {
+    ExecutionGraph& revisitGraph(std::size_t depth) final;
+    void releaseRevisitGraph(std::size_t depth) final;
+    void exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) final {
         (void)exploreRevisited(h, r, depth);
     }
     bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
-                     bool stopAtFailure) override {
+                     bool stopAtFailure) final {
         return replay(g, order, stopAtFailure);
     }
-    void reportReplayedError() override;
-    Snapshot& snapshot(std::size_t depth) override { return frames_[depth].snap; }
-    std::vector<std::int32_t>& porfScratch(std::size_t depth) override { return frames_[depth].porf; }
-    std::vector<Ref>& refScratch(std::size_t depth) override { return frames_[depth].cands; }
+    void reportReplayedError() final;
+    Snapshot& snapshot(std::size_t depth) final { return frames_[depth].snap; }
+    std::vector<std::int32_t>& porfScratch(std::size_t depth) final { return frames_[depth].porf; }
+    std::vector<Ref>& refScratch(std::size_t depth) final { return frames_[depth].cands; }
 
     // The TruSt core.
     void visit(ExecutionGraph& g, std::size_t depth);
