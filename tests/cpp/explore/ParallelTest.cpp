@@ -30,8 +30,8 @@ std::string totals(const ExploreResult& r) {
 class Parallel : public ::testing::TestWithParam<std::string> {};
 
 INSTANTIATE_TEST_SUITE_P(Explorers, Parallel, ::testing::Values("graph", "rf-graph", "lapor"),
-                         [](const auto& info) {
-                             std::string s = info.param;
+                         [](const auto& p) {
+                             std::string s = p.param;
                              std::replace(s.begin(), s.end(), '-', '_');
                              return s;
                          });
