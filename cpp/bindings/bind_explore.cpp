@@ -393,8 +393,9 @@ void bindExplore(py::module_& m) {
              bool keepTraces, bool collectOutcomes, bool ifaa,
              std::optional<std::function<void(const Trace&)>> onTrace,
              std::map<std::string, std::string> params, std::optional<py::function> progress,
-             double progressSeconds, bool checkRaces, bool checkLiveness) {
+             double progressSeconds, bool checkRaces, bool checkLiveness, unsigned jobs) {
               ExploreOptions o;
+              o.jobs = jobs;
               o.checkRaces = checkRaces;
               o.checkLiveness = checkLiveness;
               o.maxTraces = maxTraces;
@@ -424,7 +425,7 @@ void bindExplore(py::module_& m) {
           py::arg("on_trace") = py::none(),
           py::arg("params") = std::map<std::string, std::string>{},
           py::arg("progress") = py::none(), py::arg("progress_seconds") = 0.5,
-          py::arg("check_races") = true, py::arg("check_liveness") = false,
+          py::arg("check_races") = true, py::arg("check_liveness") = false, py::arg("jobs") = 1,
           "Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C "
           "(any KeyboardInterrupt a signal handler raises) stops the run like a budget: the "
           "partial result comes back with budget_reason 'interrupted'. `progress` is called "

@@ -277,6 +277,7 @@ def explore(
     progress_seconds: float = 0.5,
     check_races: bool = True,
     check_liveness: bool = False,
+    jobs: int = 1,
     **params: Any,
 ) -> Result:
     """Explore ``program`` with a registered explorer (see :func:`explorers`).
@@ -295,6 +296,9 @@ def explore(
     ``check_liveness`` (GenMC's ``-check-liveness``) makes an error (``liveness violation``) of
     a blocked execution in which a thread is stuck for ever: a wait nobody can end, or a spin
     loop whose reads can no longer change (docs/supported-c.md, "Errors porlab finds").
+    ``jobs`` explores on that many threads (``graph``, ``rf-graph``, ``lapor``; an InputError
+    for the others): the counts, outcomes and error sites are those of ``jobs=1``; which error
+    trace is reported first may differ (docs/parallel.md).
     Other keyword arguments are the explorer's options (``porlab explorers --options``).
 
     Ctrl-C (a KeyboardInterrupt, e.g. a notebook's interrupt button) stops the run within a
@@ -323,6 +327,7 @@ def explore(
         progress_seconds=progress_seconds,
         check_races=check_races,
         check_liveness=check_liveness,
+        jobs=_check_jobs(jobs),
     ), estimate_of=compiled if explorer == "naive" else None)
     result = Result(core, compiled)
     if result.interrupted:
@@ -341,6 +346,12 @@ def _option_texts(explorer: str, params: Mapping[str, Any]) -> dict[str, str]:
         return {k: str(v) for k, v in params.items()}
     schema = [OptionSpec.from_dict(o) for o in info["options"]]
     return check_options(schema, params, f"explorer '{explorer}'")
+
+
+def _check_jobs(jobs: int) -> int:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputError(f"jobs must be a positive integer, not {jobs!r}")
+    return jobs
 
 
 def explorers() -> list[dict[str, Any]]:

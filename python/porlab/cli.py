@@ -394,6 +394,7 @@ def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
                        ifaa=args.ifaa, progress=_progress(args),
                        check_races=not args.disable_race_detection,
                        check_liveness=args.check_liveness,
+                       jobs=getattr(args, "jobs", 1),
                        **kw, **_explorer_options(args))
     except Interrupted as e:
         return e.result  # type: ignore[return-value]
@@ -834,6 +835,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     add_explorer_arguments(p, explorer_list)
+    p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
+                   help="explore on N threads (graph, rf-graph, lapor): the same counts, "
+                   "outcomes and error sites as one; which error trace is shown first may differ")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)
@@ -858,6 +862,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
                    help="explorer option (porlab explorers --options)")
     add_explorer_arguments(p, explorer_list)
+    p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
+                   help="explore on N threads (graph, rf-graph, lapor): the same counts, "
+                   "outcomes and error sites as one; which error trace is shown first may differ")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)

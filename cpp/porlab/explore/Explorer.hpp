@@ -76,6 +76,9 @@ struct ExploreOptions {
     // from `params` or the registration's default.
     template <class T>
     [[nodiscard]] T option(std::string_view name, std::string_view explorer) const;
+    // Worker threads of one exploration (explorers with ExplorerInfo::parallel; explore() rejects
+    // jobs > 1 for the others). Totals are those of jobs = 1; which error trace comes first is not.
+    unsigned jobs = 1;
 };
 
 struct VectorHash {
@@ -308,6 +311,7 @@ struct ExplorerInfo {
     // stack. The others keep their search on a stack of their own and run on the caller's
     // thread (on a thread with the default stack when a poller must run on the caller's).
     bool bigStack = true;
+    bool parallel = false;    // honours ExploreOptions::jobs > 1 (explore/graph/Parallel.hpp)
     // Registered at run time (porlab.register_explorer: an explorer written in Python).
     bool plugin = false;
 };

@@ -18,6 +18,7 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
+#include "porlab/explore/graph/Parallel.hpp"
 
 namespace porlab {
 
@@ -80,7 +81,12 @@ ExploreResult exploreLapor(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("lapor does not support IFAA");
     refuseMutexDestroy(program, "lapor");  // (its locks never block; a destroy needs them to)
     ExploreResult r;
-    LaporExplorer(program, opts, r).run();
+    if (opts.jobs > 1)
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+            return std::make_unique<LaporExplorer>(program, o, wr);
+        });
+    else
+        LaporExplorer(program, opts, r).run();
     r.explorer = "lapor";
     return r;
 }

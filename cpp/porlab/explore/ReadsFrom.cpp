@@ -10,6 +10,7 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
+#include "porlab/explore/graph/Parallel.hpp"
 
 namespace porlab {
 
@@ -32,7 +33,12 @@ private:
 ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("rf-graph does not support IFAA");
     ExploreResult r;
-    RfExplorer(program, opts, r, false).run();
+    if (opts.jobs > 1)
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+            return std::make_unique<RfExplorer>(program, o, wr, false);
+        });
+    else
+        RfExplorer(program, opts, r, false).run();
     r.explorer = "rf-graph";
     return r;
 }
@@ -40,7 +46,12 @@ ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts)
 ExploreResult exploreGraph(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("graph does not support IFAA");
     ExploreResult r;
-    RfExplorer(program, opts, r, true).run();
+    if (opts.jobs > 1)
+        r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
+            return std::make_unique<RfExplorer>(program, o, wr, true);
+        });
+    else
+        RfExplorer(program, opts, r, true).run();
     r.explorer = "graph";
     return r;
 }

@@ -115,6 +115,10 @@ const ExplorerOption kZneAwaits = ExplorerOption::choice(
     "zero-net-effect awaits (spin loops reduced by --loops plp-saver or saver): a decrement that "
     "cancels an unobserved increment waits for an observer, and a thread still waiting at the "
     "end is blocked (cause zne); off: explore the loop's iterations");
+const ExplorerOption kSplit = ExplorerOption::choice(
+    "split", "idle", {"idle", "eager"},
+    "jobs > 1: when a worker hands a subtree to another: idle (when one waits for work), eager "
+    "(also whenever it can, up to 2000 subtrees: tests split small programs with it)");
 const std::vector<ExplorerOption> kRvfOptions = {
     ExplorerOption::boolean("backtrack_signals", true,
                             "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"),
@@ -157,7 +161,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
         {"graph", "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph, {kZne}},
+         true, exploreGraph, {kZne, kSplit}, /*coversClasses=*/true,
+         /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true, /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
@@ -168,7 +173,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph, {kZne}},
+         true, exploreRfGraph, {kZne, kSplit}, /*coversClasses=*/true,
+         /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true, /*parallel=*/true},
         {"lapor", "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
          "that never block, mutual exclusion is part of consistency, critical sections are "
@@ -178,7 +184,9 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
-          kZne}},
+          kZne, kSplit},
+         /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true,
+         /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
@@ -270,6 +278,14 @@ ExploreResult explore(const Program& program, const std::string& explorer,
     opts.params.clear();
     for (const auto& [key, value] : opts.values.all())
         opts.params[key] = ExplorerOption::format(value);
+    if (opts.jobs == 0) throw InputError("jobs must be at least 1");
+    if (opts.jobs > 1 && !info.parallel) {
+        std::string names;
+        for (const auto& e : explorers())
+            if (e.parallel) names += (names.empty() ? "" : ", ") + e.name;
+        throw InputError("explorer '" + info.name + "': jobs > 1 is supported by " + names +
+                         " (their subtrees are independent tasks; see docs/parallel.md)");
+    }
     // A poller needs somewhere to put its interrupt: a control block of our own if the caller
     // gave none.
     ExploreControl ownControl;

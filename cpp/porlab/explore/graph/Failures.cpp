@@ -90,7 +90,7 @@ void FailureReports::report(const ExecutionGraph& g, std::span<const Ref> order)
                 add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) | static_cast<std::uint32_t>(n.rf.i));
             }
         }
-        if (!seen_.insert({h1, h2}).second) continue;
+        if (shared_ ? !shared_(h1, h2) : !seen_.insert({h1, h2}).second) continue;
         if (!engine_.replayOrder(g, order_, /*stopAtFailure=*/true)) return;
         engine_.reportReplayedError();
         if (engine_.reporter().stopped()) return;

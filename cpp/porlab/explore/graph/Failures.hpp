@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <unordered_set>
 #include <utility>
@@ -27,6 +28,11 @@ public:
 
     void useMutexLocks(MutexLocks* mutex) { mutex_ = mutex; }
     void report(const ExecutionGraph& g, std::span<const Ref> order);
+    // jobs > 1 (Parallel.hpp): the set of failing prefixes already reported is the workers'
+    // shared one; `firstSeen(h1, h2)` says whether this prefix is new.
+    void shareSeen(std::function<bool(std::uint64_t, std::uint64_t)> firstSeen) {
+        shared_ = std::move(firstSeen);
+    }
 
 private:
     // The prefix a failure needs (per-thread counts, porf-closed): closed under the
@@ -49,6 +55,7 @@ private:
         }
     };
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
+    std::function<bool(std::uint64_t, std::uint64_t)> shared_;
 };
 
 }  // namespace porlab::graph

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "porlab/core/Errors.hpp"
+#include "porlab/explore/graph/Parallel.hpp"
 
 namespace porlab::graph {
 
@@ -49,6 +50,11 @@ void GraphExplorer::releaseRevisitGraph(std::size_t depth) {
 }
 
 void GraphExplorer::run() {
+    explore();
+    finish();
+}
+
+void GraphExplorer::explore() {
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
     if (exec_->failed()) {
@@ -58,6 +64,24 @@ void GraphExplorer::run() {
         wit_.reset();
         visit(root_, 0);
     }
+}
+
+void GraphExplorer::joinPool(WorkPool& pool) {
+    pool_ = &pool;
+    failures_.shareSeen([&pool](std::uint64_t h1, std::uint64_t h2) { return pool.firstFailure(h1, h2); });
+}
+
+void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
+    // The subtree of visit(g, d) depends only on g, its witness and the program state the
+    // witness replays to: rebuild the state, then visit as the donor would have.
+    ensureDepth(1);
+    taskDepth_ = 1;
+    wit_.reset();
+    wit_.assign(0, order);
+    if (replay(g, wit_.at(1))) visit(g, 1);
+}
+
+void GraphExplorer::finish() {
     result_.stats["graphs_not_reported"] = static_cast<double>(skipped_);
     result_.stats["revisits_tried"] = static_cast<double>(revisitsTried_);
     result_.stats["revisits"] = static_cast<double>(revisitsDone_);
@@ -223,7 +247,10 @@ void GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
 
 void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (rep_.stop()) return;
-    ensureDepth(depth);
+    ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
+    // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
+    // the subtree this worker was just handed.)
+    if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth))) return;
     witness_ = wit_.at(depth);
     const ThreadId t = nextThread(g);
     if (t < 0) {

@@ -38,6 +38,8 @@
 
 namespace porlab::graph {
 
+class WorkPool;  // Parallel.hpp: jobs > 1
+
 // The witness (a linearisation of the graph) of every depth of the exploration, in one buffer.
 // The witness of depth d+1 is most often that of depth d with one more node: it then shares
 // d's entries, and a depth costs one entry, not a copy (copies made memory quadratic in the
@@ -95,6 +97,14 @@ public:
     GraphExplorer& operator=(const GraphExplorer&) = delete;
 
     void run();
+    // Parallel exploration (Parallel.hpp): this explorer is one worker of `pool`. explore() runs
+    // the root (the whole exploration unless subtrees are handed to other workers), runTask the
+    // subtree of one task, finish() adds the statistics and closes the result.
+    void joinPool(WorkPool& pool);
+    void explore();
+    void runTask(ExecutionGraph& g, std::span<const Ref> order);
+    void finish();
+    [[nodiscard]] bool stopped() const { return rep_.stopped(); }
 
 protected:
     // Hooks of the explorers built on the engine (ReadsFrom.cpp, Lapor.cpp).
@@ -212,6 +222,8 @@ private:
     std::vector<Ref> freshOrder_, tmpOrder_, scOrder_;
     std::vector<std::int32_t> scLim_;
     std::vector<std::size_t> coPos_;
+    WorkPool* pool_ = nullptr;  // jobs > 1: where idle workers take subtrees from
+    std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
     std::uint64_t skipped_ = 0;  // maximal graphs not accepted
 };

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+#include "porlab/explore/graph/Parallel.hpp"
+
+#include <pthread.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "porlab/core/Errors.hpp"
+#include "porlab/explore/graph/GraphExplorer.hpp"
+
+namespace porlab::graph {
+
+namespace {
+
+// The worker the calling thread is (donate pushes to its deque).
+thread_local unsigned tlsWorker = 0;
+
+// As the one-job explorer (Registry.cpp), a worker recurses once per event: its stack is
+// reserved large (pages are touched only as deep as the recursion goes).
+constexpr std::size_t kWorkerStackBytes = std::size_t{512} << 20;
+
+bool isBudgetReason(const std::string& r) {
+    return r == "traces" || r == "seconds" || r == "events" || r == "memory" || r == "interrupted";
+}
+
+std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
+    std::uint64_t b = orderLen * sizeof(Ref) + g.initial.size() * sizeof(Value);
+    for (const auto& th : g.threads) b += th.size() * sizeof(Node);
+    for (const auto& c : g.co) b += c.size() * sizeof(Ref);
+    for (const auto& z : g.zneDone) b += z.size() * sizeof(std::int32_t);
+    return b;
+}
+
+}  // namespace
+
+WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
+    eager_.store(static_cast<std::int64_t>(eager));
+    for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
+}
+
+bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
+    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    auto t = std::make_unique<Task>();
+    t->graph = g;
+    t->order.assign(order.begin(), order.end());
+    std::uint64_t events = 0;
+    for (const auto& th : g.threads) events += th.size();
+    tasks.fetch_add(1, std::memory_order_relaxed);
+    taskEvents.fetch_add(events, std::memory_order_relaxed);
+    taskBytes.fetch_add(graphBytes(g, order.size()), std::memory_order_relaxed);
+    pending_.fetch_add(1);
+    {
+        Deque& d = *deques_[tlsWorker];
+        std::lock_guard lk(d.mu);
+        d.tasks.push_back(std::move(t));
+    }
+    queued_.fetch_add(1);
+    idleCv_.notify_one();
+    return true;
+}
+
+bool WorkPool::take(unsigned w, std::unique_ptr<Task>& out) {
+    // Its own newest first (depth-first, as one job), else another's oldest.
+    const auto n = static_cast<unsigned>(deques_.size());
+    for (unsigned k = 0; k < n; ++k) {
+        Deque& d = *deques_[(w + k) % n];
+        std::lock_guard lk(d.mu);
+        if (d.tasks.empty()) continue;
+        if (k == 0) {
+            out = std::move(d.tasks.back());
+            d.tasks.pop_back();
+        } else {
+            out = std::move(d.tasks.front());
+            d.tasks.pop_front();
+        }
+        queued_.fetch_sub(1);
+        return true;
+    }
+    return false;
+}
+
+bool WorkPool::firstFailure(std::uint64_t h1, std::uint64_t h2) {
+    std::lock_guard lk(mu_);
+    return failures_.insert({h1, h2}).second;
+}
+
+bool WorkPool::countTrace(std::uint64_t max) {
+    const std::uint64_t n = traces_.fetch_add(1) + 1;
+    if (n > max) return false;
+    if (n == max) stop("traces");
+    return true;
+}
+
+void WorkPool::stop(const std::string& reason) {
+    {
+        std::lock_guard lk(mu_);
+        if (reason_.empty()) reason_ = reason;
+    }
+    stop_.store(true);
+    for (ExploreControl* c : controls_) c->interrupt.store(true, std::memory_order_relaxed);
+    idleCv_.notify_all();
+}
+
+std::string WorkPool::stopReason() {
+    std::lock_guard lk(mu_);
+    return reason_;
+}
+
+void WorkPool::work(unsigned w, GraphExplorer& ex) {
+    tlsWorker = w;
+    auto done = [&] {
+        if (pending_.fetch_sub(1) == 1) idleCv_.notify_all();
+    };
+    if (w == 0) {
+        ex.explore();
+        done();
+    }
+    // A worker whose Reporter stopped (a budget, stopOnError) returns: its caller stops the pool.
+    if (ex.stopped()) return;
+    for (;;) {
+        std::unique_ptr<Task> t;
+        if (take(w, t)) {
+            if (!stopped()) ex.runTask(t->graph, t->order);
+            done();
+            if (ex.stopped()) return;
+            continue;
+        }
+        if (pending_.load() == 0 || stopped()) return;
+        idle_.fetch_add(1);
+        {
+            std::unique_lock lk(idleMu_);
+            idleCv_.wait_for(lk, std::chrono::milliseconds(1), [&] {
+                return queued_.load() > 0 || pending_.load() == 0 || stopped();
+            });
+        }
+        idle_.fetch_sub(1);
+    }
+}
+
+namespace {
+
+struct WorkerThread {
+    std::function<void()> body;
+    pthread_t thread{};
+    bool started = false;
+};
+
+void* runWorkerThread(void* arg) {
+    static_cast<WorkerThread*>(arg)->body();
+    return nullptr;
+}
+
+}  // namespace
+
+ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make) {
+    const unsigned n = opts.jobs;
+    const auto start = std::chrono::steady_clock::now();
+    // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.
+    constexpr std::uint64_t kEagerTasks = 2000;
+    const auto split = opts.params.find("split");
+    WorkPool pool(n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0);
+    std::deque<ExploreControl> controls(n);
+    std::vector<ExploreOptions> wopts(n, opts);
+    std::deque<ExploreResult> results(n);
+    std::mutex traceMu;  // user callbacks see one trace at a time
+    for (unsigned i = 0; i < n; ++i) {
+        ExploreOptions& o = wopts[i];
+        o.control = &controls[i];
+        o.poll = nullptr;
+        o.maxTraces = 0;  // the pool counts (countTrace)
+        o.maxEvents = 0;  // the driver sums the workers' events
+        if (opts.maxTraces || opts.acceptTrace) {
+            o.acceptTrace = [&pool, &opts](const Execution& e) {
+                if (opts.acceptTrace && !opts.acceptTrace(e)) return false;
+                return !opts.maxTraces || pool.countTrace(opts.maxTraces);
+            };
+        }
+        if (opts.onTrace) {
+            o.onTrace = [&traceMu, &opts](const Trace& t) {
+                std::lock_guard lk(traceMu);
+                opts.onTrace(t);
+            };
+        }
+        pool.watch(controls[i]);
+    }
+    std::vector<std::unique_ptr<GraphExplorer>> ex;
+    for (unsigned i = 0; i < n; ++i) {
+        ex.push_back(make(wopts[i], results[i]));
+        ex.back()->joinPool(pool);
+    }
+
+    // An interrupt already set stops the run at its first event, as with one job.
+    if (opts.control && opts.control->interrupt.load()) pool.stop("interrupted");
+
+    std::atomic<unsigned> finished{0};
+    std::mutex errMu;
+    std::exception_ptr error;
+    std::deque<WorkerThread> threads(n);
+    std::vector<double> cpu(n, 0.0);  // each worker's CPU time (the balance of the work)
+    for (unsigned i = 0; i < n; ++i) {
+        threads[i].body = [&, i] {
+            try {
+                pool.work(i, *ex[i]);
+                // A worker whose own Reporter stopped (seconds, memory, stopOnError) stops the
+                // others.
+                const ExploreResult& r = results[i];
+                if (r.budgetExceeded) pool.stop(r.budgetReason);
+                else if (opts.stopOnError && r.errors) pool.stop("error");
+            } catch (...) {
+                {
+                    std::lock_guard lk(errMu);
+                    if (!error) error = std::current_exception();
+                }
+                pool.stop("error");
+            }
+            timespec ts{};
+            if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+                cpu[i] = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+            finished.fetch_add(1);
+        };
+        pthread_attr_t attr;
+        if (pthread_attr_init(&attr) == 0) {
+            threads[i].started = pthread_attr_setstacksize(&attr, kWorkerStackBytes) == 0 &&
+                                 pthread_create(&threads[i].thread, &attr, &runWorkerThread,
+                                                &threads[i]) == 0;
+            pthread_attr_destroy(&attr);
+        }
+        if (!threads[i].started) {
+            pool.stop("error");
+            std::lock_guard lk(errMu);
+            if (!error)
+                error = std::make_exception_ptr(InputError("jobs: cannot start worker thread"));
+        }
+    }
+
+    // This thread watches: an interrupt, the events budget, and the live counters.
+    std::uint64_t shown[4] = {0, 0, 0, 0};
+    auto forward = [&] {
+        std::uint64_t sum[4] = {0, 0, 0, 0};
+        for (const ExploreControl& c : controls) {
+            sum[0] += c.progress.complete.load(std::memory_order_relaxed);
+            sum[1] += c.progress.blocked.load(std::memory_order_relaxed);
+            sum[2] += c.progress.errors.load(std::memory_order_relaxed);
+            sum[3] += c.progress.events.load(std::memory_order_relaxed);
+        }
+        if (opts.maxEvents && sum[3] >= opts.maxEvents) pool.stop("events");
+        if (ExploreControl* c = opts.control) {
+            c->progress.complete.fetch_add(sum[0] - shown[0], std::memory_order_relaxed);
+            c->progress.blocked.fetch_add(sum[1] - shown[1], std::memory_order_relaxed);
+            c->progress.errors.fetch_add(sum[2] - shown[2], std::memory_order_relaxed);
+            c->progress.events.fetch_add(sum[3] - shown[3], std::memory_order_relaxed);
+            if (c->interrupt.load(std::memory_order_relaxed)) pool.stop("interrupted");
+        }
+        std::copy(std::begin(sum), std::end(sum), std::begin(shown));
+    };
+    unsigned running = 0;
+    for (const auto& t : threads) running += t.started ? 1 : 0;
+    while (finished.load() < running) {
+        forward();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    for (auto& t : threads)
+        if (t.started) pthread_join(t.thread, nullptr);
+    for (auto& e : ex) e->finish();
+    forward();
+    if (error) std::rethrow_exception(error);
+
+    ExploreResult total = std::move(results[0]);
+    for (unsigned i = 1; i < n; ++i) mergeResult(total, std::move(results[i]));
+    // The workers stopped by the pool say "interrupted": the reason is the pool's.
+    std::erase_if(total.incomplete, isBudgetReason);
+    total.budgetExceeded = false;
+    total.budgetReason.clear();
+    if (const std::string reason = pool.stopReason(); isBudgetReason(reason)) {
+        total.budgetExceeded = true;
+        total.budgetReason = reason;
+        addIncompleteReason(total, reason);
+    }
+    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total.peakMemoryBytes = peakResidentBytes();
+    total.stats["jobs"] = n;
+    total.stats["parallel_tasks"] = static_cast<double>(pool.tasks.load());
+    total.stats["parallel_task_events"] = static_cast<double>(pool.taskEvents.load());
+    total.stats["parallel_task_bytes"] = static_cast<double>(pool.taskBytes.load());
+    total.stats["parallel_worker_cpu_max_s"] = *std::max_element(cpu.begin(), cpu.end());
+    double sum = 0;
+    for (const double c : cpu) sum += c;
+    total.stats["parallel_worker_cpu_sum_s"] = sum;
+    return total;
+}
+
+}  // namespace porlab::graph

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// jobs > 1 for the graph engine (graph, rf-graph, lapor; SAVER's zne markers included): one
+// exploration on several threads.
+//
+// The subtree below visit(g, d) is a function of g (its events, reads-from, coherence, stamps
+// and zne state) and of the program state its witness replays to: nothing else of the caller's
+// recursion reaches into it. So a subtree is a self-contained task (a graph and a witness), and
+// exploring it anywhere else explores the same graphs. Each worker has its own explorer (its
+// own Execution, consistency checkers, scratch and Reporter) and a deque of tasks. A worker with
+// nothing to do raises `idle`; a busy worker, at its next visit(), hands that subtree over
+// instead of exploring it (pushes a task to its deque) and goes on with its siblings; idle
+// workers take their own newest task or steal another worker's oldest (the oldest is nearest the
+// root of its donor's path, so the largest). The hot path (visit) reads one atomic; the deques
+// are locked only when a task is pushed or taken.
+//
+// Totals are those of one job: every subtree is explored exactly once, whoever explores it. The
+// only cross-subtree state of the engine, the set of failing prefixes already reported as error
+// traces (one error trace per failing prefix), is shared (firstFailure). Which error trace is
+// reported first depends on the workers' timing. Budgets: the traces budget is exact (a global
+// count decides which traces are reported), events, seconds and memory stop every worker within
+// a few hundred events of the limit (events may overshoot by that much per worker); an
+// interrupt stops them all.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/graph/ExecutionGraph.hpp"
+
+namespace porlab::graph {
+
+class GraphExplorer;
+
+// A subtree of the exploration: visit(graph, ·) after replaying `order`.
+struct Task {
+    ExecutionGraph graph;
+    std::vector<Ref> order;
+};
+
+class WorkPool {
+public:
+    // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
+    // is idle, up to `eager` of them, so that small programs are split too.
+    WorkPool(unsigned workers, std::uint64_t eager);
+
+    // Is some worker waiting for a task none has published yet? (The hot path: relaxed loads.)
+    [[nodiscard]] bool hungry() const {
+        if (stop_.load(std::memory_order_relaxed)) return false;
+        return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) ||
+               eager_.load(std::memory_order_relaxed) > 0;
+    }
+    // The calling worker hands over the subtree of visit(g, ·) with witness `order`; true if it
+    // did (it must then not explore it itself).
+    bool donate(const ExecutionGraph& g, std::span<const Ref> order);
+    // A failing prefix (by its 128-bit hash) reported for the first time? (One error trace per
+    // failing prefix, whichever worker meets it first.)
+    [[nodiscard]] bool firstFailure(std::uint64_t h1, std::uint64_t h2);
+    // The traces budget: may one more maximal trace be reported (false once `max` were)?
+    [[nodiscard]] bool countTrace(std::uint64_t max);
+
+    // Stop every worker (a budget, an interrupt, a first error with stopOnError); the first
+    // reason is kept.
+    void stop(const std::string& reason);
+    [[nodiscard]] bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+    [[nodiscard]] std::string stopReason();
+
+    // Worker w's loop: explore tasks until every task is done or the pool stopped.
+    void work(unsigned w, GraphExplorer& ex);
+    // Called with each worker's ExploreControl, whose interrupt stop() sets.
+    void watch(ExploreControl& c) { controls_.push_back(&c); }
+
+    // Measurements (stats of the result).
+    std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0};
+
+private:
+    struct Deque {
+        std::mutex mu;
+        std::deque<std::unique_ptr<Task>> tasks;
+    };
+    bool take(unsigned w, std::unique_ptr<Task>& out);
+
+    std::vector<std::unique_ptr<Deque>> deques_;
+    std::atomic<std::int64_t> eager_{0};
+    std::atomic<int> idle_{0};
+    std::atomic<int> queued_{0};
+    std::atomic<std::int64_t> pending_{1};  // tasks not finished; the root is one
+    std::atomic<bool> stop_{false};
+    std::atomic<std::uint64_t> traces_{0};
+    std::mutex idleMu_;
+    std::condition_variable idleCv_;
+    std::mutex mu_;  // failures_, reason_
+    struct PairHash {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+            return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
+        }
+    };
+    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> failures_;
+    std::string reason_;
+    std::vector<ExploreControl*> controls_;
+};
+
+// Runs one graph-engine exploration on opts.jobs worker threads. `make` builds one explorer (of
+// the explorer's own class) for a worker's options and result.
+using MakeGraphExplorer =
+    std::function<std::unique_ptr<GraphExplorer>(const ExploreOptions&, ExploreResult&)>;
+[[nodiscard]] ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make);
+
+}  // namespace porlab::graph

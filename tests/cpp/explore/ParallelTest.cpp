@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// jobs > 1 (explore/graph/Parallel.hpp): the graph engine's explorers on two worker threads give
+// the totals of one job (complete, blocked, errors, block reasons, outcomes, error sites) on
+// random programs, with subtrees handed over eagerly (split=eager) so that small programs are
+// cut into many tasks. The assertions hold whichever worker explores which task.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "RandomProgram.hpp"
+#include "porlab/core/Errors.hpp"
+#include "porlab/explore/Explorer.hpp"
+
+namespace porlab {
+namespace {
+
+std::string totals(const ExploreResult& r) {
+    std::ostringstream o;
+    o << r.complete << "+" << r.blocked << " errors " << r.errors << " outcomes "
+      << r.outcomes.size() << " sites " << r.errorSites.size() << " blocked_by";
+    for (const auto& [k, v] : r.blockedBy) o << " " << k << "=" << v;
+    o << " incomplete";
+    for (const auto& x : r.incomplete) o << " " << x;
+    return o.str();
+}
+
+class Parallel : public ::testing::TestWithParam<std::string> {};
+
+INSTANTIATE_TEST_SUITE_P(Explorers, Parallel, ::testing::Values("graph", "rf-graph", "lapor"),
+                         [](const auto& p) {
+                             std::string s = p.param;
+                             std::replace(s.begin(), s.end(), '-', '_');
+                             return s;
+                         });
+
+TEST_P(Parallel, RandomProgramsSameTotals) {
+    int split = 0;
+    for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+        auto p = testprog::randomProgram(seed * 7919);
+        ExploreOptions one;
+        ExploreOptions two;
+        two.jobs = 2;
+        two.params["split"] = "eager";
+        const ExploreResult a = explore(*p, GetParam(), one);
+        const ExploreResult b = explore(*p, GetParam(), two);
+        EXPECT_EQ(totals(a), totals(b)) << "seed " << seed * 7919;
+        EXPECT_EQ(a.outcomes, b.outcomes) << "seed " << seed * 7919;
+        EXPECT_EQ(a.errorSites, b.errorSites) << "seed " << seed * 7919;
+        split += b.stats.at("parallel_tasks") > 0 ? 1 : 0;
+    }
+    EXPECT_GT(split, 60);  // most programs were really cut into tasks
+}
+
+TEST_P(Parallel, TracesBudgetIsExact) {
+    // A program with many traces, stopped by a traces budget: exactly that many are reported,
+    // and the result says why it is incomplete.
+    testprog::RandomProgramOptions po;
+    po.minThreads = 4;
+    po.maxOpsPerThread = 6;
+    po.maxInterleavings = 1e9;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        auto p = testprog::randomProgram(seed, po);
+        const ExploreResult all = explore(*p, GetParam(), {});
+        if (all.traceCount() < 50) continue;
+        ExploreOptions o;
+        o.jobs = 2;
+        o.params["split"] = "eager";
+        o.maxTraces = 20;
+        const ExploreResult r = explore(*p, GetParam(), o);
+        EXPECT_EQ(r.traceCount(), 20U) << "seed " << seed;
+        EXPECT_TRUE(r.budgetExceeded);
+        EXPECT_EQ(r.budgetReason, "traces");
+        EXPECT_EQ(r.incomplete, std::vector<std::string>{"traces"});
+        return;
+    }
+    FAIL() << "no random program with 50 traces";
+}
+
+TEST(ParallelRefused, OtherExplorersSayWhy) {
+    auto p = testprog::randomProgram(3);
+    ExploreOptions o;
+    o.jobs = 2;
+    for (const char* name : {"optimal", "optimal-await", "source", "rf", "rvf", "naive"}) {
+        try {
+            (void)explore(*p, name, o);
+            ADD_FAILURE() << name << " accepted jobs = 2";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("jobs > 1 is supported by graph, rf-graph, lapor"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+TEST(ParallelRefused, InterruptStopsEveryWorker) {
+    testprog::RandomProgramOptions po;
+    po.minThreads = 4;
+    po.maxInterleavings = 1e9;
+    auto p = testprog::randomProgram(11, po);
+    ExploreControl c;
+    c.interrupt = true;  // set before the start: the run stops at once, as with one job
+    ExploreOptions o;
+    o.jobs = 2;
+    o.control = &c;
+    const ExploreResult r = explore(*p, "graph", o);
+    EXPECT_TRUE(r.budgetExceeded);
+    EXPECT_EQ(r.budgetReason, "interrupted");
+    EXPECT_EQ(r.incomplete, std::vector<std::string>{"interrupted"});
+}
+
+}  // namespace
+}  // namespace porlab
