@@ -7,7 +7,8 @@ set -euo pipefail
 PYTHON=${PYTHON:-python3}
 # C++ programs are compiled against libstdc++'s headers: clang-19 depends on the libstdc++-N-dev
 # of the distribution's GCC (Debian 12: libstdc++-12-dev), so they come with it.
-APT_PACKAGES=(llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev libgtest-dev graphviz)
+APT_PACKAGES=(llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev libgtest-dev graphviz
+              clang-format-19 clang-tidy-19 libeigen3-dev)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
