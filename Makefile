@@ -8,8 +8,8 @@ CPP_SOURCES := $(shell find cpp -name '*.cpp' -o -name '*.hpp' 2>/dev/null) CMak
 DEMO_EXAMPLES := examples/rvf_fig1.py $(wildcard examples/rvf_fig13c.py examples/godot_fig*.py \
                  examples/lapor_n_reads_lock.py examples/lapor_ww_r_mixed.py examples/litmus_*.py)
 
-.PHONY: all setup build cpp demo test test-cpp test-python test-notebooks test-sanitize lint \
-        format format-check tidy bench clean
+.PHONY: all setup build cpp cpp-nollvm demo test test-cpp test-python test-notebooks test-sanitize \
+        lint format format-check tidy bench clean
 
 all: build
 
@@ -32,6 +32,14 @@ cpp: build/.deps-stamp
 	cmake -S . -B build/cmake -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON -DPORLAB_WITH_LLVM=ON > /dev/null
 	cmake --build build/cmake -j $(JOBS)
+
+# The LLVM-free core without the C front end (-DPORLAB_WITH_LLVM=OFF), and the tests of
+# program/'s interpreter (tests/cpp/program), which need no LLVM either.
+cpp-nollvm: build/.deps-stamp
+	cmake -S . -B build/nollvm -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON -DPORLAB_WITH_LLVM=OFF > /dev/null
+	cmake --build build/nollvm -j $(JOBS)
+	ctest --test-dir build/nollvm --output-on-failure -j $(JOBS) -R '^CodeInterpreter\.'
 
 demo: build
 	porlab partition $(DEMO_EXAMPLES)

@@ -1350,7 +1350,7 @@ def cxx_static_local() -> Program:
 
 
 def _barrier_wait(t, b, n: int, rnd: int) -> None:
-    """pthread_barrier_wait as porlab models it (CProgram.cpp): the barrier word is
+    """pthread_barrier_wait as porlab models it (program/Builtins.cpp): the barrier word is
     (n << 32) + arrivals; fetch-add 1, and unless this completes round ``rnd`` (the old value
     then ends in n * rnd - 1 arrivals), await the word reaching the round's end."""
     base = n << 32
@@ -1402,7 +1402,7 @@ def barrier_missing() -> Program:
 
 
 class _RwLock:
-    """pthread_rwlock_* as porlab models it (CProgram.cpp): a mutex taken by writers for the
+    """pthread_rwlock_* as porlab models it (program/Builtins.cpp): a mutex taken by writers for the
     whole critical section and by readers only to register in the reader count, which a writer
     awaits to be 0 and a reader's unlock decrements (its old value is checked: used)."""
 

@@ -343,14 +343,13 @@ void refuseMutexDestroy(const Program& program, const std::string& explorer);
 [[nodiscard]] ExploreResult explore(const Program& program, const std::string& explorer,
                                     const ExploreOptions& opts = {});
 
-// A driver explores some programs in its own way (e.g. C programs with --nondet-domain: the
-// explorer once per assignment of values to input choices) and returns nullopt for the others.
-// explore() asks the registered drivers first; `run` runs the explorer once with given options.
+// A program with nondeterministic inputs (Program::inputChoices) is explored once per assignment
+// of values to its choice points (explore/Inputs.cpp); nullopt for programs without inputs.
+// `run` runs the explorer once with given options.
 using ExploreRun = std::function<ExploreResult(const ExploreOptions&)>;
-using ExploreDriver =
-    std::function<std::optional<ExploreResult>(const Program&, const ExploreOptions&, const ExploreRun&)>;
-// Registers a driver (at static initialisation of a front end); returns true.
-bool registerExploreDriver(ExploreDriver driver);
+[[nodiscard]] std::optional<ExploreResult> exploreInputs(const Program& program,
+                                                         const ExploreOptions& opts,
+                                                         const ExploreRun& run);
 
 // The explorers themselves (one file each).
 ExploreResult exploreNaive(const Program& program, const ExploreOptions& opts);

@@ -87,19 +87,6 @@ ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
     return std::move(job.result);
 }
 
-std::vector<ExploreDriver>& exploreDrivers() {
-    static std::vector<ExploreDriver> drivers;
-    return drivers;
-}
-
-}  // namespace
-
-bool registerExploreDriver(ExploreDriver driver) {
-    exploreDrivers().push_back(std::move(driver));
-    return true;
-}
-
-namespace {
 
 const ExplorerOption kCanStop = ExplorerOption::boolean(
     "can_stop", true,
@@ -297,9 +284,7 @@ ExploreResult explore(const Program& program, const std::string& explorer,
         o = &withControl;
     }
     const ExploreRun run = [&](const ExploreOptions& ro) { return runOnBigStack(info, program, ro); };
-    std::optional<ExploreResult> driven;
-    for (const auto& d : exploreDrivers())
-        if ((driven = d(program, *o, run))) break;
+    std::optional<ExploreResult> driven = exploreInputs(program, *o, run);
     ExploreResult r = driven ? std::move(*driven) : run(*o);
     r.explorer = info.name;
     return r;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // C programs: clang 19 compiles a C file to LLVM IR, porlab lowers every function once into its
-// own compact code (CodeModel.hpp) and interprets that. This header is LLVM-free: the bindings
-// and the tests use it without seeing an LLVM type.
+// decoded form (program/Code.hpp), which program/'s interpreter runs. This header is LLVM-free:
+// the bindings and the tests use it without seeing an LLVM type.
 #pragma once
 
 #include <memory>

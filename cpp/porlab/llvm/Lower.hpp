@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// LLVM IR → porlab's compact code (CodeModel.hpp), once per program.
+// LLVM IR → porlab's compact code (program/Code.hpp), once per program.
 #pragma once
 
 #include "porlab/llvm/CProgram.hpp"
-#include "porlab/llvm/CodeModel.hpp"
+#include "porlab/program/Code.hpp"
 
 namespace llvm {
 class Module;

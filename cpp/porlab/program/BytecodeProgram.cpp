@@ -307,6 +307,21 @@ public:
         relaxedLocks_ = on;
         return true;
     }
+    // SAVER's zne blocking (graph explorers): the thread stops for good before its pending
+    // operation, as in C programs.
+    std::span<const Event> blockThread(ThreadId t, BlockCause cause) override {
+        emitted_.clear();
+        if (status(t) != ThreadStatus::Ready) return {};
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), instr(t).pos);
+        emitted_.back().operand = -1;  // no loop iteration to name
+        return emitted_;
+    }
+    // Builder programs have no zero-net-effect decrements (Event::zne: only SAVER's loop
+    // reduction of C programs marks them), so zne awaits hold trivially: nothing waits.
+    bool setZneAwaits(bool on) override {
+        (void)on;
+        return true;
+    }
 
     [[nodiscard]] std::span<const Value> memory() const override {
         return {state_.data(), L_};

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "porlab/core/Event.hpp"
@@ -67,19 +68,17 @@ public:
     virtual void save(Snapshot& s) const = 0;
     virtual void restore(const Snapshot& s) = 0;
 
+    // The capabilities below serve particular explorers; every program implements them.
+
     // Relaxed locks (for LAPOR-style explorers, whose partial graphs need not be interleaving
     // prefixes): a lock is always enabled and taken, and unlocking a mutex the thread does not
-    // hold (or relocking one it holds) is not a fault. Returns false if unsupported.
-    virtual bool setRelaxedLocks(bool on) { return !on; }
+    // hold (or relocking one it holds) is not a fault. Returns true (supported).
+    virtual bool setRelaxedLocks(bool on) = 0;
 
     // SAVER's zne blocking: instead of executing its pending operation, thread t stops for good
-    // (an AssumeBlock marker with `cause`). Returns the marker, or nothing if unsupported (the
-    // default) or the thread is not ready.
-    virtual std::span<const Event> blockThread(ThreadId t, BlockCause cause) {
-        (void)t;
-        (void)cause;
-        return {};
-    }
+    // (an AssumeBlock marker with `cause`). Returns the marker, or nothing if the thread is not
+    // ready.
+    virtual std::span<const Event> blockThread(ThreadId t, BlockCause cause) = 0;
 
     // zne awaits (for explorers that explore blocking events, e.g. the DPOR ones and naive; the
     // graph explorers have their own zne blocking through blockThread): a canceling decrement of
@@ -89,13 +88,34 @@ public:
     // fetch-and-add whose result is unused). Until then the iteration changed nothing anybody
     // saw, and performing the decrement would bring the loop back to where it started: a
     // thread still waiting there at the end is blocked (cause zne). Call before reset(); returns
-    // false if unsupported (the decrement is then a plain fetch-and-add).
-    virtual bool setZneAwaits(bool on) { return !on; }
+    // true (supported; programs without zne decrements have nothing to wait for).
+    virtual bool setZneAwaits(bool on) = 0;
 
     // Convenience: is thread t ready with an enabled operation?
     [[nodiscard]] bool enabled(ThreadId t) const {
         return status(t) == ThreadStatus::Ready && pending(t).enabled;
     }
+};
+
+// Nondeterministic inputs of a program (e.g. C's __VERIFIER_nondet_* over --nondet-domain LO:HI):
+// a branching choice outside the scheduler. A choice point is (thread, n-th input the thread
+// reads); points are found as executions reach them and numbered in discovery order. An
+// assignment gives a value to each point found so far (LO for the others); executions then run
+// under it. A driver (explore/Inputs.cpp) enumerates the assignments around an explorer.
+class InputChoices {
+public:
+    virtual ~InputChoices() = default;
+    // The values each point ranges over, [LO, HI].
+    [[nodiscard]] virtual std::pair<Value, Value> domain() const = 0;
+    [[nodiscard]] virtual std::size_t numChoicePoints() const = 0;
+    // Only between runs (no execution of the program may be running).
+    virtual void setAssignment(const std::vector<Value>& values) const = 0;
+    // The input the current assignment reports with each trace (Trace::inputs): the points it
+    // sets to a value other than LO, as (thread, n, value), in (thread, n) order.
+    [[nodiscard]] virtual std::vector<Value> inputs() const = 0;
+    // Did execution `e` (of this program) read every point the current assignment sets to a value
+    // other than LO? Otherwise the same execution is reported under another assignment.
+    [[nodiscard]] virtual bool usesAssignment(const Execution& e) const = 0;
 };
 
 // An immutable program; executions are independent of each other, so one program can be
@@ -105,6 +125,8 @@ public:
     virtual ~Program() = default;
     [[nodiscard]] virtual std::unique_ptr<Execution> newExecution() const = 0;
     [[nodiscard]] virtual const std::shared_ptr<const ProgramInfo>& info() const = 0;
+    // The program's nondeterministic inputs; null when it has none (its inputs are fixed).
+    [[nodiscard]] virtual const InputChoices* inputChoices() const { return nullptr; }
 };
 
 }  // namespace porlab

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The compact form of a C program: every LLVM function lowered once into a flat instruction
+// porlab's one decoded form of a program, which the interpreter (CodeProgram.hpp) runs. The C
+// front end (llvm/Lower.cpp) lowers LLVM IR to it: every function once into a flat instruction
 // array whose operands are frame slots (>= 0) or module constants (< 0: constant ~x), with GEP
 // offsets pre-computed, phis turned into parallel copies on edges, and calls bound to defined
 // functions or to built-in handlers. Nothing here refers to LLVM.
@@ -12,7 +13,7 @@
 
 #include "porlab/core/Event.hpp"
 
-namespace porlab::cfront {
+namespace porlab::code {
 
 // Pointers are 64-bit values: 0 is null; (object << 32) | (base + offset) names a byte of a shared
 // object (global, heap block, escaped stack variable) or a function, where `base` is the object's
@@ -286,4 +287,9 @@ struct CModule {
 
 [[nodiscard]] std::string disassemble(const CModule& m);
 
+}  // namespace porlab::code
+
+// The C front end (llvm/) builds the decoded form and refers to it unqualified.
+namespace porlab::cfront {
+using namespace porlab::code;  // NOLINT(google-build-using-namespace)
 }  // namespace porlab::cfront

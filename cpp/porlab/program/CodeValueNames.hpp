@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "porlab/core/ProgramInfo.hpp"
-#include "porlab/llvm/CodeModel.hpp"
+#include "porlab/program/Code.hpp"
 
-namespace porlab::cfront {
+namespace porlab::code {
 
-class CValueNames final : public ValueNames {
+class CodeValueNames final : public ValueNames {
 public:
     // `dead`: what a free or a frame end leaves in a location.
-    CValueNames(const CModule& m, Value dead, std::size_t maxLocations);
+    CodeValueNames(const CModule& m, Value dead, std::size_t maxLocations);
 
     [[nodiscard]] std::string pointer(Value v) const override;
     [[nodiscard]] std::string special(Value v) const override;
@@ -59,4 +59,4 @@ private:
     std::map<std::pair<ThreadId, int>, SourcePos> choiceSites_;
 };
 
-}  // namespace porlab::cfront
+}  // namespace porlab::code

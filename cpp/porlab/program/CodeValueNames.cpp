@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "porlab/llvm/CValueNames.hpp"
+#include "porlab/program/CodeValueNames.hpp"
 
 #include <algorithm>
 #include <optional>
 
-namespace porlab::cfront {
+namespace porlab::code {
 
 namespace {
 
@@ -26,7 +26,7 @@ std::string literalOf(const CGlobal& g) {
 
 }  // namespace
 
-CValueNames::CValueNames(const CModule& m, Value dead, std::size_t maxLocations)
+CodeValueNames::CodeValueNames(const CModule& m, Value dead, std::size_t maxLocations)
     : objShift_(m.objShift), localTag_(m.localTag), offMask_(m.offMask),
       staticBase_(m.staticBase),
       firstDynamic_(m.firstDynamicObject()), dead_(dead), locationObject_(maxLocations, 0) {
@@ -42,7 +42,7 @@ CValueNames::CValueNames(const CModule& m, Value dead, std::size_t maxLocations)
     }
 }
 
-void CValueNames::addObject(std::int64_t obj, ObjectInfo info, std::uint64_t base) {
+void CodeValueNames::addObject(std::int64_t obj, ObjectInfo info, std::uint64_t base) {
     std::lock_guard lk(mu_);
     const auto i = static_cast<std::size_t>(obj - firstDynamic_);
     if (i >= dynamic_.size()) {
@@ -53,32 +53,32 @@ void CValueNames::addObject(std::int64_t obj, ObjectInfo info, std::uint64_t bas
     dynamicBase_[i] = base;
 }
 
-void CValueNames::setLocationObject(LocId l, std::int64_t obj) {
+void CodeValueNames::setLocationObject(LocId l, std::int64_t obj) {
     std::lock_guard lk(mu_);
     if (l >= 0 && static_cast<std::size_t>(l) < locationObject_.size())
         locationObject_[static_cast<std::size_t>(l)] = obj;
 }
 
-void CValueNames::addChoiceSite(ThreadId t, int n, SourcePos pos) {
+void CodeValueNames::addChoiceSite(ThreadId t, int n, SourcePos pos) {
     std::lock_guard lk(mu_);
     choiceSites_.try_emplace({t, n}, pos);
 }
 
-SourcePos CValueNames::choiceSite(ThreadId t, int n) const {
+SourcePos CodeValueNames::choiceSite(ThreadId t, int n) const {
     std::lock_guard lk(mu_);
     auto it = choiceSites_.find({t, n});
     return it == choiceSites_.end() ? SourcePos{} : it->second;
 }
 
-std::string CValueNames::special(Value v) const { return v == dead_ ? "(dead)" : ""; }
+std::string CodeValueNames::special(Value v) const { return v == dead_ ? "(dead)" : ""; }
 
-std::string CValueNames::pointer(Value v) const {
+std::string CodeValueNames::pointer(Value v) const {
     const auto u = static_cast<std::uint64_t>(v);
     if (u == 0) return "NULL";
     if (u & localTag_) return "";  // the private stack: never in shared memory
     const auto obj = static_cast<std::int64_t>(u >> objShift_);
     if (obj <= 0) return "";
-    // The offset: the low bits minus the object's base (as CExecution::resolve decodes it; a
+    // The offset: the low bits minus the object's base (as CodeExecution::resolve decodes it; a
     // pointer below the base wraps to a huge offset, shown as a number).
     const std::uint64_t low = u & offMask_;
     auto offsetFrom = [&](std::uint64_t base) -> std::optional<std::uint32_t> {
@@ -125,14 +125,14 @@ std::string CValueNames::pointer(Value v) const {
     return (heap ? "" : "&") + info.name + plus;
 }
 
-std::int64_t CValueNames::dynamicObjectOf(Value v) const {
+std::int64_t CodeValueNames::dynamicObjectOf(Value v) const {
     const auto u = static_cast<std::uint64_t>(v);
     if (u == 0 || (u & localTag_)) return -1;
     const auto obj = static_cast<std::int64_t>(u >> objShift_);
     return obj >= firstDynamic_ ? obj : -1;
 }
 
-std::vector<ObjectInfo> CValueNames::objects(const std::vector<Event>& events) const {
+std::vector<ObjectInfo> CodeValueNames::objects(const std::vector<Event>& events) const {
     std::vector<std::int64_t> seen;
     auto note = [&](std::int64_t obj) {
         if (obj >= firstDynamic_ && std::find(seen.begin(), seen.end(), obj) == seen.end())
@@ -160,4 +160,4 @@ std::vector<ObjectInfo> CValueNames::objects(const std::vector<Event>& events) c
     return out;
 }
 
-}  // namespace porlab::cfront
+}  // namespace porlab::code

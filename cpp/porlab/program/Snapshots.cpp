@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// Snapshots: an execution's state saved to and restored from a flat word vector.
+#include "porlab/program/CodeExecution.hpp"
+
+#include <cstring>
+
+namespace porlab::code {
+
+// ---- snapshots -----------------------------------------------------------------------------------
+
+namespace {
+constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
+// memcpy without the undefined behaviour of an empty vector's null data().
+inline void copyBytes(void* dst, const void* src, std::size_t n) {
+    if (n) std::memcpy(dst, src, n);
+}
+}
+
+void CodeExecution::save(Snapshot& s) const {
+    // One resize, then plain stores: save runs once per explored state (no push_back per word).
+    const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
+    std::size_t size = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
+    for (const auto& th : threads_) {
+        size += 1;
+        if (th.status == ThreadStatus::NotStarted) continue;
+        size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
+                (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
+    }
+    auto& v = s.words;
+    v.resize(size);
+    std::int64_t* w = v.data();
+    *w++ = failed_;
+    *w++ = totalEvents_;
+    *w++ = static_cast<std::int64_t>(nl);
+    *w++ = static_cast<std::int64_t>(objs_.size());
+    std::copy_n(mem_.begin(), nl, w);
+    w += nl;
+    for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
+    if (zneAwaits_) {
+        for (std::size_t i = 0; i < nl; ++i) *w++ = obsThread_[i];
+        w = std::copy_n(obsStep_.begin(), nl, w);
+        w = std::copy_n(obsOther_.begin(), nl, w);
+    }
+    for (const auto& o : objs_) {
+        *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
+               (static_cast<std::int64_t>(o.heap) << 40) | (static_cast<std::int64_t>(o.published) << 48);
+        *w++ = o.base;
+    }
+    for (const auto& th : threads_) {
+        *w++ = static_cast<std::int64_t>(th.status);
+        if (th.status == ThreadStatus::NotStarted) continue;
+        *w++ = th.evCount;
+        *w++ = th.nAllocs;
+        *w++ = th.nNondet;
+        *w++ = th.nSpawns;
+        *w++ = th.atomicDepth;
+        *w++ = th.phase;
+        *w++ = th.exitVal;
+        *w++ = th.aux;
+        *w++ = th.pendW | (th.pendTry ? 256 : 0);
+        *w++ = th.pendNew;
+        *w++ = th.pendObj;
+        *w++ = th.effects;
+        *w++ = th.hidden;
+        *w++ = th.lastLoop;
+        *w++ = th.lastWriteStep;
+        *w++ = th.lastWriteAmount;
+        *w++ = (static_cast<std::int64_t>(th.lastWriteIndex) << 32) |
+               static_cast<std::uint32_t>(th.lastWriteLoc);
+        w[kEventWords - 1] = 0;
+        copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
+        w += kEventWords;
+        *w++ = static_cast<std::int64_t>(th.frames.size());
+        *w++ = static_cast<std::int64_t>(th.regs.size());
+        *w++ = static_cast<std::int64_t>(th.local.size());
+        *w++ = static_cast<std::int64_t>(th.stackObjs.size());
+        *w++ = static_cast<std::int64_t>(th.wrHeld.size());
+        for (const LocId l : th.wrHeld) *w++ = l;
+        copyBytes(static_cast<void*>(w), th.frames.data(), th.frames.size() * sizeof(Frame));
+        w += th.frames.size() * 3;
+        copyBytes(static_cast<void*>(w), th.regs.data(), th.regs.size() * 8);
+        w += th.regs.size();
+        const std::size_t lw = (th.local.size() + 7) / 8;
+        if (lw) w[lw - 1] = 0;
+        copyBytes(static_cast<void*>(w), th.local.data(), th.local.size());
+        w += lw;
+        copyBytes(static_cast<void*>(w), th.stackObjs.data(), th.stackObjs.size() * 16);
+        w += 2 * th.stackObjs.size();
+    }
+}
+
+void CodeExecution::restore(const Snapshot& s) {
+    const auto& w = s.words;
+    std::size_t i = 0;
+    failed_ = w[i++] != 0;
+    totalEvents_ = w[i++];
+    const auto nl = static_cast<std::size_t>(w[i++]);
+    const auto no = static_cast<std::size_t>(w[i++]);
+    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i), w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    i += nl;
+    for (std::size_t k = 0; k < nl; ++k) owner_[k] = static_cast<ThreadId>(w[i++]);
+    const auto now = static_cast<std::size_t>(p_.numLocs_.load());
+    for (std::size_t k = nl; k < now; ++k) {
+        mem_[k] = p_.initMem_[k];
+        owner_[k] = -1;
+    }
+    knownLocs_ = static_cast<LocId>(now);
+    if (zneAwaits_) {
+        for (std::size_t k = 0; k < nl; ++k) obsThread_[k] = static_cast<ThreadId>(w[i++]);
+        for (std::size_t k = 0; k < nl; ++k) obsStep_[k] = w[i++];
+        for (std::size_t k = 0; k < nl; ++k) obsOther_[k] = w[i++];
+        for (std::size_t k = nl; k < now; ++k) {
+            obsThread_[k] = -1;
+            obsStep_[k] = obsOther_[k] = 0;
+        }
+    }
+    objs_.resize(no);
+    for (std::size_t k = 0; k < no; ++k) {
+        const std::int64_t x = w[i++];
+        objs_[k] = {static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
+                    static_cast<std::uint8_t>((x >> 40) & 0xff), static_cast<std::uint8_t>((x >> 48) & 0xff),
+                    static_cast<std::uint32_t>(w[i++])};
+    }
+    for (auto& th : threads_) {
+        th.status = static_cast<ThreadStatus>(w[i++]);
+        if (th.status == ThreadStatus::NotStarted) {
+            th.frames.clear();
+            th.regs.clear();
+            th.local.clear();
+            th.stackObjs.clear();
+            th.wrHeld.clear();
+            th.evCount = 0;
+            th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = th.nNondet = 0;
+            th.exitVal = th.aux = 0;
+            th.effects = th.hidden = 0;
+            th.lastLoop = th.lastWriteStep = th.lastWriteAmount = 0;
+            th.lastWriteIndex = th.lastWriteLoc = -1;
+            th.cand.valid = false;
+            th.cand.runnableAt = -1;
+            continue;
+        }
+        th.evCount = static_cast<std::uint32_t>(w[i++]);
+        th.nAllocs = static_cast<std::int32_t>(w[i++]);
+        th.nNondet = static_cast<std::int32_t>(w[i++]);
+        th.nSpawns = static_cast<std::int32_t>(w[i++]);
+        th.atomicDepth = static_cast<std::int32_t>(w[i++]);
+        th.phase = static_cast<std::int32_t>(w[i++]);
+        th.exitVal = w[i++];
+        th.aux = w[i++];
+        th.pendW = static_cast<std::uint8_t>(w[i] & 0xff);
+        th.pendTry = (w[i++] & 256) != 0;
+        th.pendNew = w[i++];
+        th.pendObj = w[i++];
+        th.effects = w[i++];
+        th.hidden = w[i++];
+        th.lastLoop = w[i++];
+        th.lastWriteStep = w[i++];
+        th.lastWriteAmount = w[i++];
+        th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
+        th.lastWriteLoc = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        th.cand.valid = false;  // the livelock check starts over after a restore
+        th.cand.runnableAt = -1;
+        copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
+        i += kEventWords;
+        const auto nf = static_cast<std::size_t>(w[i++]);
+        const auto nr = static_cast<std::size_t>(w[i++]);
+        const auto nlb = static_cast<std::size_t>(w[i++]);
+        const auto ns = static_cast<std::size_t>(w[i++]);
+        th.wrHeld.resize(static_cast<std::size_t>(w[i++]));
+        for (auto& l : th.wrHeld) l = static_cast<LocId>(w[i++]);
+        th.frames.resize(nf);
+        th.regs.resize(nr);
+        th.local.resize(nlb);
+        th.stackObjs.resize(ns);
+        copyBytes(static_cast<void*>(th.frames.data()), w.data() + i, nf * sizeof(Frame));
+        i += nf * 3;
+        copyBytes(th.regs.data(), w.data() + i, nr * 8);
+        i += nr;
+        copyBytes(th.local.data(), w.data() + i, nlb);
+        i += (nlb + 7) / 8;
+        copyBytes(static_cast<void*>(th.stackObjs.data()), w.data() + i, ns * 16);
+        i += 2 * ns;
+    }
+}
+
+}  // namespace porlab::code
