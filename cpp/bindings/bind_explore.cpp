@@ -41,15 +41,16 @@ py::list optionDicts(const std::vector<ExplorerOption>& options) {
         d["values"] = o.type() == OptionType::Enum ? py::cast(o.values) : py::object(py::none());
         const bool isInt = o.type() == OptionType::Int;
         d["min"] = isInt && o.min != std::numeric_limits<std::int64_t>::min()
-                       ? py::object(py::int_(o.min)) : py::object(py::none());
+                       ? py::object(py::int_(o.min))
+                       : py::object(py::none());
         d["max"] = isInt && o.max != std::numeric_limits<std::int64_t>::max()
-                       ? py::object(py::int_(o.max)) : py::object(py::none());
+                       ? py::object(py::int_(o.max))
+                       : py::object(py::none());
         d["doc"] = o.doc;
         out.append(d);
     }
     return out;
 }
-
 
 // ---- explorers written in Python (porlab.register_explorer) ---------------------------------
 
@@ -80,7 +81,8 @@ Hb happensBefore(const std::vector<Event>& ev, ConflictRelation conf) {
     for (std::size_t j = 0; j < n; ++j) {
         const Event& e = ev[j];
         auto& preds = hb.preds[j];
-        if (auto it = last.find(e.thread); it != last.end()) preds.push_back(it->second);
+        if (auto it = last.find(e.thread); it != last.end())
+            preds.push_back(it->second);
         else if (auto sp = spawnedAt.find(e.thread); sp != spawnedAt.end())
             preds.push_back(sp->second);
         if (e.kind == EventKind::Join && e.aux >= 0)
@@ -175,88 +177,97 @@ void bindPythonExplorers(py::module_& m) {
                 return d;
             },
             "The explorer's options, parsed and typed (defaults included).")
-        .def_property_readonly("ifaa", [](const PyRun& r) { return r.opts->conflicts.ifaa; },
-                               "Fetch-and-adds with unused results commute (ifaa=True).")
-        .def("stop", [](PyRun& r) { return r.rep->stop(); },
-             "Should the explorer stop now (a budget, Ctrl-C, the first error)? Call it often; "
-             "after it returned True, report nothing more and return.")
-        .def("step",
-             [](PyRun& r, Execution& e, int t) {
-                 if (t < 0 || t >= e.maxThreads() || !e.enabled(t))
-                     throw InputError("thread " + std::to_string(t) + " is not enabled");
-                 r.rep->countEvent();
-                 auto s = e.step(t);
-                 return std::vector<Event>(s.begin(), s.end());
-             },
-             py::arg("execution"), py::arg("thread"),
-             "Step an enabled thread and count the event; returns the events emitted.")
-        .def("replay",
-             [](PyRun& r, Execution& e, const std::vector<int>& schedule) {
-                 auto init = e.reset();
-                 std::vector<Event> out(init.begin(), init.end());
-                 for (int t : schedule) {
-                     if (t < 0 || t >= e.maxThreads() || !e.enabled(t))
-                         throw InputError("replay: thread " + std::to_string(t) +
-                                          " is not enabled");
-                     r.rep->countEvent();
-                     auto s = e.step(t);
-                     out.insert(out.end(), s.begin(), s.end());
-                 }
-                 return out;
-             },
-             py::arg("execution"), py::arg("schedule"),
-             "Reset the execution and run the threads of `schedule` in order, in one call; "
-             "returns every event emitted (the events are counted).")
-        .def("maximal",
-             [](PyRun& r, const Execution& e, const std::vector<Event>& events) {
-                 return std::string(name(countedStatus(r, e, events)));
-             },
-             py::arg("execution"), py::arg("events"),
-             "Report a maximal execution (its events from the start): returns the status it is "
-             "counted with, complete, blocked or error (a bug check may make it an error).")
-        .def("outcome",
-             [](PyRun& r, const Execution& e, const std::vector<Event>& events) {
-                 r.rep->outcome(e, events);
-             },
-             py::arg("execution"), py::arg("events"),
-             "Record the final state of a maximal execution not reported as a trace.")
-        .def("set_stat",
-             [](PyRun& r, const std::string& k, double v) { r.result->stats[k] = v; },
-             py::arg("name"), py::arg("value"), "An explorer-specific statistic.")
-        .def("conflicts",
-             [](const PyRun& r, const Event& a, const Event& b) {
-                 return a.thread != b.thread && r.opts->conflicts.conflicts(a, b);
-             },
-             py::arg("a"), py::arg("b"),
-             "Are two events of different threads dependent (the run's conflict relation)?")
-        .def("races",
-             [](const PyRun& r, const std::vector<Event>& events) {
-                 return races(events, r.opts->conflicts, happensBefore(events, r.opts->conflicts));
-             },
-             py::arg("events"),
-             "Source-DPOR's races of a sequence of events: pairs (i, j) of conflicting events of "
-             "different threads, i happening before j with no event between them.")
-        .def("races_with_initials",
-             [](const PyRun& r, const std::vector<Event>& events) {
-                 const auto hb = happensBefore(events, r.opts->conflicts);
-                 py::list out;
-                 for (auto [i, j] : races(events, r.opts->conflicts, hb))
-                     out.append(py::make_tuple(
-                         i, j, raceInitials(events, hb, static_cast<std::size_t>(i),
-                                            static_cast<std::size_t>(j))));
-                 return out;
-             },
-             py::arg("events"),
-             "The races (i, j, initials): initials are the threads that can start "
-             "v = notdep(i, E).j, the sequence that reverses the race (Source-DPOR).")
-        .def("initials",
-             [](const PyRun& r, const std::vector<Event>& events, std::size_t i, std::size_t j) {
-                 if (i >= j || j >= events.size()) throw py::index_error("need i < j < len");
-                 return raceInitials(events, happensBefore(events, r.opts->conflicts), i, j);
-             },
-             py::arg("events"), py::arg("i"), py::arg("j"),
-             "The threads that can start v = notdep(i, E).j for any i < j (e.g. j the pending "
-             "event of a thread blocked at the end, appended: a blocking race).");
+        .def_property_readonly(
+            "ifaa", [](const PyRun& r) { return r.opts->conflicts.ifaa; },
+            "Fetch-and-adds with unused results commute (ifaa=True).")
+        .def(
+            "stop", [](PyRun& r) { return r.rep->stop(); },
+            "Should the explorer stop now (a budget, Ctrl-C, the first error)? Call it often; "
+            "after it returned True, report nothing more and return.")
+        .def(
+            "step",
+            [](PyRun& r, Execution& e, int t) {
+                if (t < 0 || t >= e.maxThreads() || !e.enabled(t))
+                    throw InputError("thread " + std::to_string(t) + " is not enabled");
+                r.rep->countEvent();
+                auto s = e.step(t);
+                return std::vector<Event>(s.begin(), s.end());
+            },
+            py::arg("execution"), py::arg("thread"),
+            "Step an enabled thread and count the event; returns the events emitted.")
+        .def(
+            "replay",
+            [](PyRun& r, Execution& e, const std::vector<int>& schedule) {
+                auto init = e.reset();
+                std::vector<Event> out(init.begin(), init.end());
+                for (int t : schedule) {
+                    if (t < 0 || t >= e.maxThreads() || !e.enabled(t))
+                        throw InputError("replay: thread " + std::to_string(t) + " is not enabled");
+                    r.rep->countEvent();
+                    auto s = e.step(t);
+                    out.insert(out.end(), s.begin(), s.end());
+                }
+                return out;
+            },
+            py::arg("execution"), py::arg("schedule"),
+            "Reset the execution and run the threads of `schedule` in order, in one call; "
+            "returns every event emitted (the events are counted).")
+        .def(
+            "maximal",
+            [](PyRun& r, const Execution& e, const std::vector<Event>& events) {
+                return std::string(name(countedStatus(r, e, events)));
+            },
+            py::arg("execution"), py::arg("events"),
+            "Report a maximal execution (its events from the start): returns the status it is "
+            "counted with, complete, blocked or error (a bug check may make it an error).")
+        .def(
+            "outcome",
+            [](PyRun& r, const Execution& e, const std::vector<Event>& events) {
+                r.rep->outcome(e, events);
+            },
+            py::arg("execution"), py::arg("events"),
+            "Record the final state of a maximal execution not reported as a trace.")
+        .def(
+            "set_stat", [](PyRun& r, const std::string& k, double v) { r.result->stats[k] = v; },
+            py::arg("name"), py::arg("value"), "An explorer-specific statistic.")
+        .def(
+            "conflicts",
+            [](const PyRun& r, const Event& a, const Event& b) {
+                return a.thread != b.thread && r.opts->conflicts.conflicts(a, b);
+            },
+            py::arg("a"), py::arg("b"),
+            "Are two events of different threads dependent (the run's conflict relation)?")
+        .def(
+            "races",
+            [](const PyRun& r, const std::vector<Event>& events) {
+                return races(events, r.opts->conflicts, happensBefore(events, r.opts->conflicts));
+            },
+            py::arg("events"),
+            "Source-DPOR's races of a sequence of events: pairs (i, j) of conflicting events of "
+            "different threads, i happening before j with no event between them.")
+        .def(
+            "races_with_initials",
+            [](const PyRun& r, const std::vector<Event>& events) {
+                const auto hb = happensBefore(events, r.opts->conflicts);
+                py::list out;
+                for (auto [i, j] : races(events, r.opts->conflicts, hb))
+                    out.append(py::make_tuple(i, j,
+                                              raceInitials(events, hb, static_cast<std::size_t>(i),
+                                                           static_cast<std::size_t>(j))));
+                return out;
+            },
+            py::arg("events"),
+            "The races (i, j, initials): initials are the threads that can start "
+            "v = notdep(i, E).j, the sequence that reverses the race (Source-DPOR).")
+        .def(
+            "initials",
+            [](const PyRun& r, const std::vector<Event>& events, std::size_t i, std::size_t j) {
+                if (i >= j || j >= events.size()) throw py::index_error("need i < j < len");
+                return raceInitials(events, happensBefore(events, r.opts->conflicts), i, j);
+            },
+            py::arg("events"), py::arg("i"), py::arg("j"),
+            "The threads that can start v = notdep(i, E).j for any i < j (e.g. j the pending "
+            "event of a thread blocked at the end, appended: a blocking race).");
 
     m.def(
         "register_explorer",
@@ -275,8 +286,8 @@ void bindPythonExplorers(py::module_& m) {
                 ExplorerOption o;
                 o.name = d["name"].cast<std::string>();
                 const auto type = d["type"].cast<std::string>();
-                o.declared = type == "bool"  ? OptionType::Bool
-                             : type == "int" ? OptionType::Int
+                o.declared = type == "bool"   ? OptionType::Bool
+                             : type == "int"  ? OptionType::Int
                              : type == "enum" ? OptionType::Enum
                                               : OptionType::String;
                 o.defaultValue = d["default"].is_none() ? "" : d["default"].cast<std::string>();
@@ -304,8 +315,8 @@ void bindPythonExplorers(py::module_& m) {
             registerExplorer(std::move(info));
         },
         py::arg("name"), py::arg("function"), py::arg("equivalence"), py::arg("description"),
-        py::arg("optimal"), py::arg("covers_classes"), py::arg("non_redundant"),
-        py::arg("ifaa"), py::arg("options"),
+        py::arg("optimal"), py::arg("covers_classes"), py::arg("non_redundant"), py::arg("ifaa"),
+        py::arg("options"),
         "Register an explorer written in Python (porlab.register_explorer is the API).");
 }
 
@@ -344,96 +355,100 @@ void bindExplore(py::module_& m) {
             "Distinct (reason, file, line, traces) where threads of blocked traces stopped.")
         .def_readonly("first_error", &ExploreResult::firstError, "The first error trace or None.")
         .def_readonly("traces", &ExploreResult::traces, "Every maximal trace, when kept.")
-        .def_property_readonly("outcomes",
-                               [](const ExploreResult& r) {
-                                   py::set s;
-                                   for (const auto& o : r.outcomes) s.add(py::tuple(py::cast(o)));
-                                   return s;
-                               },
-                               "Final states of complete and blocked traces (tuples of ints).")
-        .def_property_readonly("error_sites",
-                               [](const ExploreResult& r) {
-                                   py::list l;
-                                   for (const auto& s : r.errorSites)
-                                       l.append(py::make_tuple(s.thread, std::string(name(s.kind)),
-                                                               s.aux, s.pos.file, s.pos.line));
-                                   return l;
-                               },
-                               "Distinct (thread, kind, code, file, line) of errors found.")
+        .def_property_readonly(
+            "outcomes",
+            [](const ExploreResult& r) {
+                py::set s;
+                for (const auto& o : r.outcomes) s.add(py::tuple(py::cast(o)));
+                return s;
+            },
+            "Final states of complete and blocked traces (tuples of ints).")
+        .def_property_readonly(
+            "error_sites",
+            [](const ExploreResult& r) {
+                py::list l;
+                for (const auto& s : r.errorSites)
+                    l.append(py::make_tuple(s.thread, std::string(name(s.kind)), s.aux, s.pos.file,
+                                            s.pos.line));
+                return l;
+            },
+            "Distinct (thread, kind, code, file, line) of errors found.")
         .def_readonly("errors_by_site", &ExploreResult::errorsBySite,
                       "Per distinct error site (as error_sites): the number of error traces that "
                       "reached it and the first of them.")
         .def_readonly("stats", &ExploreResult::stats, "Explorer-specific statistics.");
 
-    m.def("explorers",
-          [] {
-              py::list l;
-              for (const auto& e : explorers()) {
-                  py::dict d;
-                  d["name"] = e.name;
-                  d["equivalence"] = e.equivalence;
-                  d["description"] = e.description;
-                  d["optimal"] = e.optimal;
-                  d["options"] = optionDicts(e.options);
-                  d["covers_classes"] = e.optimal || e.coversClasses;
-                  d["non_redundant"] = e.optimal || e.nonRedundant;
-                  d["ifaa"] = e.ifaa;
-                  d["plugin"] = e.plugin;
-                  l.append(d);
-              }
-              return l;
-          },
-          "The registered explorers (name, equivalence, description, optimal, options, "
-          "covers_classes: every complete class of the equivalence gets a complete trace, "
-          "non_redundant: no two complete traces share a class).");
+    m.def(
+        "explorers",
+        [] {
+            py::list l;
+            for (const auto& e : explorers()) {
+                py::dict d;
+                d["name"] = e.name;
+                d["equivalence"] = e.equivalence;
+                d["description"] = e.description;
+                d["optimal"] = e.optimal;
+                d["options"] = optionDicts(e.options);
+                d["covers_classes"] = e.optimal || e.coversClasses;
+                d["non_redundant"] = e.optimal || e.nonRedundant;
+                d["ifaa"] = e.ifaa;
+                d["plugin"] = e.plugin;
+                l.append(d);
+            }
+            return l;
+        },
+        "The registered explorers (name, equivalence, description, optimal, options, "
+        "covers_classes: every complete class of the equivalence gets a complete trace, "
+        "non_redundant: no two complete traces share a class).");
 
-    m.def("explore",
-          [](const Program& program, const std::string& explorer, std::uint64_t maxTraces,
-             double maxSeconds, std::uint64_t maxEvents, std::uint64_t maxMemory, bool stopOnError,
-             bool keepTraces, bool collectOutcomes, bool ifaa,
-             std::optional<std::function<void(const Trace&)>> onTrace,
-             std::map<std::string, std::string> params, std::optional<py::function> progress,
-             double progressSeconds, bool checkRaces, bool checkLiveness, unsigned jobs) {
-              ExploreOptions o;
-              o.jobs = jobs;
-              o.checkRaces = checkRaces;
-              o.checkLiveness = checkLiveness;
-              o.maxTraces = maxTraces;
-              o.maxSeconds = maxSeconds;
-              o.maxEvents = maxEvents;
-              o.maxMemoryBytes = maxMemory;
-              o.stopOnError = stopOnError;
-              o.keepTraces = keepTraces;
-              o.collectOutcomes = collectOutcomes;
-              o.conflicts.ifaa = ifaa;
-              o.params = std::move(params);
-              if (onTrace) {
-                  auto f = *onTrace;
-                  o.onTrace = [f](const Trace& t) {
-                      py::gil_scoped_acquire gil;
-                      f(t);
-                  };
-              }
-              return exploreInterruptibly(
-                  o, progress, progressSeconds,
-                  [&](const ExploreOptions& eo) { return porlab::explore(program, explorer, eo); });
-          },
-          py::arg("program"), py::arg("explorer") = "naive", py::arg("max_traces") = 0,
-          py::arg("max_seconds") = 0.0, py::arg("max_events") = 0, py::arg("max_memory") = 0,
-          py::arg("stop_on_error") = false, py::arg("keep_traces") = false,
-          py::arg("collect_outcomes") = true, py::arg("ifaa") = false,
-          py::arg("on_trace") = py::none(),
-          py::arg("params") = std::map<std::string, std::string>{},
-          py::arg("progress") = py::none(), py::arg("progress_seconds") = 0.5,
-          py::arg("check_races") = true, py::arg("check_liveness") = false, py::arg("jobs") = 1,
-          "Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C "
-          "(any KeyboardInterrupt a signal handler raises) stops the run like a budget: the "
-          "partial result comes back with budget_reason 'interrupted'. `progress` is called "
-          "about every progress_seconds with (complete, blocked, errors, events, seconds).");
+    m.def(
+        "explore",
+        [](const Program& program, const std::string& explorer, std::uint64_t maxTraces,
+           double maxSeconds, std::uint64_t maxEvents, std::uint64_t maxMemory, bool stopOnError,
+           bool keepTraces, bool collectOutcomes, bool ifaa,
+           std::optional<std::function<void(const Trace&)>> onTrace,
+           std::map<std::string, std::string> params, std::optional<py::function> progress,
+           double progressSeconds, bool checkRaces, bool checkLiveness, unsigned jobs) {
+            ExploreOptions o;
+            o.jobs = jobs;
+            o.checkRaces = checkRaces;
+            o.checkLiveness = checkLiveness;
+            o.maxTraces = maxTraces;
+            o.maxSeconds = maxSeconds;
+            o.maxEvents = maxEvents;
+            o.maxMemoryBytes = maxMemory;
+            o.stopOnError = stopOnError;
+            o.keepTraces = keepTraces;
+            o.collectOutcomes = collectOutcomes;
+            o.conflicts.ifaa = ifaa;
+            o.params = std::move(params);
+            if (onTrace) {
+                auto f = *onTrace;
+                o.onTrace = [f](const Trace& t) {
+                    py::gil_scoped_acquire gil;
+                    f(t);
+                };
+            }
+            return exploreInterruptibly(
+                o, progress, progressSeconds,
+                [&](const ExploreOptions& eo) { return porlab::explore(program, explorer, eo); });
+        },
+        py::arg("program"), py::arg("explorer") = "naive", py::arg("max_traces") = 0,
+        py::arg("max_seconds") = 0.0, py::arg("max_events") = 0, py::arg("max_memory") = 0,
+        py::arg("stop_on_error") = false, py::arg("keep_traces") = false,
+        py::arg("collect_outcomes") = true, py::arg("ifaa") = false,
+        py::arg("on_trace") = py::none(), py::arg("params") = std::map<std::string, std::string>{},
+        py::arg("progress") = py::none(), py::arg("progress_seconds") = 0.5,
+        py::arg("check_races") = true, py::arg("check_liveness") = false, py::arg("jobs") = 1,
+        "Explore a program with a registered explorer (the GIL is released meanwhile). Ctrl-C "
+        "(any KeyboardInterrupt a signal handler raises) stops the run like a budget: the "
+        "partial result comes back with budget_reason 'interrupted'. `progress` is called "
+        "about every progress_seconds with (complete, blocked, errors, events, seconds).");
 
-    m.def("c_load_option_schema", [] { return optionDicts(cLoadOptionSchema()); },
-          "The options of loading a C program (load_c's keywords, porlab run's flags), as the "
-          "explorers' options: name, type, default, values, min, max, doc.");
+    m.def(
+        "c_load_option_schema", [] { return optionDicts(cLoadOptionSchema()); },
+        "The options of loading a C program (load_c's keywords, porlab run's flags), as the "
+        "explorers' options: name, type, default, values, min, max, doc.");
 
     m.def(
         "estimate_interleavings",
@@ -468,7 +483,8 @@ ExploreResult exploreInterruptibly(ExploreOptions& o, const std::optional<py::fu
             return true;
         }
         const auto now = std::chrono::steady_clock::now();
-        if (progress && std::chrono::duration<double>(now - lastProgress).count() >= progressSeconds) {
+        if (progress &&
+            std::chrono::duration<double>(now - lastProgress).count() >= progressSeconds) {
             lastProgress = now;
             const auto& p = control.progress;
             try {

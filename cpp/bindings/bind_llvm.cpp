@@ -56,10 +56,9 @@ void bindLlvm(py::module_& m) {
         py::arg("include_dirs") = std::vector<std::string>{},
         py::arg("clang_args") = std::vector<std::string>{}, py::arg("unroll") = py::none(),
         py::arg("max_threads") = kDefaultMaxThreads,
-        py::arg("max_locations") = kDefaultMaxLocations,
-        py::arg("deadlock_is_error") = true, py::arg("nondet_domain") = py::none(),
-        py::arg("name") = "", py::arg("max_execution_events") = kDefaultMaxExecutionEvents,
-        py::arg("loops") = "none",
+        py::arg("max_locations") = kDefaultMaxLocations, py::arg("deadlock_is_error") = true,
+        py::arg("nondet_domain") = py::none(), py::arg("name") = "",
+        py::arg("max_execution_events") = kDefaultMaxExecutionEvents, py::arg("loops") = "none",
         "Compile a C file with clang 19 and load it as a program (raises InputError with clang's "
         "diagnostics, or UnsupportedError naming what is not supported and its line).");
     m.def(
@@ -79,9 +78,9 @@ void bindLlvm(py::module_& m) {
         py::arg("include_dirs") = std::vector<std::string>{},
         py::arg("clang_args") = std::vector<std::string>{}, py::arg("unroll") = py::none(),
         py::arg("max_threads") = kDefaultMaxThreads,
-        py::arg("max_locations") = kDefaultMaxLocations,
-        py::arg("deadlock_is_error") = true, py::arg("name") = "",
-        py::arg("max_execution_events") = kDefaultMaxExecutionEvents, py::arg("loops") = "none",
+        py::arg("max_locations") = kDefaultMaxLocations, py::arg("deadlock_is_error") = true,
+        py::arg("name") = "", py::arg("max_execution_events") = kDefaultMaxExecutionEvents,
+        py::arg("loops") = "none",
         "Load C source text as a program (as load_c; `file_name` names it in messages).");
     m.def(
         "disassemble_c", [](const Program& p) { return disassembleC(p); }, py::arg("program"),

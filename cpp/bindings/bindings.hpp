@@ -14,7 +14,8 @@ namespace porlab::bind {
 // Runs `run` with the GIL released, polling on this thread for Python signals (a Ctrl-C or a
 // notebook interrupt stops the run as a budget does: budget_reason "interrupted") and calling
 // `progress(complete, blocked, errors, events, seconds)` about every progressSeconds.
-ExploreResult exploreInterruptibly(ExploreOptions& o, const std::optional<pybind11::function>& progress,
+ExploreResult exploreInterruptibly(ExploreOptions& o,
+                                   const std::optional<pybind11::function>& progress,
                                    double progressSeconds,
                                    const std::function<ExploreResult(const ExploreOptions&)>& run);
 

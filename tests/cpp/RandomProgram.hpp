@@ -17,9 +17,9 @@ namespace porlab::testprog {
 
 struct RandomProgramOptions {
     int minThreads = 2;
-    int maxThreads = 4;       // autostarted threads; a spawned child may come on top
+    int maxThreads = 4;  // autostarted threads; a spawned child may come on top
     int maxVars = 4;
-    int maxOpsPerThread = 8;  // visible operations (a lock block counts its lock and unlock)
+    int maxOpsPerThread = 8;         // visible operations (a lock block counts its lock and unlock)
     double maxInterleavings = 3000;  // bound on the multinomial of the per-thread op counts
     bool locks = true;
     bool awaits = true;
@@ -43,7 +43,7 @@ inline RandomProgramOptions syncHeavyOptions() {
 }
 
 class SplitMix64 {
-public:
+  public:
     explicit SplitMix64(std::uint64_t seed) : s_(seed) {}
     std::uint64_t next() {
         std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
@@ -54,7 +54,7 @@ public:
     int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
     bool chance(int percent) { return below(100) < percent; }
 
-private:
+  private:
     std::uint64_t s_;
 };
 
@@ -69,7 +69,7 @@ inline double multinomial(const std::vector<int>& counts) {
 }
 
 class RandomThreadWriter {
-public:
+  public:
     RandomThreadWriter(SplitMix64& rng, const RandomProgramOptions& o, SpecBuilder::Thread& t,
                        const std::vector<LocId>& vars, const std::vector<LocId>& mutexes)
         : rng_(rng), o_(o), t_(t), vars_(vars), mutexes_(mutexes) {}
@@ -79,8 +79,10 @@ public:
         while (budget > 0) budget -= op(budget, false);
     }
 
-private:
-    LocId var() { return vars_[static_cast<std::size_t>(rng_.below(static_cast<int>(vars_.size())))]; }
+  private:
+    LocId var() {
+        return vars_[static_cast<std::size_t>(rng_.below(static_cast<int>(vars_.size())))];
+    }
     Value val() { return rng_.below(3); }
 
     // One operation (possibly compound); returns its cost in visible operations.
@@ -136,12 +138,15 @@ private:
             static constexpr AwaitCond conds[] = {AwaitCond::EQ, AwaitCond::NE, AwaitCond::SGE,
                                                   AwaitCond::SLE};
             const AwaitCond c = conds[rng_.below(4)];
-            if (rng_.chance(25)) t_.xchgAwait(t_.reg(), var(), c, val(), val());
-            else t_.await(t_.reg(), var(), c, val());
+            if (rng_.chance(25))
+                t_.xchgAwait(t_.reg(), var(), c, val(), val());
+            else
+                t_.await(t_.reg(), var(), c, val());
             return 1;
         }
         if (o_.locks && !mutexes_.empty() && !inLock && budget >= 3) {
-            const LocId m = mutexes_[static_cast<std::size_t>(rng_.below(static_cast<int>(mutexes_.size())))];
+            const LocId m =
+                mutexes_[static_cast<std::size_t>(rng_.below(static_cast<int>(mutexes_.size())))];
             t_.lock(m);
             const int inner = 1 + rng_.below(std::min(2, budget - 2));
             int used = 0;
@@ -172,7 +177,8 @@ inline std::shared_ptr<BytecodeProgram> randomProgram(std::uint64_t seed,
     const int nThreads = o.minThreads + rng.below(o.maxThreads - o.minThreads + 1);
     const int nVars = 1 + rng.below(o.maxVars);
     std::vector<LocId> vars, mutexes;
-    for (int i = 0; i < nVars; ++i) vars.push_back(b.var("v" + std::to_string(i), rng.chance(20) ? 1 : 0));
+    for (int i = 0; i < nVars; ++i)
+        vars.push_back(b.var("v" + std::to_string(i), rng.chance(20) ? 1 : 0));
     if (o.locks) {
         const int nm = rng.below(3);
         for (int i = 0; i < nm; ++i) mutexes.push_back(b.mutex("m" + std::to_string(i)));

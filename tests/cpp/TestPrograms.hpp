@@ -4,9 +4,9 @@
 #pragma once
 
 #include <memory>
-#include <vector>
-#include <utility>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "porlab/program/SpecBuilder.hpp"
 
@@ -198,7 +198,12 @@ inline std::shared_ptr<BytecodeProgram> fibBench(int num) {
     auto body = [&](SpecBuilder::Thread& t, LocId dst, LocId other) {
         int a = t.reg(), c = t.reg();
         for (int k = 0; k < num; ++k)
-            t.lock(l).load(a, dst).load(c, other).bin(a, BinOp::Add, a, c).storeReg(dst, a).unlock(l);
+            t.lock(l)
+                .load(a, dst)
+                .load(c, other)
+                .bin(a, BinOp::Add, a, c)
+                .storeReg(dst, a)
+                .unlock(l);
     };
     body(b.thread("t1"), i, j);
     body(b.thread("t2"), j, i);

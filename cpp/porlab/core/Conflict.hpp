@@ -13,8 +13,7 @@ struct ConflictRelation {
 
     [[nodiscard]] bool independentFaaPair(const Event& a, const Event& b) const {
         return ifaa && a.kind == EventKind::FetchAdd && b.kind == EventKind::FetchAdd &&
-               !a.resultUsed && !b.resultUsed &&
-               (a.rmwOp == RmwOp::Add || a.rmwOp == RmwOp::Sub) &&
+               !a.resultUsed && !b.resultUsed && (a.rmwOp == RmwOp::Add || a.rmwOp == RmwOp::Sub) &&
                (b.rmwOp == RmwOp::Add || b.rmwOp == RmwOp::Sub);
     }
 
@@ -32,16 +31,26 @@ struct ConflictRelation {
     auto uv = static_cast<std::uint64_t>(v);
     auto uo = static_cast<std::uint64_t>(operand);
     switch (c) {
-    case AwaitCond::EQ: return v == operand;
-    case AwaitCond::NE: return v != operand;
-    case AwaitCond::UGT: return uv > uo;
-    case AwaitCond::UGE: return uv >= uo;
-    case AwaitCond::ULT: return uv < uo;
-    case AwaitCond::ULE: return uv <= uo;
-    case AwaitCond::SGT: return v > operand;
-    case AwaitCond::SGE: return v >= operand;
-    case AwaitCond::SLT: return v < operand;
-    case AwaitCond::SLE: return v <= operand;
+        case AwaitCond::EQ:
+            return v == operand;
+        case AwaitCond::NE:
+            return v != operand;
+        case AwaitCond::UGT:
+            return uv > uo;
+        case AwaitCond::UGE:
+            return uv >= uo;
+        case AwaitCond::ULT:
+            return uv < uo;
+        case AwaitCond::ULE:
+            return uv <= uo;
+        case AwaitCond::SGT:
+            return v > operand;
+        case AwaitCond::SGE:
+            return v >= operand;
+        case AwaitCond::SLT:
+            return v < operand;
+        case AwaitCond::SLE:
+            return v <= operand;
     }
     return false;
 }
@@ -53,18 +62,30 @@ struct ConflictRelation {
     auto uo = static_cast<std::uint64_t>(old);
     auto up = static_cast<std::uint64_t>(operand);
     switch (op) {
-    case RmwOp::Add: return static_cast<Value>(uo + up);
-    case RmwOp::Sub: return static_cast<Value>(uo - up);
-    case RmwOp::And: return old & operand;
-    case RmwOp::Or: return old | operand;
-    case RmwOp::Xor: return old ^ operand;
-    case RmwOp::Max: return old > operand ? old : operand;
-    case RmwOp::Min: return old < operand ? old : operand;
-    case RmwOp::Nand: return ~(old & operand);
-    case RmwOp::UMax: return uo > up ? old : operand;
-    case RmwOp::UMin: return uo < up ? old : operand;
-    case RmwOp::UIncWrap: return uo >= up ? 0 : static_cast<Value>(uo + 1);
-    case RmwOp::UDecWrap: return uo == 0 || uo > up ? operand : static_cast<Value>(uo - 1);
+        case RmwOp::Add:
+            return static_cast<Value>(uo + up);
+        case RmwOp::Sub:
+            return static_cast<Value>(uo - up);
+        case RmwOp::And:
+            return old & operand;
+        case RmwOp::Or:
+            return old | operand;
+        case RmwOp::Xor:
+            return old ^ operand;
+        case RmwOp::Max:
+            return old > operand ? old : operand;
+        case RmwOp::Min:
+            return old < operand ? old : operand;
+        case RmwOp::Nand:
+            return ~(old & operand);
+        case RmwOp::UMax:
+            return uo > up ? old : operand;
+        case RmwOp::UMin:
+            return uo < up ? old : operand;
+        case RmwOp::UIncWrap:
+            return uo >= up ? 0 : static_cast<Value>(uo + 1);
+        case RmwOp::UDecWrap:
+            return uo == 0 || uo > up ? operand : static_cast<Value>(uo - 1);
     }
     return old;
 }

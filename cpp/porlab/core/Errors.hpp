@@ -9,13 +9,13 @@ namespace porlab {
 
 // Bad input: a program that refers to unknown things, an invalid option, a malformed file.
 class InputError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 // Valid input that porlab cannot handle (an unsupported instruction, intrinsic, ...).
 class UnsupportedError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

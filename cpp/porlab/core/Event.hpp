@@ -23,7 +23,7 @@ inline constexpr std::int32_t kFreeAux = 2;          // free(p): one location of
 inline constexpr std::int32_t kFrameEndAux = 3;      // a returning frame's escaped variable dies
 inline constexpr std::int32_t kThreadHandleAux = 4;  // pthread_create stores the new thread's id
 inline constexpr std::int32_t kDestroyAux = 5;       // pthread_mutex_destroy, barrier_destroy, ...
-inline constexpr std::int32_t kReinitAux = 6;       // pthread_mutex_init of a destroyed mutex
+inline constexpr std::int32_t kReinitAux = 6;        // pthread_mutex_init of a destroyed mutex
 
 // How a memory access takes part in C11's data races (the Reporter's race check). Atomic: an
 // atomic access or a synchronisation primitive (every access of a builder program): it races
@@ -57,9 +57,9 @@ struct Event {
     bool zne = false;
     bool pointer = false;  // the values read and written are pointers (shown symbolically)
     AccessMode mode = AccessMode::Atomic;  // memory accesses: see AccessMode
-    LocId loc = kNoLoc;              // memory location or mutex
-    Value rval = 0;                  // value read (reads, RMWs, CAS, awaits, lock: 0)
-    Value wval = 0;                  // value written (writes, RMWs, successful CAS, unlock: 0)
+    LocId loc = kNoLoc;                    // memory location or mutex
+    Value rval = 0;                        // value read (reads, RMWs, CAS, awaits, lock: 0)
+    Value wval = 0;     // value written (writes, RMWs, successful CAS, unlock: 0)
     Value operand = 0;  // FetchAdd operand, CAS expected value, await operand
     // Spawn/Join: other thread; AssumeBlock: BlockCause; Fault: FaultKind; AssertFail: the
     // failed assertion's text (ProgramInfo::messages, -1: none); writes: k*Aux above
@@ -87,37 +87,39 @@ struct Event {
 // (they read-from the previous unlock), as in the papers that treat locks as read-modify-writes.
 [[nodiscard]] constexpr bool readsMemory(EventKind k) {
     switch (k) {
-    case EventKind::Read:
-    case EventKind::FetchAdd:
-    case EventKind::Exchange:
-    case EventKind::CasSuccess:
-    case EventKind::CasFailure:
-    case EventKind::Lock:
-    case EventKind::Await:
-    case EventKind::XchgAwait:
-        return true;
-    default:
-        return false;
+        case EventKind::Read:
+        case EventKind::FetchAdd:
+        case EventKind::Exchange:
+        case EventKind::CasSuccess:
+        case EventKind::CasFailure:
+        case EventKind::Lock:
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            return true;
+        default:
+            return false;
     }
 }
 
 // Does the event write a shared location?
 [[nodiscard]] constexpr bool writesMemory(EventKind k) {
     switch (k) {
-    case EventKind::Write:
-    case EventKind::FetchAdd:
-    case EventKind::Exchange:
-    case EventKind::CasSuccess:
-    case EventKind::Lock:
-    case EventKind::Unlock:
-    case EventKind::XchgAwait:
-        return true;
-    default:
-        return false;
+        case EventKind::Write:
+        case EventKind::FetchAdd:
+        case EventKind::Exchange:
+        case EventKind::CasSuccess:
+        case EventKind::Lock:
+        case EventKind::Unlock:
+        case EventKind::XchgAwait:
+            return true;
+        default:
+            return false;
     }
 }
 
-[[nodiscard]] constexpr bool accessesMemory(EventKind k) { return readsMemory(k) || writesMemory(k); }
+[[nodiscard]] constexpr bool accessesMemory(EventKind k) {
+    return readsMemory(k) || writesMemory(k);
+}
 
 // Events whose enabledness another thread can change (blocking events of Optimal-DPOR-Await).
 [[nodiscard]] constexpr bool mayBlock(EventKind k) {

@@ -10,23 +10,23 @@
 namespace porlab {
 
 // X(Enumerator, "python-name")
-#define PORLAB_EVENT_KINDS(X)                                                                      \
-    X(Read, "read")                                                                                \
-    X(Write, "write")                                                                              \
-    X(FetchAdd, "fetch-add")     /* fetch-and-op; the op is Event::rmwOp (add by default) */       \
-    X(Exchange, "exchange")                                                                        \
-    X(CasSuccess, "cas-success")                                                                   \
-    X(CasFailure, "cas-failure")                                                                   \
-    X(Lock, "lock")                                                                                \
-    X(Unlock, "unlock")                                                                            \
-    X(Spawn, "spawn")                                                                              \
-    X(Join, "join")                                                                                \
-    X(Await, "await")            /* load-await: blocks until cond(x, operand), then reads x */     \
-    X(XchgAwait, "xchg-await")   /* exchange-await: as Await, then writes the new value */        \
-    X(AssumeBlock, "assume-block") /* marker: the thread is blocked for good (cause in aux) */     \
-    X(AssertFail, "assertion-failure") /* marker: an assertion failed */                          \
-    X(Fault, "fault")            /* marker: a run-time fault (unlock not held, bad index, ...) */  \
-    X(ThreadEnd, "thread-end")   /* marker: the thread finished */
+#define PORLAB_EVENT_KINDS(X)                                                                    \
+    X(Read, "read")                                                                              \
+    X(Write, "write")                                                                            \
+    X(FetchAdd, "fetch-add") /* fetch-and-op; the op is Event::rmwOp (add by default) */         \
+    X(Exchange, "exchange")                                                                      \
+    X(CasSuccess, "cas-success")                                                                 \
+    X(CasFailure, "cas-failure")                                                                 \
+    X(Lock, "lock")                                                                              \
+    X(Unlock, "unlock")                                                                          \
+    X(Spawn, "spawn")                                                                            \
+    X(Join, "join")                                                                              \
+    X(Await, "await")              /* load-await: blocks until cond(x, operand), then reads x */ \
+    X(XchgAwait, "xchg-await")     /* exchange-await: as Await, then writes the new value */     \
+    X(AssumeBlock, "assume-block") /* marker: the thread is blocked for good (cause in aux) */   \
+    X(AssertFail, "assertion-failure") /* marker: an assertion failed */                         \
+    X(Fault, "fault")          /* marker: a run-time fault (unlock not held, bad index, ...) */  \
+    X(ThreadEnd, "thread-end") /* marker: the thread finished */
 
 enum class EventKind : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -45,19 +45,19 @@ inline constexpr std::string_view kEventKindNames[] = {
 }
 
 // Read-modify-write operations of FetchAdd events.
-#define PORLAB_RMW_OPS(X)                                                                          \
-    X(Add, "add")                                                                                  \
-    X(Sub, "sub")                                                                                  \
-    X(And, "and")                                                                                  \
-    X(Or, "or")                                                                                    \
-    X(Xor, "xor")                                                                                  \
-    X(Max, "max")                /* signed */                                                      \
-    X(Min, "min")                /* signed */                                                      \
-    X(Nand, "nand")              /* ~(old & operand) */                                            \
-    X(UMax, "umax")              /* unsigned, at the event's width */                              \
-    X(UMin, "umin")                                                                                \
-    X(UIncWrap, "uinc-wrap")     /* old >=u operand ? 0 : old + 1 (LLVM's uinc_wrap) */            \
-    X(UDecWrap, "udec-wrap")     /* old == 0 || old >u operand ? operand : old - 1 (udec_wrap) */
+#define PORLAB_RMW_OPS(X)                                                           \
+    X(Add, "add")                                                                   \
+    X(Sub, "sub")                                                                   \
+    X(And, "and")                                                                   \
+    X(Or, "or")                                                                     \
+    X(Xor, "xor")                                                                   \
+    X(Max, "max")   /* signed */                                                    \
+    X(Min, "min")   /* signed */                                                    \
+    X(Nand, "nand") /* ~(old & operand) */                                          \
+    X(UMax, "umax") /* unsigned, at the event's width */                            \
+    X(UMin, "umin")                                                                 \
+    X(UIncWrap, "uinc-wrap") /* old >=u operand ? 0 : old + 1 (LLVM's uinc_wrap) */ \
+    X(UDecWrap, "udec-wrap") /* old == 0 || old >u operand ? operand : old - 1 (udec_wrap) */
 
 enum class RmwOp : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -75,16 +75,16 @@ inline constexpr std::string_view kRmwOpNames[] = {
 
 // Await conditions, with Nidhugg's bit patterns as values so that C programs using
 // __VERIFIER_load_await_* run unchanged (ALGORITHMS.md §1.1).
-#define PORLAB_AWAIT_CONDS(X)                                                                      \
-    X(UGT, 1, "ugt")                                                                               \
-    X(EQ, 2, "eq")                                                                                 \
-    X(UGE, 3, "uge")                                                                               \
-    X(ULT, 4, "ult")                                                                               \
-    X(NE, 5, "ne")                                                                                 \
-    X(ULE, 6, "ule")                                                                               \
-    X(SGT, 9, "sgt")                                                                               \
-    X(SGE, 11, "sge")                                                                              \
-    X(SLT, 12, "slt")                                                                              \
+#define PORLAB_AWAIT_CONDS(X) \
+    X(UGT, 1, "ugt")          \
+    X(EQ, 2, "eq")            \
+    X(UGE, 3, "uge")          \
+    X(ULT, 4, "ult")          \
+    X(NE, 5, "ne")            \
+    X(ULE, 6, "ule")          \
+    X(SGT, 9, "sgt")          \
+    X(SGE, 11, "sge")         \
+    X(SLT, 12, "slt")         \
     X(SLE, 14, "sle")
 
 enum class AwaitCond : std::uint8_t {
@@ -95,8 +95,8 @@ enum class AwaitCond : std::uint8_t {
 
 [[nodiscard]] constexpr std::string_view name(AwaitCond c) {
     switch (c) {
-#define PORLAB_X(e, v, s)                                                                          \
-    case AwaitCond::e:                                                                             \
+#define PORLAB_X(e, v, s) \
+    case AwaitCond::e:    \
         return s;
         PORLAB_AWAIT_CONDS(PORLAB_X)
 #undef PORLAB_X
@@ -106,13 +106,13 @@ enum class AwaitCond : std::uint8_t {
 
 [[nodiscard]] inline std::optional<AwaitCond> awaitCondFromCode(int code) {
     switch (code) {
-#define PORLAB_X(e, v, s)                                                                          \
-    case v:                                                                                        \
+#define PORLAB_X(e, v, s) \
+    case v:               \
         return AwaitCond::e;
         PORLAB_AWAIT_CONDS(PORLAB_X)
 #undef PORLAB_X
-    default:
-        return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -121,15 +121,16 @@ enum class AwaitCond : std::uint8_t {
 // thread's first event of the blocked loop iteration (-1 if unknown), so that a liveness check
 // can tell whether the iteration read the final values (and would spin forever).
 #define PORLAB_BLOCK_CAUSES(X)                                                                     \
-    X(Assume, "assume")            /* the program's own assume (__VERIFIER_assume, builder) */   \
-    X(LoopBound, "loop-bound")     /* --unroll N: a loop header reached an (N+1)-th time */      \
-    X(ThreadLimit, "thread-limit") /* C programs: a pthread_create beyond --max-threads */       \
-    X(PureIteration, "pure-iteration") /* SAVER: a loop iteration that wrote nothing visible */  \
-    X(Zne, "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */ \
-    X(SpinAssume, "spin-loop")     /* an assume a loop reduction inserted (spin-assume, PLP) */  \
-    X(ExecutionCut, "execution-cut") /* the execution exceeded max_execution_events */           \
-    X(Livelock, "livelock")        /* a loop nothing can end: no other thread can change what   \
-                                      it reads and its iteration changed nothing */             \
+    X(Assume, "assume")                /* the program's own assume (__VERIFIER_assume, builder) */ \
+    X(LoopBound, "loop-bound")         /* --unroll N: a loop header reached an (N+1)-th time */    \
+    X(ThreadLimit, "thread-limit")     /* C programs: a pthread_create beyond --max-threads */     \
+    X(PureIteration, "pure-iteration") /* SAVER: a loop iteration that wrote nothing visible */    \
+    X(Zne,                                                                                         \
+      "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */     \
+    X(SpinAssume, "spin-loop")       /* an assume a loop reduction inserted (spin-assume, PLP) */  \
+    X(ExecutionCut, "execution-cut") /* the execution exceeded max_execution_events */             \
+    X(Livelock, "livelock")          /* a loop nothing can end: no other thread can change what    \
+                                        it reads and its iteration changed nothing */              \
     X(LocationLimit, "location-limit") /* C programs: more shared locations than max_locations */
 
 enum class BlockCause : std::uint8_t {
@@ -145,25 +146,25 @@ inline constexpr std::string_view kBlockCauseNames[] = {
 };
 
 // What a run-time fault was (aux of a Fault marker).
-#define PORLAB_FAULTS(X)                                                                           \
-    X(UnlockNotHeld, "unlock of a mutex not held")                                                 \
-    X(IndexOutOfBounds, "index out of bounds")                                                     \
-    X(SpawnTwice, "thread spawned twice")                                                          \
-    X(DivisionByZero, "division by zero")                                                          \
+#define PORLAB_FAULTS(X)                                                                          \
+    X(UnlockNotHeld, "unlock of a mutex not held")                                                \
+    X(IndexOutOfBounds, "index out of bounds")                                                    \
+    X(SpawnTwice, "thread spawned twice")                                                         \
+    X(DivisionByZero, "division by zero")                                                         \
     X(RelockHeld, "lock of a mutex already held by this thread")                                  \
     X(NegativeShift, "negative shift count") /* a builder's `<<`/`>>`: Python's ValueError */     \
-    X(NullDereference, "null pointer dereference")  /* C programs from here on */                 \
-    X(InvalidPointer, "invalid pointer dereference")                                               \
-    X(UseAfterFree, "use after free")                                                              \
-    X(DoubleFree, "double free")                                                                   \
-    X(InvalidFree, "free of a pointer not returned by malloc")                                     \
-    X(InvalidThread, "join of a thread that does not exist")                                       \
-    X(Unreachable, "unreachable code reached")                                                     \
-    X(BarrierNotInitialized, "wait on a barrier that is not initialised")                          \
+    X(NullDereference, "null pointer dereference") /* C programs from here on */                  \
+    X(InvalidPointer, "invalid pointer dereference")                                              \
+    X(UseAfterFree, "use after free")                                                             \
+    X(DoubleFree, "double free")                                                                  \
+    X(InvalidFree, "free of a pointer not returned by malloc")                                    \
+    X(InvalidThread, "join of a thread that does not exist")                                      \
+    X(Unreachable, "unreachable code reached")                                                    \
+    X(BarrierNotInitialized, "wait on a barrier that is not initialised")                         \
     X(UninitializedRead, "uninitialized read") /* malloc'd or stack memory read before written */ \
-    X(MutexDestroyed, "use of a destroyed mutex")                                                  \
-    X(DestroyLockedMutex, "destroy of a locked mutex")                                             \
-    X(BarrierDestroyed, "use of a destroyed barrier")                                              \
+    X(MutexDestroyed, "use of a destroyed mutex")                                                 \
+    X(DestroyLockedMutex, "destroy of a locked mutex")                                            \
+    X(BarrierDestroyed, "use of a destroyed barrier")                                             \
     X(DataRace, "data race") /* Reporter: two unordered accesses, one a write, one non-atomic */  \
     X(LivenessViolation, "liveness violation") /* Reporter (check_liveness): stuck for ever */    \
     X(Deadlock, "deadlock: every live thread waits for a mutex or a join")

@@ -36,7 +36,8 @@ CallContexts::CallContexts(std::vector<std::string> functions) : functions_(std:
     nodes_.emplace_back();  // context 0: unknown
 }
 
-std::uint32_t CallContexts::intern(std::uint32_t parent, std::uint32_t function, SourcePos callSite) {
+std::uint32_t CallContexts::intern(std::uint32_t parent, std::uint32_t function,
+                                   SourcePos callSite) {
     const std::pair<std::uint64_t, std::uint64_t> key{
         (static_cast<std::uint64_t>(parent) << 32) | function,
         (static_cast<std::uint64_t>(callSite.file) << 32) | callSite.line};

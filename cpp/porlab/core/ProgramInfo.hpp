@@ -23,7 +23,7 @@ namespace porlab {
 // executions on several threads while traces are being printed); ids never change. Context 0
 // is "unknown" (builder programs).
 class CallContexts {
-public:
+  public:
     explicit CallContexts(std::vector<std::string> functions);
 
     // The context of `function` (an index into the function names) entered by a call at
@@ -42,7 +42,7 @@ public:
     [[nodiscard]] std::string function(std::uint32_t c) const;
     [[nodiscard]] std::size_t size() const;
 
-private:
+  private:
     struct Node {
         std::uint32_t parent = 0;
         std::uint32_t function = 0;
@@ -67,14 +67,14 @@ struct ObjectInfo {
     // thread's copy of a thread-local whose address escaped)
     std::string kind;
     std::uint64_t size = 0;
-    SourcePos pos;            // where it was allocated (the malloc call, the declaration)
-    ThreadId thread = 0;      // the allocating thread
+    SourcePos pos;        // where it was allocated (the malloc call, the declaration)
+    ThreadId thread = 0;  // the allocating thread
 };
 
 // How a program names its values, beyond numbers: C programs show pointers as the program's
 // own names (&x, &nodes[1].next, malloc@t1#0+8, NULL) and know their heap blocks.
 class ValueNames {
-public:
+  public:
     virtual ~ValueNames() = default;
     // Pointer v by the program's names; "" to show the number.
     [[nodiscard]] virtual std::string pointer(Value v) const = 0;
@@ -82,7 +82,8 @@ public:
     // memory); "" for none.
     [[nodiscard]] virtual std::string special(Value v) const = 0;
     // The objects the events touch or point to (heap blocks, escaped stack variables), each once.
-    [[nodiscard]] virtual std::vector<ObjectInfo> objects(const std::vector<Event>& events) const = 0;
+    [[nodiscard]] virtual std::vector<ObjectInfo> objects(
+        const std::vector<Event>& events) const = 0;
     // Where thread t called __VERIFIER_nondet_* for the n-th time ({} if unknown).
     [[nodiscard]] virtual SourcePos choiceSite(ThreadId t, int n) const = 0;
 };

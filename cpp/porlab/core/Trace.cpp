@@ -11,23 +11,26 @@ std::string toString(const Event& e) { return describe(e, nullptr); }
 
 std::string errorMessage(const Event& e, const ProgramInfo* info) {
     switch (e.kind) {
-    case EventKind::AssertFail:
-        if (info && e.aux >= 0 && static_cast<std::size_t>(e.aux) < info->messages.size())
-            return info->messages[static_cast<std::size_t>(e.aux)];
-        return "assertion failure";
-    case EventKind::Fault: {
-        std::string m = "fault: " + std::string(e.aux >= 0 && static_cast<std::size_t>(e.aux) < std::size(kFaultNames)
-                                                    ? kFaultNames[e.aux]
-                                                    : "?");
-        if (e.aux == static_cast<std::int32_t>(FaultKind::DataRace)) {  // (the Reporter's marker)
-            const auto other = static_cast<ThreadId>(e.rval);
-            m += " on " + (info ? info->locationName(e.loc) : "@" + std::to_string(e.loc)) + " with " +
-                 (info ? info->threadName(other) : "T" + std::to_string(other)) + "'s access, event #" +
-                 std::to_string(e.operand) + " of the trace";
+        case EventKind::AssertFail:
+            if (info && e.aux >= 0 && static_cast<std::size_t>(e.aux) < info->messages.size())
+                return info->messages[static_cast<std::size_t>(e.aux)];
+            return "assertion failure";
+        case EventKind::Fault: {
+            std::string m = "fault: " + std::string(e.aux >= 0 && static_cast<std::size_t>(e.aux) <
+                                                                      std::size(kFaultNames)
+                                                        ? kFaultNames[e.aux]
+                                                        : "?");
+            if (e.aux ==
+                static_cast<std::int32_t>(FaultKind::DataRace)) {  // (the Reporter's marker)
+                const auto other = static_cast<ThreadId>(e.rval);
+                m += " on " + (info ? info->locationName(e.loc) : "@" + std::to_string(e.loc)) +
+                     " with " + (info ? info->threadName(other) : "T" + std::to_string(other)) +
+                     "'s access, event #" + std::to_string(e.operand) + " of the trace";
+            }
+            return m;
         }
-        return m;
-    }
-    default: return "";
+        default:
+            return "";
     }
 }
 
@@ -38,53 +41,68 @@ std::string describe(const Event& e, const ProgramInfo* info) {
     auto val = [&](Value v) { return info ? info->value(v, e.pointer) : std::to_string(v); };
     std::ostringstream o;
     switch (e.kind) {
-    case EventKind::Read: o << "read " << loc() << " -> " << val(e.rval); break;
-    case EventKind::Write:
-    case EventKind::Exchange:
-        if (e.aux == kFreeAux) {
-            o << "free " << loc();
-        } else if (e.aux == kFrameEndAux) {
-            o << "end of scope " << loc();
-        } else if (e.aux == kDestroyAux) {
-            o << "destroy " << loc();
-        } else if (e.aux == kReinitAux) {
-            o << "init " << loc() << " (after its destroy)";
-        } else if (e.aux == kThreadHandleAux) {
-            o << "write " << loc() << " := " << thr(static_cast<ThreadId>(e.wval));
-        } else if (e.kind == EventKind::Write) {
-            o << "write " << loc() << " := " << val(e.wval);
-        } else {
-            o << "xchg " << loc() << " := " << val(e.wval) << " (was " << val(e.rval) << ")";
-        }
-        break;
-    case EventKind::FetchAdd:
-        o << "fetch-" << name(e.rmwOp) << " " << loc() << " " << e.operand << " (" << val(e.rval)
-          << " -> " << val(e.wval) << ")";
-        break;
-    case EventKind::CasSuccess:
-        o << "cas " << loc() << " " << val(e.operand) << " -> " << val(e.wval) << " (succeeded)";
-        break;
-    case EventKind::CasFailure:
-        o << "cas " << loc() << " " << val(e.operand) << " (failed, saw " << val(e.rval) << ")";
-        break;
-    case EventKind::Lock: o << "lock " << loc(); break;
-    case EventKind::Unlock: o << "unlock " << loc(); break;
-    case EventKind::Spawn: o << "spawn " << thr(e.aux); break;
-    case EventKind::Join: o << "join " << thr(e.aux); break;
-    case EventKind::Await:
-        o << "await " << loc() << " " << name(e.cond) << " " << val(e.operand) << " -> "
-          << val(e.rval);
-        break;
-    case EventKind::XchgAwait:
-        o << "xchg-await " << loc() << " " << name(e.cond) << " " << val(e.operand)
-          << " := " << val(e.wval) << " (was " << val(e.rval) << ")";
-        break;
-    case EventKind::AssumeBlock:
-        o << "blocked (" << (e.aux >= 0 ? kBlockCauseNames[e.aux] : "?") << ")";
-        break;
-    case EventKind::AssertFail:
-    case EventKind::Fault: o << errorMessage(e, info); break;
-    case EventKind::ThreadEnd: o << "end"; break;
+        case EventKind::Read:
+            o << "read " << loc() << " -> " << val(e.rval);
+            break;
+        case EventKind::Write:
+        case EventKind::Exchange:
+            if (e.aux == kFreeAux) {
+                o << "free " << loc();
+            } else if (e.aux == kFrameEndAux) {
+                o << "end of scope " << loc();
+            } else if (e.aux == kDestroyAux) {
+                o << "destroy " << loc();
+            } else if (e.aux == kReinitAux) {
+                o << "init " << loc() << " (after its destroy)";
+            } else if (e.aux == kThreadHandleAux) {
+                o << "write " << loc() << " := " << thr(static_cast<ThreadId>(e.wval));
+            } else if (e.kind == EventKind::Write) {
+                o << "write " << loc() << " := " << val(e.wval);
+            } else {
+                o << "xchg " << loc() << " := " << val(e.wval) << " (was " << val(e.rval) << ")";
+            }
+            break;
+        case EventKind::FetchAdd:
+            o << "fetch-" << name(e.rmwOp) << " " << loc() << " " << e.operand << " ("
+              << val(e.rval) << " -> " << val(e.wval) << ")";
+            break;
+        case EventKind::CasSuccess:
+            o << "cas " << loc() << " " << val(e.operand) << " -> " << val(e.wval)
+              << " (succeeded)";
+            break;
+        case EventKind::CasFailure:
+            o << "cas " << loc() << " " << val(e.operand) << " (failed, saw " << val(e.rval) << ")";
+            break;
+        case EventKind::Lock:
+            o << "lock " << loc();
+            break;
+        case EventKind::Unlock:
+            o << "unlock " << loc();
+            break;
+        case EventKind::Spawn:
+            o << "spawn " << thr(e.aux);
+            break;
+        case EventKind::Join:
+            o << "join " << thr(e.aux);
+            break;
+        case EventKind::Await:
+            o << "await " << loc() << " " << name(e.cond) << " " << val(e.operand) << " -> "
+              << val(e.rval);
+            break;
+        case EventKind::XchgAwait:
+            o << "xchg-await " << loc() << " " << name(e.cond) << " " << val(e.operand)
+              << " := " << val(e.wval) << " (was " << val(e.rval) << ")";
+            break;
+        case EventKind::AssumeBlock:
+            o << "blocked (" << (e.aux >= 0 ? kBlockCauseNames[e.aux] : "?") << ")";
+            break;
+        case EventKind::AssertFail:
+        case EventKind::Fault:
+            o << errorMessage(e, info);
+            break;
+        case EventKind::ThreadEnd:
+            o << "end";
+            break;
     }
     return o.str();
 }
@@ -165,15 +183,18 @@ std::vector<VectorClock> Trace::clocks(bool causal, ConflictRelation conflicts) 
     for (std::size_t j = 0; j < n; ++j) {
         const Event& e = events_[j];
         VectorClock& c = vc[j];
-        if (last[e.thread] >= 0) c = vc[last[e.thread]];
-        else if (spawnedBy[e.thread] >= 0) c = vc[spawnedBy[e.thread]];
+        if (last[e.thread] >= 0)
+            c = vc[last[e.thread]];
+        else if (spawnedBy[e.thread] >= 0)
+            c = vc[spawnedBy[e.thread]];
         c.set(e.thread, e.index + 1);
         if (e.kind == EventKind::Join && e.aux >= 0 && last[e.aux] >= 0) c.join(vc[last[e.aux]]);
         if (causal) {
             if (rf[j] >= 0) c.join(vc[rf[j]]);
         } else {
             for (std::size_t k = 0; k < j; ++k)
-                if (events_[k].thread != e.thread && conflicts.conflicts(events_[k], e)) c.join(vc[k]);
+                if (events_[k].thread != e.thread && conflicts.conflicts(events_[k], e))
+                    c.join(vc[k]);
         }
         if (e.kind == EventKind::Spawn && e.aux >= 0) spawnedBy[e.aux] = static_cast<int>(j);
         last[e.thread] = static_cast<int>(j);
@@ -300,7 +321,8 @@ std::string Trace::toString(std::size_t maxThreadWidth) const {
     bool functions = false;
     for (std::size_t i = 0; i < events_.size(); ++i) {
         const Event& e = events_[i];
-        Row r{shorten(info ? info->threadName(e.thread) : "T" + std::to_string(e.thread), maxThreadWidth),
+        Row r{shorten(info ? info->threadName(e.thread) : "T" + std::to_string(e.thread),
+                      maxThreadWidth),
               info ? info->position(e.pos) : "", stackText(i), describe(e, info)};
         functions = functions || !r.function.empty();
         rows.push_back(std::move(r));

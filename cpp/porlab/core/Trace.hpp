@@ -15,10 +15,10 @@
 
 namespace porlab {
 
-#define PORLAB_TRACE_STATUSES(X)                                                                   \
-    X(Complete, "complete")                                                                        \
-    X(Blocked, "blocked")                                                                          \
-    X(Error, "error")                                                                              \
+#define PORLAB_TRACE_STATUSES(X) \
+    X(Complete, "complete")      \
+    X(Blocked, "blocked")        \
+    X(Error, "error")            \
     X(Partial, "partial") /* cut short by a budget */
 
 enum class TraceStatus : std::uint8_t {
@@ -48,7 +48,7 @@ struct TraceBlock {
 };
 
 class Trace {
-public:
+  public:
     Trace() = default;
     Trace(std::vector<Event> events, TraceStatus status, std::shared_ptr<const ProgramInfo> info)
         : events_(std::move(events)), status_(status), info_(std::move(info)) {}
@@ -128,7 +128,7 @@ public:
     [[nodiscard]] const std::vector<TraceBlock>& blocks() const { return blocks_; }
     void setBlocks(std::vector<TraceBlock> blocks) { blocks_ = std::move(blocks); }
 
-private:
+  private:
     [[nodiscard]] std::vector<VectorClock> clocks(bool causal, ConflictRelation conflicts) const;
 
     std::vector<Event> events_;

@@ -10,11 +10,13 @@
 namespace porlab {
 
 class VectorClock {
-public:
+  public:
     VectorClock() = default;
     explicit VectorClock(std::size_t threads) : c_(threads, 0) {}
 
-    [[nodiscard]] std::uint32_t operator[](std::size_t t) const { return t < c_.size() ? c_[t] : 0; }
+    [[nodiscard]] std::uint32_t operator[](std::size_t t) const {
+        return t < c_.size() ? c_[t] : 0;
+    }
     void set(std::size_t t, std::uint32_t v) {
         if (t >= c_.size()) c_.resize(t + 1, 0);
         c_[t] = v;
@@ -25,10 +27,12 @@ public:
     }
     [[nodiscard]] std::size_t size() const { return c_.size(); }
     // Does the event (thread t, index i) happen before or equal this clock?
-    [[nodiscard]] bool covers(std::size_t t, std::uint32_t index) const { return (*this)[t] > index; }
+    [[nodiscard]] bool covers(std::size_t t, std::uint32_t index) const {
+        return (*this)[t] > index;
+    }
     friend bool operator==(const VectorClock&, const VectorClock&) = default;
 
-private:
+  private:
     std::vector<std::uint32_t> c_;
 };
 

@@ -20,7 +20,7 @@ namespace porlab {
     X(MazurkiewiczIfaa, "mazurkiewicz-ifaa",                                                       \
       "as mazurkiewicz, but fetch-and-adds with unused results commute (Godot IFAA)")              \
     X(ReadsFrom, "reads-from", "same events and the same reads-from function")                     \
-    X(Rvf, "rvf", "same events, same values, same causal order (po ∪ rf)+ on reads (RVF-SMC)")    \
+    X(Rvf, "rvf", "same events, same values, same causal order (po ∪ rf)+ on reads (RVF-SMC)")     \
     X(LockAware, "lock-aware",                                                                     \
       "same events and the same reads-from on memory; lock order not recorded (LAPOR, wo = wb)")   \
     X(LockAwareMo, "lock-aware-mo",                                                                \

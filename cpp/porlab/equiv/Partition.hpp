@@ -21,17 +21,19 @@ struct Counts {
 // explorers must report every class exactly once. `preselected` is the thread the value-centric
 // and data-centric equivalences preselect.
 class ClassCounter {
-public:
+  public:
     explicit ClassCounter(ThreadId preselected = kDefaultPreselectedThread)
         : preselected_(preselected) {}
     void add(const Trace& t);
     [[nodiscard]] Counts classes(Equivalence eq) const;
     // How many reported traces fell into an already-seen class (data-race witnesses excepted).
-    [[nodiscard]] std::uint64_t duplicates(Equivalence eq) const { return dups_[static_cast<int>(eq)]; }
+    [[nodiscard]] std::uint64_t duplicates(Equivalence eq) const {
+        return dups_[static_cast<int>(eq)];
+    }
     // Is `t` a data race's error trace (the Reporter's witness, not the execution explored)?
     [[nodiscard]] static bool isRaceWitness(const Trace& t);
 
-private:
+  private:
     ThreadId preselected_;
     std::array<std::array<std::unordered_set<Key, KeyHash>, 3>, kNumEquivalences> seen_;
     std::array<std::uint64_t, kNumEquivalences> dups_{};

@@ -45,12 +45,14 @@ std::uint32_t* RaceChecker::loc(LocId l) {
     const auto i = static_cast<std::size_t>(l);
     if (i >= slotOf_.size()) slotOf_.resize(i + 1, -1);
     if (slotOf_[i] < 0) {
-        const std::size_t per = static_cast<std::size_t>(kEpochs + 1) * static_cast<std::size_t>(T_) + 1;
+        const std::size_t per =
+            static_cast<std::size_t>(kEpochs + 1) * static_cast<std::size_t>(T_) + 1;
         slotOf_[i] = static_cast<std::int32_t>(slots_.size() / per);
         slots_.resize(slots_.size() + per, 0);
         touched_.push_back(l);
     }
-    const std::size_t per = static_cast<std::size_t>(kEpochs + 1) * static_cast<std::size_t>(T_) + 1;
+    const std::size_t per =
+        static_cast<std::size_t>(kEpochs + 1) * static_cast<std::size_t>(T_) + 1;
     return slots_.data() + static_cast<std::size_t>(slotOf_[i]) * per;
 }
 
@@ -64,7 +66,9 @@ bool RaceChecker::pass(const std::vector<Event>& events, std::size_t end, const 
     accesses_.clear();
     clocks_.clear();
     bool raced = false;
-    auto clockOf = [&](ThreadId t) { return threadClock_.data() + static_cast<std::size_t>(t) * T; };
+    auto clockOf = [&](ThreadId t) {
+        return threadClock_.data() + static_cast<std::size_t>(t) * T;
+    };
     auto join = [&](std::uint32_t* into, const std::uint32_t* from) {
         for (std::size_t u = 0; u < T; ++u) into[u] = std::max(into[u], from[u]);
     };
@@ -153,13 +157,15 @@ std::optional<DataRace> RaceChecker::canonical() {
     std::sort(locs.begin(), locs.end());
     locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
     auto locIndex = [&](LocId l) {
-        return static_cast<std::size_t>(std::lower_bound(locs.begin(), locs.end(), l) - locs.begin());
+        return static_cast<std::size_t>(std::lower_bound(locs.begin(), locs.end(), l) -
+                                        locs.begin());
     };
     std::vector<List> lists(locs.size() * T);
     std::vector<std::vector<int>> byThread(T);
     for (std::size_t k = 0; k < accesses_.size(); ++k) {
         const Access& a = accesses_[k];
-        lists[locIndex(a.loc) * T + static_cast<std::size_t>(a.thread)].acc.push_back(static_cast<int>(k));
+        lists[locIndex(a.loc) * T + static_cast<std::size_t>(a.thread)].acc.push_back(
+            static_cast<int>(k));
         byThread[static_cast<std::size_t>(a.thread)].push_back(static_cast<int>(k));
     }
     for (List& l : lists) {
@@ -188,8 +194,10 @@ std::optional<DataRace> RaceChecker::canonical() {
                     std::size_t a0 = 0, a1 = l.acc.size();  // first with epoch > ca[u]
                     while (a0 < a1) {
                         const std::size_t m = (a0 + a1) / 2;
-                        if (at(m).epoch > ca[u]) a1 = m;
-                        else a0 = m + 1;
+                        if (at(m).epoch > ca[u])
+                            a1 = m;
+                        else
+                            a0 = m + 1;
                     }
                     lo = a0;
                 }
@@ -197,8 +205,10 @@ std::optional<DataRace> RaceChecker::canonical() {
                     std::size_t a0 = lo, a1 = l.acc.size();  // first whose clock knows a
                     while (a0 < a1) {
                         const std::size_t m = (a0 + a1) / 2;
-                        if (clocks_[at(m).clock + t] >= a.epoch) a1 = m;
-                        else a0 = m + 1;
+                        if (clocks_[at(m).clock + t] >= a.epoch)
+                            a1 = m;
+                        else
+                            a0 = m + 1;
                     }
                     hi = a0;
                 }
@@ -208,8 +218,10 @@ std::optional<DataRace> RaceChecker::canonical() {
                 std::size_t a0 = lo, a1 = hi;
                 while (a0 < a1) {
                     const std::size_t m = (a0 + a1) / 2;
-                    if (cnt[m + 1] > cnt[lo]) a1 = m;
-                    else a0 = m + 1;
+                    if (cnt[m + 1] > cnt[lo])
+                        a1 = m;
+                    else
+                        a0 = m + 1;
                 }
                 return DataRace{a.pos, at(a0).pos, a.loc};
             }
@@ -267,8 +279,10 @@ std::optional<Event> livenessViolation(const Execution& exec, const std::vector<
             continue;
         }
         // Blocked for good: its AssumeBlock marker is its last event.
-        auto it = std::find_if(events.rbegin(), events.rend(), [&](const Event& e) { return e.thread == t; });
-        if (it == events.rend() || it->kind != EventKind::AssumeBlock || it->aux < 0) return std::nullopt;
+        auto it = std::find_if(events.rbegin(), events.rend(),
+                               [&](const Event& e) { return e.thread == t; });
+        if (it == events.rend() || it->kind != EventKind::AssumeBlock || it->aux < 0)
+            return std::nullopt;
         const auto cause = static_cast<BlockCause>(it->aux);
         if (cause == BlockCause::SpinAssume || cause == BlockCause::PureIteration) {
             // The iteration that was blocked: every value it read must still be there, or the loop

@@ -27,7 +27,7 @@ struct DataRace {
 };
 
 class RaceChecker {
-public:
+  public:
     // The data race of events[0, end), or nothing. Deciding whether there is one takes one pass
     // with vector clocks, O(end × threads). When there is one, the race reported is chosen so that
     // it depends on the reads-from relation only (see BugChecks.cpp): every trace of a reads-from
@@ -41,7 +41,7 @@ public:
     static void errorTrace(const std::vector<Event>& events, const DataRace& race,
                            std::vector<Event>& out);
 
-private:
+  private:
     struct Access {
         int pos = 0;
         ThreadId thread = 0;
@@ -49,11 +49,12 @@ private:
         LocId loc = kNoLoc;
         bool write = false;
         bool plain = false;
-        std::size_t clock = 0;    // offset of its vector clock in clocks_
+        std::size_t clock = 0;  // offset of its vector clock in clocks_
     };
     // One forward pass; returns true at the first race when `record` is false, else records every
     // access with its vector clock and returns whether there was one.
-    bool pass(const std::vector<Event>& events, std::size_t end, const ProgramInfo& info, bool record);
+    bool pass(const std::vector<Event>& events, std::size_t end, const ProgramInfo& info,
+              bool record);
     std::optional<DataRace> canonical();
     std::uint32_t* loc(LocId l);
 
@@ -62,10 +63,10 @@ private:
     // Per location touched in this trace: 4 epochs per thread (last write, last plain write, last
     // read, last plain read), then the clock of its last write when that was atomic (what a read
     // of it acquires), then a validity word.
-    std::vector<std::int32_t> slotOf_;        // by LocId: -1 or the slot
+    std::vector<std::int32_t> slotOf_;  // by LocId: -1 or the slot
     std::vector<LocId> touched_;
     std::vector<std::uint32_t> slots_;
-    std::vector<Access> accesses_;            // record mode
+    std::vector<Access> accesses_;  // record mode
     std::vector<std::uint32_t> clocks_;
 };
 

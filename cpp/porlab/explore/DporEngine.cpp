@@ -69,8 +69,7 @@ bool zneOption(const ExploreOptions& o) { return o.option<std::string>("zne", "o
 }  // namespace
 
 Engine::Engine(const Program& p, const ExploreOptions& o, ExploreResult& r, Mode m)
-    : exec_(p.newExecution()), rep_(p, o, r), opts_(o), res_(r), mode_(m),
-      conf_(o.conflicts) {
+    : exec_(p.newExecution()), rep_(p, o, r), opts_(o), res_(r), mode_(m), conf_(o.conflicts) {
     canStopOpt_ = o.option<bool>("can_stop", "optimal");
     zne_ = zneOption(o);
     if (zne_) zne_ = exec_->setZneAwaits(true);
@@ -192,7 +191,8 @@ bool Engine::nextBranch(std::size_t d) {
                 throw std::logic_error("dpor: wakeup sequence schedules disabled thread " +
                                        std::to_string(p) + " at depth " + std::to_string(d));
             // Source: an initial that is not enabled cannot happen; skip it defensively.
-            sleep_[d].push_back({exec_->status(p) == ThreadStatus::Ready ? exec_->pending(p) : Event{}, true});
+            sleep_[d].push_back(
+                {exec_->status(p) == ThreadStatus::Ready ? exec_->pending(p) : Event{}, true});
             sleep_[d].back().ev.thread = p;
             continue;
         }

@@ -31,14 +31,13 @@ struct Node {
 
 enum class EndKind : std::uint8_t { Maximal, SleepBlocked, Error };
 
-
 class Engine {
-public:
+  public:
     Engine(const Program& p, const ExploreOptions& o, ExploreResult& r, Mode m);
 
     void run();
 
-private:
+  private:
     // ---- relations ------------------------------------------------------------------------
 
     [[nodiscard]] bool ifaaFaa(const Event& e) const {
@@ -68,14 +67,14 @@ private:
     [[nodiscard]] bool blocking(const Event& e) const { return mayBlock(e.kind) || zneAwait(e); }
     // Does g observe its location's value (and so enable a zne await there)?
     [[nodiscard]] static bool observes(const Event& g) {
-        return accessesMemory(g.kind) &&
-               !(g.kind == EventKind::FetchAdd && !g.resultUsed &&
-                 (g.rmwOp == RmwOp::Add || g.rmwOp == RmwOp::Sub));
+        return accessesMemory(g.kind) && !(g.kind == EventKind::FetchAdd && !g.resultUsed &&
+                                           (g.rmwOp == RmwOp::Add || g.rmwOp == RmwOp::Sub));
     }
     // Can g (another thread's event) enable or disable the blocking event e?
     [[nodiscard]] bool mayEnable(const Event& g, const Event& e) const {
         if (g.loc != e.loc || g.loc == kNoLoc) return false;
-        if (e.kind == EventKind::Lock) return g.kind == EventKind::Lock || g.kind == EventKind::Unlock;
+        if (e.kind == EventKind::Lock)
+            return g.kind == EventKind::Lock || g.kind == EventKind::Unlock;
         if (zneAwait(e)) return g.thread != e.thread && observes(g);
         return writesMemory(g.kind);  // Await, XchgAwait
     }
@@ -122,8 +121,8 @@ private:
     // adjacent to e (the latest comes after them). Scanning the whole window instead made every
     // read of a long spin loop cost O(reads so far).
     struct LocWindow {
-        int strong = -1;                 // position of the last strong write
-        std::vector<int> lastR, lastW;   // by thread: latest read / weak (IFAA) write after it
+        int strong = -1;                // position of the last strong write
+        std::vector<int> lastR, lastW;  // by thread: latest read / weak (IFAA) write after it
     };
 
     // preds of the access e at position d: per other thread, its latest access in the window
@@ -285,7 +284,7 @@ private:
     std::vector<std::vector<int>> locAcc_;
     std::vector<LocWindow> locWin_;
     std::vector<std::vector<std::vector<int>>> locThr_;  // by location, by thread: its accesses
-    std::vector<int> predBuf_, undo_;                      // stacks, by position
+    std::vector<int> predBuf_, undo_;                    // stacks, by position
     std::vector<std::size_t> predStart_, predCount_, undoMark_;
     // Positions of E, in order: accesses with conflicting predecessors that cannot block (race
     // analysis (a)), awaits and locks (b).

@@ -156,7 +156,8 @@ void Engine::blockingRace(const Event& e, std::size_t limit, int kpos) {
                             sets_.begin() + static_cast<std::ptrdiff_t>(u2 * W_));
                 bitClear(u2, f);
                 for (std::size_t k = f + 1; k < len_; ++k)
-                    if (bitGet(u2, k) && hb(static_cast<int>(f), static_cast<int>(k))) bitClear(u2, k);
+                    if (bitGet(u2, k) && hb(static_cast<int>(f), static_cast<int>(k)))
+                        bitClear(u2, k);
                 bool seen = false;  // every set kept in sets_ has been visited
                 for (std::size_t s = 0; s < u2 && !seen; ++s) seen = sameSet(s, u2);
                 if (seen) {

@@ -37,8 +37,10 @@ void Engine::push(std::size_t d, std::span<const Event> evs) {
     const int prev = lastOf_[t];
     prevSame_[d] = prev;
     const int base = prev >= 0 ? prev : spawnPos_[t];
-    if (base >= 0) std::copy_n(clk(base), T_, c);
-    else std::fill_n(c, T_, 0u);
+    if (base >= 0)
+        std::copy_n(clk(base), T_, c);
+    else
+        std::fill_n(c, T_, 0u);
     c[t] = e.index + 1;
     auto joinClock = [&](int pos) {
         const std::uint32_t* o = clk(pos);
@@ -74,7 +76,8 @@ void Engine::push(std::size_t d, std::span<const Event> evs) {
                              e.kind == EventKind::Lock || zneAwait(e);
     if (awaitOrLock && e.loc >= 0 && mayRaceBack(e, d, base))
         blockers_.push_back(static_cast<int>(d));
-    if (e.kind == EventKind::Spawn && e.aux >= 0) spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
+    if (e.kind == EventKind::Spawn && e.aux >= 0)
+        spawnPos_[static_cast<std::size_t>(e.aux)] = static_cast<int>(d);
     lastOf_[t] = static_cast<int>(d);
     len_ = d + 1;
     maxDepth_ = std::max(maxDepth_, len_);
@@ -89,13 +92,12 @@ void Engine::findPreds(std::size_t d, const Event& e) {
     const bool eWrites = writesMemory(e.kind);
     const bool eWeak = eWrites && ifaaFaa(e);
     predStart_[d] = predBuf_.size();
-    const ThreadId sThread =
-        w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
+    const ThreadId sThread = w.strong >= 0 ? ev_[static_cast<std::size_t>(w.strong)].thread : -1;
     for (std::size_t u = 0; u < T_; ++u) {
         if (static_cast<ThreadId>(u) == e.thread) continue;
         int best = sThread == static_cast<ThreadId>(u) ? w.strong : -1;  // conflicts with all
-        if (eWrites) best = std::max(best, w.lastR[u]);   // reads conflict with writes
-        if (!eWeak) best = std::max(best, w.lastW[u]);    // weak writes: not with weak ones
+        if (eWrites) best = std::max(best, w.lastR[u]);  // reads conflict with writes
+        if (!eWeak) best = std::max(best, w.lastW[u]);   // weak writes: not with weak ones
         if (best >= 0) predBuf_.push_back(best);
     }
     predCount_[d] = predBuf_.size() - predStart_[d];

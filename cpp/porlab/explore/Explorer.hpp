@@ -3,19 +3,19 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <chrono>
-#include <cstdint>
 #include <compare>
+#include <cstdint>
+#include <deque>
 #include <functional>
-#include <tuple>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
-#include <iterator>
-#include <string_view>
 #include <vector>
 
 #include "porlab/core/Conflict.hpp"
@@ -42,29 +42,29 @@ struct ExploreControl {
 };
 
 struct ExploreOptions {
-    std::uint64_t maxTraces = 0;   // maximal traces (complete + blocked + error); 0 = no limit
-    double maxSeconds = 0;         // 0 = no limit
-    std::uint64_t maxEvents = 0;   // events executed; 0 = no limit
-    std::uint64_t maxMemoryBytes = 0;  // peak resident set size of the process; 0 = no limit
+    std::uint64_t maxTraces = 0;        // maximal traces (complete + blocked + error); 0 = no limit
+    double maxSeconds = 0;              // 0 = no limit
+    std::uint64_t maxEvents = 0;        // events executed; 0 = no limit
+    std::uint64_t maxMemoryBytes = 0;   // peak resident set size of the process; 0 = no limit
     ExploreControl* control = nullptr;  // interrupt flag and live counters (may be null)
     // Called on the thread that called explore(), about every pollSeconds while the explorer runs
     // on its own thread: a caller's chance to show progress (control->progress) and to notice an
     // interrupt (return true: stop as a budget does, reason "interrupted").
     std::function<bool()> poll;
     double pollSeconds = 0.1;
-    bool stopOnError = false;      // end the run at the first error trace
+    bool stopOnError = false;  // end the run at the first error trace
     // Bug checks of maximal traces (Reporter, every explorer alike; BugChecks.hpp): a data race
     // makes a trace an error (programs with non-atomic accesses only, ProgramInfo::plainAccesses);
     // with checkLiveness, so does a blocked execution in which a thread is stuck for ever.
     bool checkRaces = true;
     bool checkLiveness = false;
-    bool keepTraces = false;       // keep every maximal trace in the result
-    bool collectOutcomes = true;   // record the set of reachable final states
+    bool keepTraces = false;                    // keep every maximal trace in the result
+    bool collectOutcomes = true;                // record the set of reachable final states
     std::function<void(const Trace&)> onTrace;  // called with every maximal trace
     // When set and false for a maximal execution, the trace is not reported at all (drivers that
     // run an explorer several times, e.g. once per input assignment, report each trace once).
     std::function<bool(const Execution&)> acceptTrace;
-    ConflictRelation conflicts;    // e.g. IFAA
+    ConflictRelation conflicts;  // e.g. IFAA
     // Explorer-specific options as text (-o NAME=VALUE, Python keywords): explore() checks them
     // against the registration's schema (Options.hpp) and parses them, with the defaults of the
     // options not given, into `values`, which the explorer reads through option<T>().
@@ -119,21 +119,21 @@ struct ErrorSiteTraces {
 // blocked execution is the first of its threads' reasons in this list (limits first, as they make
 // a run incomplete; then the loop bound and waits that never end; last the assumes of the program
 // and of the loop reductions).
-#define PORLAB_BLOCK_REASONS(X)                                                                    \
-    X(ExecutionCut, "execution-cut")                                                               \
-    X(LocationLimit, "location-limit")                                                             \
-    X(ThreadLimit, "thread-limit")                                                                 \
-    X(LoopBound, "loop-bound")                                                                     \
-    X(Livelock, "livelock")                                                                        \
-    X(Deadlock, "deadlock")                                                                        \
-    X(CondWait, "cond-wait")                                                                       \
-    X(Lock, "lock")                                                                                \
-    X(Join, "join")                                                                                \
-    X(Await, "await")                                                                              \
-    X(Assume, "assume")                                                                            \
-    X(SpinLoop, "spin-loop")                                                                       \
-    X(PureIteration, "pure-iteration")                                                             \
-    X(Zne, "zne")                                                                                  \
+#define PORLAB_BLOCK_REASONS(X)        \
+    X(ExecutionCut, "execution-cut")   \
+    X(LocationLimit, "location-limit") \
+    X(ThreadLimit, "thread-limit")     \
+    X(LoopBound, "loop-bound")         \
+    X(Livelock, "livelock")            \
+    X(Deadlock, "deadlock")            \
+    X(CondWait, "cond-wait")           \
+    X(Lock, "lock")                    \
+    X(Join, "join")                    \
+    X(Await, "await")                  \
+    X(Assume, "assume")                \
+    X(SpinLoop, "spin-loop")           \
+    X(PureIteration, "pure-iteration") \
+    X(Zne, "zne")                      \
     X(Unknown, "unknown")
 
 enum class BlockReason : std::uint8_t {
@@ -159,7 +159,8 @@ struct BlockSite {
     SourcePos pos;
     std::uint64_t traces = 0;
     friend auto operator<=>(const BlockSite& a, const BlockSite& b) {
-        return std::tie(a.reason, a.pos.file, a.pos.line) <=> std::tie(b.reason, b.pos.file, b.pos.line);
+        return std::tie(a.reason, a.pos.file, a.pos.line) <=>
+               std::tie(b.reason, b.pos.file, b.pos.line);
     }
     friend bool operator==(const BlockSite& a, const BlockSite& b) {
         return a.reason == b.reason && a.pos == b.pos;
@@ -170,13 +171,13 @@ struct BlockSite {
 // budgets, an interrupt, and blocked executions whose continuation was not explored because a
 // limit (not the program) stopped them.
 #define PORLAB_INCOMPLETE_REASONS(X)                                                               \
-    X(Traces, "traces")             /* --max-traces */                                             \
-    X(Seconds, "seconds")           /* --max-seconds */                                            \
-    X(Events, "events")             /* --max-events */                                             \
-    X(Memory, "memory")             /* --max-memory */                                             \
-    X(Interrupted, "interrupted")   /* Ctrl-C, a notebook interrupt, ExploreControl::interrupt */ \
-    X(ExecutionCut, "execution-cut") /* executions longer than max_execution_events */            \
-    X(ThreadLimit, "thread-limit")  /* a thread beyond --max-threads */                            \
+    X(Traces, "traces")              /* --max-traces */                                            \
+    X(Seconds, "seconds")            /* --max-seconds */                                           \
+    X(Events, "events")              /* --max-events */                                            \
+    X(Memory, "memory")              /* --max-memory */                                            \
+    X(Interrupted, "interrupted")    /* Ctrl-C, a notebook interrupt, ExploreControl::interrupt */ \
+    X(ExecutionCut, "execution-cut") /* executions longer than max_execution_events */             \
+    X(ThreadLimit, "thread-limit")   /* a thread beyond --max-threads */                           \
     X(LocationLimit, "location-limit") /* shared locations beyond --max-locations */
 
 struct ExploreResult {
@@ -199,11 +200,11 @@ struct ExploreResult {
     std::map<std::string, std::uint64_t> blockedBy;
     std::vector<BlockSite> blockSites;  // distinct (reason, position), sorted
     std::optional<Trace> firstError;
-    std::vector<Trace> traces;          // when keepTraces
+    std::vector<Trace> traces;                                    // when keepTraces
     std::unordered_set<std::vector<Value>, VectorHash> outcomes;  // final states (complete+blocked)
-    std::vector<ErrorSite> errorSites;  // distinct, sorted
+    std::vector<ErrorSite> errorSites;                            // distinct, sorted
     std::vector<ErrorSiteTraces> errorsBySite;  // as errorSites, with counts and a trace each
-    std::map<std::string, double> stats;  // explorer-specific statistics
+    std::map<std::string, double> stats;        // explorer-specific statistics
 
     [[nodiscard]] std::uint64_t traceCount() const { return complete + blocked + errors; }
 };
@@ -211,13 +212,14 @@ struct ExploreResult {
 // Collects what every explorer reports, so that counting, budgets, outcomes, error traces and
 // trace streaming are written once.
 class Reporter {
-public:
+  public:
     Reporter(const Program& program, const ExploreOptions& opts, ExploreResult& result);
 
     // A maximal trace ended with the given status; `events` is the whole trace. Returns the status
     // it is counted with: Error when a bug check (a data race, a deadlock, a liveness violation)
     // made it an error trace.
-    TraceStatus maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
+    TraceStatus maximal(TraceStatus status, const Execution& exec,
+                        const std::vector<Event>& events);
     // The final state of a maximal execution that the explorer does not report as a trace (another
     // trace of its class was reported): an outcome unless maximal() would make it an error trace.
     void outcome(const Execution& exec, const std::vector<Event>& events);
@@ -247,14 +249,15 @@ public:
                        std::vector<Block>& out);
     void finish();
 
-private:
+  private:
     void periodic();
     void budget(std::string_view reason);
     void countBlocked(const Execution& exec, const std::vector<Event>& events);
     void countErrorSites(const std::vector<Event>& events);
     void record(TraceStatus status, const Execution& exec, const std::vector<Event>& events);
     // The error trace of a data race among the events before the first error marker, if any.
-    bool raceTrace(const Execution& exec, const std::vector<Event>& events, std::vector<Event>& out);
+    bool raceTrace(const Execution& exec, const std::vector<Event>& events,
+                   std::vector<Event>& out);
 
     const Program& program_;
     const ExploreOptions& opts_;
@@ -285,7 +288,8 @@ private:
 
 // Knuth's estimate of the number of maximal interleavings (the naive explorer's traces): the
 // mean, over `walks` random walks, of the product of the numbers of enabled threads met.
-[[nodiscard]] double estimateInterleavings(const Program& program, int walks, std::uint64_t seed = 1);
+[[nodiscard]] double estimateInterleavings(const Program& program, int walks,
+                                           std::uint64_t seed = 1);
 
 // Adds the result of one run to a total (drivers that run an explorer several times, e.g. once
 // per input assignment): counts, incomplete reasons, block sites, errors, outcomes, statistics.
@@ -299,19 +303,19 @@ struct ExplorerInfo {
     std::string name;
     std::string equivalence;  // what one explored trace stands for
     std::string description;
-    bool optimal = false;     // exactly one complete trace per class of `equivalence`
+    bool optimal = false;  // exactly one complete trace per class of `equivalence`
     ExplorerFn run;
     std::vector<ExplorerOption> options = {};  // the ExploreOptions::params keys it understands
     // The guarantees an explorer gives about `equivalence` (optimal implies both): every
     // complete class has a complete trace; no two complete traces share a class.
     bool coversClasses = true;
     bool nonRedundant = false;
-    bool ifaa = false;        // honours ExploreOptions::conflicts.ifaa (others reject it)
+    bool ifaa = false;  // honours ExploreOptions::conflicts.ifaa (others reject it)
     // Recurses once per event or graph node: explore() runs it on a thread with a 512 MiB
     // stack. The others keep their search on a stack of their own and run on the caller's
     // thread (on a thread with the default stack when a poller must run on the caller's).
     bool bigStack = true;
-    bool parallel = false;    // honours ExploreOptions::jobs > 1 (explore/graph/Parallel.hpp)
+    bool parallel = false;  // honours ExploreOptions::jobs > 1 (explore/graph/Parallel.hpp)
     // Registered at run time (porlab.register_explorer: an explorer written in Python).
     bool plugin = false;
 };

@@ -44,8 +44,10 @@ std::optional<ExploreResult> exploreInputs(const Program& program, const Explore
         // Budgets are over the whole drive.
         const double spent =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (opts.maxTraces) o.maxTraces = opts.maxTraces - std::min(opts.maxTraces - 1, total.traceCount());
-        if (opts.maxEvents) o.maxEvents = opts.maxEvents - std::min(opts.maxEvents - 1, total.events);
+        if (opts.maxTraces)
+            o.maxTraces = opts.maxTraces - std::min(opts.maxTraces - 1, total.traceCount());
+        if (opts.maxEvents)
+            o.maxEvents = opts.maxEvents - std::min(opts.maxEvents - 1, total.events);
         if (opts.maxSeconds > 0) o.maxSeconds = std::max(1e-3, opts.maxSeconds - spent);
         ExploreResult r = run(o);
         ++runs;

@@ -25,13 +25,14 @@ namespace porlab {
 namespace {
 
 class LaporExplorer final : public graph::GraphExplorer {
-public:
-    LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r) : GraphExplorer(p, o, r) {
+  public:
+    LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
+        : GraphExplorer(p, o, r) {
         useMutexLocks();
         mo_ = o.option<std::string>("coherence", "lapor") == "mo";
     }
 
-protected:
+  protected:
     ThreadId nextThread(const graph::ExecutionGraph& g) override {
         // LAPOR's nextEvent (condition 4): while critical sections are open, extend one that is
         // lb-minimal among them. lb is part of happens-before, so in the witness of the graph
@@ -70,7 +71,7 @@ protected:
 
     bool accept(const graph::ExecutionGraph& g) override { return mo_ || canonicalCoherence(g); }
 
-private:
+  private:
     bool mo_ = false;
     std::vector<std::int32_t> openLock_;
 };

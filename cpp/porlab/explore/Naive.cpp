@@ -9,7 +9,7 @@ namespace porlab {
 namespace {
 
 class Naive {
-public:
+  public:
     Naive(const Program& p, const ExploreOptions& o, ExploreResult& r)
         : exec_(p.newExecution()), rep_(p, o, r), result_(r) {
         // zne awaits (Execution::setZneAwaits): a canceling decrement waits for an observer of
@@ -29,7 +29,7 @@ public:
         rep_.finish();
     }
 
-private:
+  private:
     // One state of the search: its enabled threads (computed before any child changes the
     // state), the next of them to run, and where the trace stood before the child's step.
     struct Frame {

@@ -11,11 +11,16 @@ namespace porlab {
 
 std::string_view optionTypeName(OptionType t) {
     switch (t) {
-        case OptionType::Bool: return "bool";
-        case OptionType::Int: return "int";
-        case OptionType::Enum: return "enum";
-        case OptionType::String: return "string";
-        case OptionType::Inferred: break;
+        case OptionType::Bool:
+            return "bool";
+        case OptionType::Int:
+            return "int";
+        case OptionType::Enum:
+            return "enum";
+        case OptionType::String:
+            return "string";
+        case OptionType::Inferred:
+            break;
     }
     return "inferred";
 }
@@ -71,7 +76,8 @@ OptionValue ExplorerOption::parse(std::string_view text, std::string_view owner)
                              "'");
         }
         case OptionType::String:
-        case OptionType::Inferred: break;
+        case OptionType::Inferred:
+            break;
     }
     return std::string(text);
 }
@@ -107,7 +113,8 @@ OptionValues parseOptions(const std::vector<ExplorerOption>& schema,
     OptionValues out;
     for (const auto& o : schema) {
         auto it = given.find(o.name);
-        if (it != given.end()) out.set(o.name, o.parse(it->second, owner));
+        if (it != given.end())
+            out.set(o.name, o.parse(it->second, owner));
         else if (!o.defaultValue.empty() || o.type() == OptionType::String)
             out.set(o.name, o.defaultParsed());
     }
@@ -124,10 +131,14 @@ const std::vector<ExplorerOption>& cLoadOptionSchema() {
     constexpr auto kNoMax = std::numeric_limits<std::int64_t>::max();
     static const std::vector<ExplorerOption> schema = {
         // No default: without it loops are not bounded.
-        {"unroll", "", {},
+        {"unroll",
+         "",
+         {},
          "at most N visits of a loop header per entry of the loop, as Nidhugg's and GenMC's "
          "-unroll=N (N-1 jumps back; the N-th blocks the execution: loop-bound); N >= 1",
-         OptionType::Int, 1, kNoMax},
+         OptionType::Int,
+         1,
+         kNoMax},
         ExplorerOption::choice(
             "loops", std::string(kDefaultLoops), loopModeNames(),
             "spin-loop reduction (plp-saver: iterations that change nothing are blocked, as "
@@ -144,7 +155,9 @@ const std::vector<ExplorerOption>& cLoadOptionSchema() {
         ExplorerOption::integer("max_execution_events", kDefaultMaxExecutionEvents, 1, kNoMax,
                                 "cut an execution this long (blocked; the run is incomplete): "
                                 "programs that never terminate end there"),
-        {"nondet_domain", "", {},
+        {"nondet_domain",
+         "",
+         {},
          "LO:HI: explore every value of __VERIFIER_nondet_* in LO..HI (the explorer runs once "
          "per assignment of values to the nondet calls reached); without it they return 0",
          OptionType::String},

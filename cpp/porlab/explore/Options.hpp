@@ -19,9 +19,9 @@ namespace porlab {
 enum class OptionType : std::uint8_t {
     Inferred,  // a declaration that names no type: Bool without `values`, Enum with them
     Bool,
-    Int,       // an integer in [min, max]
-    Enum,      // one of `values`
-    String,    // any text
+    Int,     // an integer in [min, max]
+    Enum,    // one of `values`
+    String,  // any text
 };
 
 [[nodiscard]] std::string_view optionTypeName(OptionType t);
@@ -64,7 +64,7 @@ using OptionSpec = ExplorerOption;
 
 // The parsed options of one run: every declared option, given or defaulted.
 class OptionValues {
-public:
+  public:
     void set(const std::string& name, OptionValue v) { values_[name] = std::move(v); }
     [[nodiscard]] bool has(std::string_view name) const {
         return values_.find(std::string(name)) != values_.end();
@@ -82,7 +82,7 @@ public:
         return *v;
     }
 
-private:
+  private:
     [[noreturn]] static void missing(std::string_view name);
     [[noreturn]] static void wrongType(std::string_view name);
     std::map<std::string, OptionValue> values_;

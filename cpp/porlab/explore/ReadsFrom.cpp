@@ -17,14 +17,14 @@ namespace porlab {
 namespace {
 
 class RfExplorer final : public graph::GraphExplorer {
-public:
+  public:
     RfExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r, bool all)
         : GraphExplorer(p, o, r), all_(all) {}
 
-protected:
+  protected:
     bool accept(const graph::ExecutionGraph& g) override { return all_ || canonicalCoherence(g); }
 
-private:
+  private:
     bool all_ = false;
 };
 

@@ -78,7 +78,8 @@ ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
             } catch (...) {
                 stop = true;  // the poller failed (e.g. a Python callback raised): stop cleanly
             }
-            if (stop && opts.control) opts.control->interrupt.store(true, std::memory_order_relaxed);
+            if (stop && opts.control)
+                opts.control->interrupt.store(true, std::memory_order_relaxed);
             lk.lock();
         }
     }
@@ -86,7 +87,6 @@ ExploreResult runOnBigStack(const ExplorerInfo& info, const Program& program,
     if (job.error) std::rethrow_exception(job.error);
     return std::move(job.result);
 }
-
 
 const ExplorerOption kCanStop = ExplorerOption::boolean(
     "can_stop", true,
@@ -127,52 +127,96 @@ std::deque<ExplorerInfo>& registry() {
 
 std::deque<ExplorerInfo> builtinExplorers() {
     return {
-        {"naive", "interleavings",
-         "depth-first search over every interleaving of enabled threads (the oracle)", false,
-         exploreNaive, {kZneAwaits}, true, false, false, /*bigStack=*/false},
-        {"source", "mazurkiewicz",
+        {"naive",
+         "interleavings",
+         "depth-first search over every interleaving of enabled threads (the oracle)",
+         false,
+         exploreNaive,
+         {kZneAwaits},
+         true,
+         false,
+         false,
+         /*bigStack=*/false},
+        {"source",
+         "mazurkiewicz",
          "Source-DPOR with sleep sets (Abdulla et al. POPL'14); awaits, locks and joins as "
          "blocking races; may explore redundant (sleep-set-blocked) executions",
-         false, exploreSource, {kCanStop, kZneAwaits}, true, false, /*ifaa=*/true,
+         false,
+         exploreSource,
+         {kCanStop, kZneAwaits},
+         true,
+         false,
+         /*ifaa=*/true,
          /*bigStack=*/false},
-        {"optimal", "mazurkiewicz",
+        {"optimal",
+         "mazurkiewicz",
          "Optimal-DPOR with wakeup trees and sleep sets (Abdulla et al. POPL'14/JACM'17); "
          "one complete trace per class (mazurkiewicz-ifaa with conflicts.ifaa)",
-         true, exploreOptimal, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true,
+         true,
+         exploreOptimal,
+         {kCanStop, kZneAwaits},
+         true,
+         true,
+         /*ifaa=*/true,
          /*bigStack=*/false},
-        {"optimal-await", "mazurkiewicz",
+        {"optimal-await",
+         "mazurkiewicz",
          "Optimal-DPOR-Await (Godot Algorithm 1): blocking races for awaits, locks and joins, "
          "IFAA when conflicts.ifaa is set (mazurkiewicz otherwise)",
-         true, exploreOptimalAwait, {kCanStop, kZneAwaits}, true, true, /*ifaa=*/true,
+         true,
+         exploreOptimalAwait,
+         {kCanStop, kZneAwaits},
+         true,
+         true,
+         /*ifaa=*/true,
          /*bigStack=*/false},
-        {"graph", "mazurkiewicz",
+        {"graph",
+         "mazurkiewicz",
          "graph-based exploration (GenMC/TruSt skeleton) of (reads-from, coherence) graphs under "
          "SC with TruSt's maximality condition: one graph per Mazurkiewicz class",
-         true, exploreGraph, {kZne, kSplit}, /*coversClasses=*/true,
-         /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true, /*parallel=*/true},
+         true,
+         exploreGraph,
+         {kZne, kSplit},
+         /*coversClasses=*/true,
+         /*nonRedundant=*/false,
+         /*ifaa=*/false,
+         /*bigStack=*/true,
+         /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
          true, exploreRfSmc, kRvfOptions, true, true},
-        {"rf-graph", "reads-from",
+        {"rf-graph",
+         "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
          "reads-from class, only the one whose coherence is that of the class's canonical SC "
          "witness is reported (the others are explored and counted in graphs_not_reported)",
-         true, exploreRfGraph, {kZne, kSplit}, /*coversClasses=*/true,
-         /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true, /*parallel=*/true},
-        {"lapor", "lock-aware",
+         true,
+         exploreRfGraph,
+         {kZne, kSplit},
+         /*coversClasses=*/true,
+         /*nonRedundant=*/false,
+         /*ifaa=*/false,
+         /*bigStack=*/true,
+         /*parallel=*/true},
+        {"lapor",
+         "lock-aware",
          "LAPOR (Kokologiannakis et al. OOPSLA'19) on the graph engine: locks are plain events "
          "that never block, mutual exclusion is part of consistency, critical sections are "
          "extended first; one trace per lock-aware class (coherence=mo: per lock-aware-mo class)",
-         true, exploreLapor,
+         true,
+         exploreLapor,
          {ExplorerOption::choice(
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
           kZne, kSplit},
-         /*coversClasses=*/true, /*nonRedundant=*/false, /*ifaa=*/false, /*bigStack=*/true,
+         /*coversClasses=*/true,
+         /*nonRedundant=*/false,
+         /*ifaa=*/false,
+         /*bigStack=*/true,
          /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
@@ -241,7 +285,8 @@ void refuseMutexDestroy(const Program& program, const std::string& explorer) {
     const std::string file = pos.file < info->files.size() ? info->files[pos.file] : "";
     throw UnsupportedError(
         explorer + ": program '" + info->name + "' destroys a mutex (at " + file + ":" +
-        std::to_string(pos.line) + "): " + explorer + " cannot check the uses of a destroyed "
+        std::to_string(pos.line) + "): " + explorer +
+        " cannot check the uses of a destroyed "
         "mutex (its locks and a destroy are not ordered as executed); use optimal, "
         "optimal-await, source, graph, rf-graph or naive");
 }
@@ -283,7 +328,9 @@ ExploreResult explore(const Program& program, const std::string& explorer,
         withControl.control = &ownControl;
         o = &withControl;
     }
-    const ExploreRun run = [&](const ExploreOptions& ro) { return runOnBigStack(info, program, ro); };
+    const ExploreRun run = [&](const ExploreOptions& ro) {
+        return runOnBigStack(info, program, ro);
+    };
     std::optional<ExploreResult> driven = exploreInputs(program, *o, run);
     ExploreResult r = driven ? std::move(*driven) : run(*o);
     r.explorer = info.name;

@@ -25,7 +25,7 @@ std::uint64_t peakResidentBytes() {
         std::fclose(f);
         if (found) return static_cast<std::uint64_t>(kib) * 1024;
     }
-    struct rusage ru {};
+    struct rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
 }
@@ -68,8 +68,10 @@ std::uint64_t defaultMemoryBudget() {
             }
         std::fclose(f);
     }
-    for (const char* cg : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
-        if (const std::uint64_t lim = readLimit(cg); lim && (total == 0 || lim < total)) total = lim;
+    for (const char* cg :
+         {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
+        if (const std::uint64_t lim = readLimit(cg); lim && (total == 0 || lim < total))
+            total = lim;
     return total / 4 * 3;
 }
 
@@ -82,16 +84,20 @@ constexpr std::uint64_t kCheckEvery = 256;
 // The incomplete reasons a block reason implies ("" for none).
 std::string_view limitOf(BlockReason r) {
     switch (r) {
-    case BlockReason::ExecutionCut: return "execution-cut";
-    case BlockReason::ThreadLimit: return "thread-limit";
-    case BlockReason::LocationLimit: return "location-limit";
-    default: return {};
+        case BlockReason::ExecutionCut:
+            return "execution-cut";
+        case BlockReason::ThreadLimit:
+            return "thread-limit";
+        case BlockReason::LocationLimit:
+            return "location-limit";
+        default:
+            return {};
     }
 }
 
 std::uint64_t siteKey(BlockReason r, SourcePos p) {
-    return (static_cast<std::uint64_t>(r) << 56) | (static_cast<std::uint64_t>(p.file & 0xffffff) << 32) |
-           p.line;
+    return (static_cast<std::uint64_t>(r) << 56) |
+           (static_cast<std::uint64_t>(p.file & 0xffffff) << 32) | p.line;
 }
 
 constexpr std::string_view kIncompleteOrder[] = {
@@ -102,8 +108,10 @@ constexpr std::string_view kIncompleteOrder[] = {
 
 void addSite(std::vector<BlockSite>& sites, const BlockSite& s) {
     auto it = std::lower_bound(sites.begin(), sites.end(), s);
-    if (it != sites.end() && *it == s) it->traces += s.traces;
-    else sites.insert(it, s);
+    if (it != sites.end() && *it == s)
+        it->traces += s.traces;
+    else
+        sites.insert(it, s);
 }
 
 void addIncomplete(std::vector<std::string>& v, std::string_view r) {
@@ -120,7 +128,9 @@ void addIncomplete(std::vector<std::string>& v, std::string_view r) {
 
 }  // namespace
 
-void addIncompleteReason(ExploreResult& r, std::string_view reason) { addIncomplete(r.incomplete, reason); }
+void addIncompleteReason(ExploreResult& r, std::string_view reason) {
+    addIncomplete(r.incomplete, reason);
+}
 
 void mergeResult(ExploreResult& total, ExploreResult&& r) {
     total.complete += r.complete;
@@ -144,16 +154,22 @@ void mergeResult(ExploreResult& total, ExploreResult&& r) {
     }
     for (auto& x : r.errorsBySite) {
         auto& by = total.errorsBySite;
-        auto it = std::lower_bound(by.begin(), by.end(), x.site,
-                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
-        if (it != by.end() && it->site == x.site) it->traces += x.traces;  // the earlier trace stays
-        else by.insert(it, std::move(x));
+        auto it = std::lower_bound(
+            by.begin(), by.end(), x.site,
+            [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (it != by.end() && it->site == x.site)
+            it->traces += x.traces;  // the earlier trace stays
+        else
+            by.insert(it, std::move(x));
     }
     for (const auto& [k, v] : r.stats) total.stats[k] += v;
 }
 
 Reporter::Reporter(const Program& program, const ExploreOptions& opts, ExploreResult& result)
-    : program_(program), opts_(opts), result_(result), start_(std::chrono::steady_clock::now()),
+    : program_(program),
+      opts_(opts),
+      result_(result),
+      start_(std::chrono::steady_clock::now()),
       lastMemoryCheck_(start_) {
     needTrace_ = opts.keepTraces || static_cast<bool>(opts.onTrace);
     nextCheck_ = result_.events + 1;  // the first check at once: an interrupt already set
@@ -169,8 +185,10 @@ void Reporter::budget(std::string_view reason) {
 void Reporter::periodic() {
     nextCheck_ = result_.events + kCheckEvery;
     if (opts_.maxEvents) {
-        if (result_.events >= opts_.maxEvents) budget("events");
-        else nextCheck_ = std::min(nextCheck_, opts_.maxEvents);
+        if (result_.events >= opts_.maxEvents)
+            budget("events");
+        else
+            nextCheck_ = std::min(nextCheck_, opts_.maxEvents);
     }
     if (ExploreControl* c = opts_.control) {
         c->progress.events.fetch_add(result_.events - published_, std::memory_order_relaxed);
@@ -179,7 +197,8 @@ void Reporter::periodic() {
     }
     if (opts_.maxSeconds <= 0 && !opts_.maxMemoryBytes) return;
     const auto now = std::chrono::steady_clock::now();
-    if (opts_.maxSeconds > 0 && std::chrono::duration<double>(now - start_).count() >= opts_.maxSeconds)
+    if (opts_.maxSeconds > 0 &&
+        std::chrono::duration<double>(now - start_).count() >= opts_.maxSeconds)
         budget("seconds");
     if (opts_.maxMemoryBytes && now - lastMemoryCheck_ >= std::chrono::milliseconds(5)) {
         lastMemoryCheck_ = now;
@@ -191,7 +210,8 @@ TraceStatus Reporter::classify(const Execution& exec) {
     if (exec.failed()) return TraceStatus::Error;
     for (ThreadId t = 0; t < exec.maxThreads(); ++t) {
         auto s = exec.status(t);
-        if (s != ThreadStatus::Finished && s != ThreadStatus::NotStarted) return TraceStatus::Blocked;
+        if (s != ThreadStatus::Finished && s != ThreadStatus::NotStarted)
+            return TraceStatus::Blocked;
     }
     return TraceStatus::Complete;
 }
@@ -239,7 +259,8 @@ BlockReason blockReasonOf(BlockCause c) {
     return i < table.size() ? table[i] : BlockReason::Unknown;
 }
 
-void Reporter::blocks(const Execution& exec, const std::vector<Event>& events, std::vector<Block>& out) {
+void Reporter::blocks(const Execution& exec, const std::vector<Event>& events,
+                      std::vector<Block>& out) {
     out.clear();
     bool deadlocked = false, checked = false;
     for (ThreadId t = 0; t < exec.maxThreads(); ++t) {
@@ -265,13 +286,18 @@ void Reporter::blocks(const Execution& exec, const std::vector<Event>& events, s
                     checked = true;
                 }
                 switch (p.kind) {
-                case EventKind::Lock: r = deadlocked ? BlockReason::Deadlock : BlockReason::Lock; break;
-                case EventKind::Join: r = deadlocked ? BlockReason::Deadlock : BlockReason::Join; break;
-                case EventKind::Await:
-                case EventKind::XchgAwait:
-                    r = p.aux == kCondWaitAux ? BlockReason::CondWait : BlockReason::Await;
-                    break;
-                default: break;
+                    case EventKind::Lock:
+                        r = deadlocked ? BlockReason::Deadlock : BlockReason::Lock;
+                        break;
+                    case EventKind::Join:
+                        r = deadlocked ? BlockReason::Deadlock : BlockReason::Join;
+                        break;
+                    case EventKind::Await:
+                    case EventKind::XchgAwait:
+                        r = p.aux == kCondWaitAux ? BlockReason::CondWait : BlockReason::Await;
+                        break;
+                    default:
+                        break;
                 }
             }
             out.push_back({t, r, p.pos});
@@ -295,7 +321,8 @@ void Reporter::countBlocked(const Execution& exec, const std::vector<Event>& eve
     ++blockedBy_[static_cast<std::size_t>(primary)];
 }
 
-bool Reporter::raceTrace(const Execution& exec, const std::vector<Event>& events, std::vector<Event>& out) {
+bool Reporter::raceTrace(const Execution& exec, const std::vector<Event>& events,
+                         std::vector<Event>& out) {
     if (!opts_.checkRaces || !program_.info()->plainAccesses) return false;
     // An error trace: the accesses before its error (nothing after a failure runs).
     std::size_t end = events.size();
@@ -310,7 +337,8 @@ bool Reporter::raceTrace(const Execution& exec, const std::vector<Event>& events
     return true;
 }
 
-TraceStatus Reporter::maximal(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
+TraceStatus Reporter::maximal(TraceStatus status, const Execution& exec,
+                              const std::vector<Event>& events) {
     if (opts_.acceptTrace && !opts_.acceptTrace(exec)) return status;
     // Bug checks, decided here, after the explorer's end-of-trace analysis, so that no explorer
     // loses the classes beyond the trace (the explorer goes on as if it had been reported as it
@@ -355,14 +383,21 @@ void Reporter::outcome(const Execution& exec, const std::vector<Event>& events) 
 void Reporter::record(TraceStatus status, const Execution& exec, const std::vector<Event>& events) {
     if (status == TraceStatus::Blocked) countBlocked(exec, events);
     switch (status) {
-    case TraceStatus::Complete: ++result_.complete; break;
-    case TraceStatus::Blocked: ++result_.blocked; break;
-    case TraceStatus::Error: ++result_.errors; break;
-    case TraceStatus::Partial: break;
+        case TraceStatus::Complete:
+            ++result_.complete;
+            break;
+        case TraceStatus::Blocked:
+            ++result_.blocked;
+            break;
+        case TraceStatus::Error:
+            ++result_.errors;
+            break;
+        case TraceStatus::Partial:
+            break;
     }
     if (ExploreControl* c = opts_.control) {
         auto& pr = c->progress;
-        (status == TraceStatus::Complete ? pr.complete
+        (status == TraceStatus::Complete  ? pr.complete
          : status == TraceStatus::Blocked ? pr.blocked
                                           : pr.errors)
             .fetch_add(1, std::memory_order_relaxed);
@@ -379,7 +414,8 @@ void Reporter::record(TraceStatus status, const Execution& exec, const std::vect
         if (status == TraceStatus::Blocked) {
             std::vector<TraceBlock> tb;
             for (const auto& b : blocks_)
-                tb.push_back({b.thread, std::string(kBlockReasonNames[static_cast<int>(b.reason)]), b.pos});
+                tb.push_back(
+                    {b.thread, std::string(kBlockReasonNames[static_cast<int>(b.reason)]), b.pos});
             t.setBlocks(std::move(tb));
         }
         if (opts_.onTrace) opts_.onTrace(t);
@@ -403,8 +439,9 @@ void Reporter::countErrorSites(const std::vector<Event>& events) {
         auto it = std::lower_bound(result_.errorSites.begin(), result_.errorSites.end(), s);
         if (it == result_.errorSites.end() || !(*it == s)) result_.errorSites.insert(it, s);
         auto& by = result_.errorsBySite;
-        auto jt = std::lower_bound(by.begin(), by.end(), s,
-                                   [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        auto jt = std::lower_bound(
+            by.begin(), by.end(), s,
+            [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
         if (jt == by.end() || !(jt->site == s))
             jt = by.insert(jt, {s, 0, Trace(events, TraceStatus::Error, program_.info())});
         ++jt->traces;
@@ -419,7 +456,8 @@ bool Reporter::stop() {
 }
 
 void Reporter::finish() {
-    result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    result_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     result_.peakMemoryBytes = peakResidentBytes();
     if (ExploreControl* c = opts_.control) {
         c->progress.events.fetch_add(result_.events - published_, std::memory_order_relaxed);
@@ -432,7 +470,8 @@ void Reporter::finish() {
         const auto reason = static_cast<BlockReason>(k >> 56);
         const SourcePos pos{static_cast<std::uint32_t>((k >> 32) & 0xffffff),
                             static_cast<std::uint32_t>(k & 0xffffffff)};
-        addSite(result_.blockSites, {std::string(kBlockReasonNames[static_cast<int>(reason)]), pos, n});
+        addSite(result_.blockSites,
+                {std::string(kBlockReasonNames[static_cast<int>(reason)]), pos, n});
         if (const auto lim = limitOf(reason); !lim.empty()) addIncomplete(result_.incomplete, lim);
     }
     std::fill(std::begin(blockedBy_), std::end(blockedBy_), 0);

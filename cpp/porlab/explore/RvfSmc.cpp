@@ -17,8 +17,8 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
     if (fails != s.fails && !fresh && !s.reads && e.kind == s.ev.kind && e.loc == s.ev.loc &&
         e.wval == s.ev.wval && e.index == s.ev.index)
         unorderedFault(s.ev);
-    if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval ||
-        e.index != s.ev.index || (fails != s.fails && !fresh))
+    if (e.kind != s.ev.kind || e.loc != s.ev.loc || e.wval != s.ev.wval || e.index != s.ev.index ||
+        (fails != s.fails && !fresh))
         throw std::logic_error("rvf: internal error: replay of " + toString(s.ev) + " #" +
                                std::to_string(s.ev.index) + " w" + std::to_string(s.ev.wval) +
                                (s.fails ? " (failing)" : "") + " gave " + toString(e) + " #" +
@@ -37,7 +37,8 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
     return changed;
 }
 
-bool RvfSmc::extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes) {
+bool RvfSmc::extend(std::vector<std::int32_t>& sl,
+                    std::vector<std::pair<ThreadId, LocId>>& writes) {
     noteKills();
     for (bool progress = true; progress;) {
         progress = false;
@@ -73,7 +74,7 @@ bool RvfSmc::extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadI
 }
 
 void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
-          const CausalMap& C, ThreadId newT, bool here) {
+                  const CausalMap& C, ThreadId newT, bool here) {
     ++nodes_;
     for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(xlen[t]));
     // A replay replaces the caller's trace: it is put back when this node is done.
@@ -93,7 +94,8 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
         }
     }
     if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
-        const auto idx = static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
+        const auto idx =
+            static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
         for (std::size_t q = 0; q < order_.size(); ++q)
             if (order_[q].t == newT && order_[q].i == idx) reportError(q);
         if (rep_.stopped()) return;
@@ -158,17 +160,22 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
         std::vector<std::pair<Value, std::vector<WriteRef>>> groups;
         const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
         for (const WriteRef& w : visibleWrites(r, sl)) {
-            if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
-            Value v = w.t == kInitThread
-                          ? initVal(r.ev.loc)
-                          : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
+            if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)]))
+                continue;
+            Value v =
+                w.t == kInitThread
+                    ? initVal(r.ev.loc)
+                    : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
             if (!admits(r.ev, v)) continue;
             if (live) v = v == kDeadValue ? 1 : 0;
-            auto g = ro_.perWrite && !live ? groups.end()
-                                           : std::find_if(groups.begin(), groups.end(),
-                                                          [&](const auto& e) { return e.first == v; });
-            if (g == groups.end()) groups.push_back({v, {w}});
-            else g->second.push_back(w);
+            auto g = ro_.perWrite && !live
+                         ? groups.end()
+                         : std::find_if(groups.begin(), groups.end(),
+                                        [&](const auto& e) { return e.first == v; });
+            if (g == groups.end())
+                groups.push_back({v, {w}});
+            else
+                g->second.push_back(w);
         }
         if (!ro_.perWrite)
             std::sort(groups.begin(), groups.end(),
@@ -221,8 +228,10 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
                 // atAux: the program is at the end of the witness already
                 if (atAux) performed(r.t, steps_[static_cast<std::size_t>(r.t)].back());
                 ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack, sigClock_});
-                if (atAux) node({}, xl, Cn, r.t, true);
-                else node(ws_.witness(), xl, Cn, r.t);
+                if (atAux)
+                    node({}, xl, Cn, r.t, true);
+                else
+                    node(ws_.witness(), xl, Cn, r.t);
                 backtrack = signalled(ancestors_.back());
                 ancestors_.pop_back();
             }
@@ -235,8 +244,10 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
         // Lines 33-34: r may no longer read the writes of this node's trace.
         auto it = std::find_if(Cn.begin(), Cn.end(),
                                [&](const CausalEntry& e) { return e.t == r.t && e.idx == ridx; });
-        if (it != Cn.end()) it->counts = sl;
-        else Cn.push_back({r.t, ridx, sl});
+        if (it != Cn.end())
+            it->counts = sl;
+        else
+            Cn.push_back({r.t, ridx, sl});
     }
 }
 

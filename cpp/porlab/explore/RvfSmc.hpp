@@ -52,9 +52,9 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <vector>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Errors.hpp"
@@ -81,10 +81,13 @@ using rvf::WriteRef;
 // Can the pending read-like event `p` read value v (and so execute)?
 [[nodiscard]] inline bool admits(const Event& p, Value v) {
     switch (p.kind) {
-    case EventKind::Lock: return v == 0;
-    case EventKind::Await:
-    case EventKind::XchgAwait: return evalAwaitCond(p.cond, v, p.operand);
-    default: return true;
+        case EventKind::Lock:
+            return v == 0;
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            return evalAwaitCond(p.cond, v, p.operand);
+        default:
+            return true;
     }
 }
 
@@ -104,7 +107,6 @@ struct RvfOptions {
     bool fastPaths = true;
     rvf::VscOptions vsc;
 };
-
 
 // (the initial write is forbidden too once C(r) is defined).
 struct CausalEntry {
@@ -128,9 +130,13 @@ struct IntsHash {
 };
 
 class RvfSmc {
-public:
+  public:
     RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
-        : exec_(p.newExecution()), info_(p.info()), opts_(o), result_(r), rep_(p, o, r),
+        : exec_(p.newExecution()),
+          info_(p.info()),
+          opts_(o),
+          result_(r),
+          rep_(p, o, r),
           ro_(std::move(ro)) {
         // VerifySC can take long between two events: it asks the budgets too.
         ro_.vsc.interrupt = [this] { return rep_.stop(); };
@@ -171,7 +177,7 @@ public:
         s["outcome_verifysc_seconds"] = fin_.seconds;
     }
 
-private:
+  private:
     // A step of the current trace, with what its write overwrote (so that a suffix of the trace
     // can be taken back).
     struct Performed {
@@ -212,9 +218,11 @@ private:
             at = " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
         throw UnsupportedError(
             explorer + ": program '" + info_->name + "': whether the " + std::string(name(e.kind)) +
-            at + " faults depends on its order with another event, not on a value it reads (a "
+            at +
+            " faults depends on its order with another event, not on a value it reads (a "
             "write to memory that a free or the end of a stack frame kills concurrently); " +
-            explorer + " explores reads-from only and cannot tell these executions apart (use naive, "
+            explorer +
+            " explores reads-from only and cannot tell these executions apart (use naive, "
             "source or optimal)");
     }
 
@@ -395,7 +403,8 @@ private:
     }
 
     // Extend maximally with events that read nothing; returns the writes performed.
-    [[nodiscard]] bool extend(std::vector<std::int32_t>& sl, std::vector<std::pair<ThreadId, LocId>>& writes);
+    [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
+                              std::vector<std::pair<ThreadId, LocId>>& writes);
 
     // ---- steps: clocks and per-location lists ------------------------------------------------
 
@@ -455,7 +464,8 @@ private:
         return s.fails && !s.reads && writesMemory(s.ev.kind) && s.ev.loc >= 0;
     }
 
-    [[nodiscard]] std::int32_t spawnPos(ThreadId c, const std::vector<std::vector<std::int32_t>>& at) const {
+    [[nodiscard]] std::int32_t spawnPos(ThreadId c,
+                                        const std::vector<std::vector<std::int32_t>>& at) const {
         const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(c)];
         if (sp.t < 0) return -1;
         const auto& a = at[static_cast<std::size_t>(sp.t)];
@@ -496,7 +506,8 @@ private:
 
     // ---- the recursion (Algorithm 2) ----------------------------------------------------------
 
-    [[nodiscard]] static const CausalEntry* lookup(const CausalMap& c, ThreadId t, std::int32_t idx) {
+    [[nodiscard]] static const CausalEntry* lookup(const CausalMap& c, ThreadId t,
+                                                   std::int32_t idx) {
         for (const auto& e : c)
             if (e.t == t && e.idx == idx) return &e;
         return nullptr;
@@ -533,9 +544,11 @@ private:
     // come before it), and whether another write comes after it is decided by the latest write of
     // each other thread in the past (clocks grow along a thread): O(threads²) per read, where
     // comparing all pairs of writes made a node cost O(writes²).
-    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal past
-    // that comes after it and reads another write: every witness puts that other write between.
-    [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl);
+    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal
+    // past that comes after it and reads another write: every witness puts that other write
+    // between.
+    [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r,
+                                                      const std::vector<std::int32_t>& sl);
 
     // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
     // another write? Per thread, the reads after w are the latest ones (clocks grow along the
@@ -562,7 +575,7 @@ private:
     std::vector<std::vector<std::int32_t>> clk_, prevDiff_;
     std::vector<std::vector<WriteRef>> src_;
     std::vector<std::unique_ptr<LocLists>> locLists_;  // by location
-    std::vector<LocId> usedLocs_;                       // the locations with lists
+    std::vector<LocId> usedLocs_;                      // the locations with lists
     // the current trace: steps in order (each with what its write overwrote), visible memory and
     // its writers
     std::vector<Performed> order_;

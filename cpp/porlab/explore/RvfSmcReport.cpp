@@ -41,8 +41,11 @@ void RvfSmc::reportError(std::size_t p) {
     for (std::size_t q = p + 1; q-- > 0;) {
         if (!need[q]) continue;
         const auto [t, i] = std::pair{order_[q].t, order_[q].i};
-        if (i > 0) need[static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i - 1)])] = 1;
-        else if (const std::int32_t sp = spawnPos(t, at); sp >= 0) need[static_cast<std::size_t>(sp)] = 1;
+        if (i > 0)
+            need[static_cast<std::size_t>(
+                at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i - 1)])] = 1;
+        else if (const std::int32_t sp = spawnPos(t, at); sp >= 0)
+            need[static_cast<std::size_t>(sp)] = 1;
         if (rf[q] >= 0) need[static_cast<std::size_t>(rf[q])] = 1;
         if (joinSrc[q] >= 0) need[static_cast<std::size_t>(joinSrc[q])] = 1;
     }
@@ -55,7 +58,8 @@ void RvfSmc::reportError(std::size_t p) {
         if (need[q]) key[static_cast<std::size_t>(order_[q].t)] = order_[q].i + 1;
     for (ThreadId t = 0; t < T_; ++t)
         for (std::int32_t i = 0; i < key[static_cast<std::size_t>(t)]; ++i) {
-            const auto q = static_cast<std::size_t>(at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]);
+            const auto q = static_cast<std::size_t>(
+                at[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)]);
             const Step& s = steps_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i)];
             if (!s.reads && !faultsByOrder(s)) continue;
             key.push_back(i);
@@ -74,7 +78,7 @@ void RvfSmc::reportError(std::size_t p) {
 }
 
 void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
-                   const Snapshot& snap) {
+                           const Snapshot& snap) {
     // Final-value constraints: a pending blocking read must stay disabled.
     auto allowed = [&](LocId x, Value v) {
         for (const Pending& p : pend)
@@ -100,7 +104,8 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
     std::vector<LocId> used = usedLocs_;
     std::sort(used.begin(), used.end());  // (in location order, as the outcomes were)
     for (const LocId p : locs)
-        if (!locLists_[static_cast<std::size_t>(p)]) values[static_cast<std::size_t>(p)].push_back(initVal(p));
+        if (!locLists_[static_cast<std::size_t>(p)])
+            values[static_cast<std::size_t>(p)].push_back(initVal(p));
     for (const LocId xl : used) {
         const auto x = static_cast<std::size_t>(xl);
         std::vector<Value>& vs = values[x];
@@ -124,7 +129,8 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
         std::sort(vs.begin(), vs.end());
         vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
-        if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x]) locs.push_back(static_cast<LocId>(x));
+        if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x])
+            locs.push_back(static_cast<LocId>(x));
     }
     if (locs.empty() || (constrained == 0 && !opts_.collectOutcomes)) {
         rep_.maximal(Reporter::classify(*exec_), *exec_, traceEvents());

@@ -15,13 +15,17 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     auto join = [&](const std::int32_t* o) {
         for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], o[u]);
     };
-    if (i > 0) join(poClock(t, i - 1));
-    else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+    if (i > 0)
+        join(poClock(t, i - 1));
+    else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0)
+        join(poClock(sp.t, sp.i));
     if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
         const ThreadId ch = s.ev.aux;
         const auto cu = static_cast<std::size_t>(ch);
-        if (reg_[cu] > 0) join(poClock(ch, reg_[cu] - 1));
-        else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0) join(poClock(sp.t, sp.i));
+        if (reg_[cu] > 0)
+            join(poClock(ch, reg_[cu] - 1));
+        else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0)
+            join(poClock(sp.t, sp.i));
     }
     if (ro_.perWrite) {
         src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
@@ -98,8 +102,7 @@ std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<
     return vis;
 }
 
-bool RvfSmc::hiddenByRead(LocId loc, WriteRef w,
-                                const std::vector<std::int32_t>& past) const {
+bool RvfSmc::hiddenByRead(LocId loc, WriteRef w, const std::vector<std::int32_t>& past) const {
     const LocLists& ll = *locLists_[static_cast<std::size_t>(loc)];
     for (std::size_t u = 0; u < past.size(); ++u) {
         const auto& rl = ll.reads[u];

@@ -10,7 +10,7 @@ namespace porlab::rvf {
 
 // The solver keeps its buffers from one call to the next (see Workspace).
 class Solver {
-public:
+  public:
     bool run(const Instance& inst, const VscOptions& opts, VscStats& stats) {
         inst_ = &inst;
         opts_ = &opts;
@@ -29,7 +29,7 @@ public:
     }
     [[nodiscard]] const std::vector<ThreadId>& witness() const { return seq_; }
 
-private:
+  private:
     bool solve() {
         index();
         if (opts_->closure && !closure()) {
@@ -67,8 +67,7 @@ private:
         return false;
     }
 
-
-private:
+  private:
     // ---- the instance, flattened: event id = off_[t] + i; finals get ids n_ + j --------------
     struct Ev {
         std::int32_t t = 0, i = 0;
@@ -88,7 +87,8 @@ private:
     // order met (a C program has thousands of locations, and arrays over all of them, cleared at
     // every call, cost more than the search of a small instance).
     LocId dense(LocId l) {
-        if (static_cast<std::size_t>(l) >= denseOf_.size()) denseOf_.resize(static_cast<std::size_t>(l) + 1, -1);
+        if (static_cast<std::size_t>(l) >= denseOf_.size())
+            denseOf_.resize(static_cast<std::size_t>(l) + 1, -1);
         auto& d = denseOf_[static_cast<std::size_t>(l)];
         if (d < 0) {
             d = static_cast<LocId>(M_++);
@@ -98,7 +98,9 @@ private:
     }
 
     [[nodiscard]] int id(int t, int i) const { return off_[static_cast<std::size_t>(t)] + i; }
-    [[nodiscard]] int wid(const WriteRef& w) const { return w.t == kInitThread ? -1 : id(w.t, w.i); }
+    [[nodiscard]] int wid(const WriteRef& w) const {
+        return w.t == kInitThread ? -1 : id(w.t, w.i);
+    }
 
     void index() {
         M_ = 0;
@@ -115,7 +117,8 @@ private:
                 Ev& e = ev_[static_cast<std::size_t>(id(t, i))];
                 e = {t, i, s.reads || s.writes ? dense(s.ev.loc) : kNoLoc, s.reads, s.writes, &s};
                 if (s.reads)
-                    for (const WriteRef& w : s.good) good_[static_cast<std::size_t>(id(t, i))].push_back(wid(w));
+                    for (const WriteRef& w : s.good)
+                        good_[static_cast<std::size_t>(id(t, i))].push_back(wid(w));
             }
         for (int j = 0; j < nf; ++j) {
             Ev& e = ev_[static_cast<std::size_t>(n_ + j)];
@@ -163,7 +166,8 @@ private:
                 }
             }
             // The initial write is executed from the start.
-            if (remaining_[static_cast<std::size_t>(r)] == 0) ++holders_[static_cast<std::size_t>(e.loc)];
+            if (remaining_[static_cast<std::size_t>(r)] == 0)
+                ++holders_[static_cast<std::size_t>(e.loc)];
         }
         rank_.assign(static_cast<std::size_t>(n_), std::numeric_limits<int>::max());
         if (opts_->guidance && inst_->aux) {
@@ -195,8 +199,10 @@ private:
     template <class F>
     void forPreds(int e, F&& f) const {
         const Ev& ev = ev_[static_cast<std::size_t>(e)];
-        if (ev.i > 0) f(e - 1);
-        else if (const int sp = spawnId(ev.t); sp >= 0) f(sp);
+        if (ev.i > 0)
+            f(e - 1);
+        else if (const int sp = spawnId(ev.t); sp >= 0)
+            f(sp);
         const Step& s = *ev.step;
         if (s.ev.kind == EventKind::Join && s.ev.aux >= 0 && s.ev.aux < T_) {
             const int c = s.ev.aux;
@@ -224,7 +230,9 @@ private:
         succ_.resize(static_cast<std::size_t>(succOff_[n]));
         fill_.assign(succOff_.begin(), succOff_.end() - 1);
         for (int e = 0; e < n_; ++e)
-            forPreds(e, [&](int p) { succ_[static_cast<std::size_t>(fill_[static_cast<std::size_t>(p)]++)] = e; });
+            forPreds(e, [&](int p) {
+                succ_[static_cast<std::size_t>(fill_[static_cast<std::size_t>(p)]++)] = e;
+            });
         queue_.clear();
         for (int e = 0; e < n_; ++e)
             if (indeg_[static_cast<std::size_t>(e)] == 0) queue_.push_back(e);
@@ -237,7 +245,8 @@ private:
             });
             const Ev& ev = ev_[static_cast<std::size_t>(e)];
             c[ev.t] = ev.i + 1;
-            for (auto k = succOff_[static_cast<std::size_t>(e)]; k < succOff_[static_cast<std::size_t>(e) + 1]; ++k) {
+            for (auto k = succOff_[static_cast<std::size_t>(e)];
+                 k < succOff_[static_cast<std::size_t>(e) + 1]; ++k) {
                 const int sc = succ_[static_cast<std::size_t>(k)];
                 if (--indeg_[static_cast<std::size_t>(sc)] == 0) queue_.push_back(sc);
             }
@@ -369,17 +378,17 @@ private:
                             if (w == b || !lt(w, b)) return false;
                         return true;
                     };
-                    const auto p1 =
-                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !afterCl(b); });
-                    const auto p2 =
-                        std::partition_point(ws.begin(), ws.end(), [&](int b) { return !lt(r, b); });
+                    const auto p1 = std::partition_point(ws.begin(), ws.end(),
+                                                         [&](int b) { return !afterCl(b); });
+                    const auto p2 = std::partition_point(ws.begin(), ws.end(),
+                                                         [&](int b) { return !lt(r, b); });
                     const auto s1 = static_cast<std::size_t>(p1 - ws.begin());
                     const auto s2 = static_cast<std::size_t>(p2 - ws.begin());
                     for (std::size_t k = s1; k < s2; ++k) {
                         const int b = ws[k];
                         if (b == r || isGood(b)) continue;
                         if (r >= n_) return false;  // nothing comes after a final read
-                        addEdge(r, b);  // the earliest: the later ones come after it
+                        addEdge(r, b);              // the earliest: the later ones come after it
                         break;
                     }
                 }
@@ -397,7 +406,8 @@ private:
 
     [[nodiscard]] bool isGoodActive(int r) const {
         const auto& G = good_[static_cast<std::size_t>(r)];
-        return std::find(G.begin(), G.end(), active_[static_cast<std::size_t>(ev_[static_cast<std::size_t>(r)].loc)]) !=
+        return std::find(G.begin(), G.end(),
+                         active_[static_cast<std::size_t>(ev_[static_cast<std::size_t>(r)].loc)]) !=
                G.end();
     }
 
@@ -418,7 +428,9 @@ private:
         }
         if (!vc_.empty())
             for (int u = 0; u < T_; ++u)
-                if (u != t && pos_[static_cast<std::size_t>(u)] < vc_[static_cast<std::size_t>(e) * T_ + u]) return -1;
+                if (u != t &&
+                    pos_[static_cast<std::size_t>(u)] < vc_[static_cast<std::size_t>(e) * T_ + u])
+                    return -1;
         if (ev.read && !isGoodActive(e)) return -1;
         if (ev.write) {
             int h = holders_[static_cast<std::size_t>(ev.loc)];
@@ -436,8 +448,10 @@ private:
         if (ev.read) {
             if (remaining_[static_cast<std::size_t>(e)] == 0) --holders_[loc];
             for (int w : good_[static_cast<std::size_t>(e)]) {
-                if (w < 0) --initUnexec_[loc];
-                else --unexecReaders_[static_cast<std::size_t>(w)];
+                if (w < 0)
+                    --initUnexec_[loc];
+                else
+                    --unexecReaders_[static_cast<std::size_t>(w)];
             }
         }
         if (ev.write) {
@@ -459,8 +473,10 @@ private:
         }
         if (ev.read) {
             for (int w : good_[static_cast<std::size_t>(e)]) {
-                if (w < 0) ++initUnexec_[loc];
-                else ++unexecReaders_[static_cast<std::size_t>(w)];
+                if (w < 0)
+                    ++initUnexec_[loc];
+                else
+                    ++unexecReaders_[static_cast<std::size_t>(w)];
             }
             if (remaining_[static_cast<std::size_t>(e)] == 0) ++holders_[loc];
         }
@@ -532,10 +548,12 @@ private:
             if (pick < 0)
                 for (int e : cand) {
                     const Ev& ev = ev_[static_cast<std::size_t>(e)];
-                    if (ev.read || !ev.write || unexecReaders_[static_cast<std::size_t>(e)] != 0) continue;
+                    if (ev.read || !ev.write || unexecReaders_[static_cast<std::size_t>(e)] != 0)
+                        continue;
                     const auto loc = static_cast<std::size_t>(ev.loc);
                     const int a = active_[loc];
-                    if ((a < 0 ? initUnexec_[loc] : unexecReaders_[static_cast<std::size_t>(a)]) == 0) {
+                    if ((a < 0 ? initUnexec_[loc] : unexecReaders_[static_cast<std::size_t>(a)]) ==
+                        0) {
                         pick = e;
                         break;
                     }
@@ -592,7 +610,8 @@ bool verifySC(const Instance& inst, const VscOptions& opts, VscStats& stats, Wor
     const auto start = std::chrono::steady_clock::now();
     ++stats.calls;
     const bool ok = ws.impl_->solver.run(inst, opts, stats);
-    stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return ok;
 }
 

@@ -84,7 +84,7 @@ struct VscStats {
 // and allocating them anew at every node (between the node's own allocations) fragmented the
 // heap until it grew with the square of the path's length.
 class Workspace {
-public:
+  public:
     Workspace();
     ~Workspace();
     Workspace(const Workspace&) = delete;
@@ -93,7 +93,7 @@ public:
     // until the next call.
     [[nodiscard]] std::span<const ThreadId> witness() const;
 
-private:
+  private:
     friend bool verifySC(const Instance&, const VscOptions&, VscStats&, Workspace&);
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -45,8 +45,9 @@ bool availableBefore(llvm::Value* v, llvm::Instruction* at, llvm::DominatorTree&
 
 llvm::FunctionCallee awaitFn(llvm::Module& m, bool xchg, llvm::Type* t) {
     llvm::LLVMContext& ctx = m.getContext();
-    const std::string name = std::string(xchg ? "__VERIFIER_xchg_await_i" : "__VERIFIER_load_await_i") +
-                             std::to_string(t->getIntegerBitWidth());
+    const std::string name =
+        std::string(xchg ? "__VERIFIER_xchg_await_i" : "__VERIFIER_load_await_i") +
+        std::to_string(t->getIntegerBitWidth());
     llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
     llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
     llvm::FunctionType* fty = xchg ? llvm::FunctionType::get(t, {ptr, t, i32, t}, false)
@@ -98,8 +99,10 @@ int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours) {
             bool plain = true;
             for (llvm::User* u : cas->users()) {
                 auto* e = llvm::dyn_cast<llvm::ExtractValueInst>(u);
-                if (!e || e->getNumIndices() != 1) plain = false;
-                else parts.push_back(e);
+                if (!e || e->getNumIndices() != 1)
+                    plain = false;
+                else
+                    parts.push_back(e);
             }
             if (!plain) continue;
             llvm::IRBuilder<> b(cas);
@@ -131,10 +134,11 @@ int rewriteAwaits(llvm::Function& f, std::set<llvm::CallInst*>& ours) {
         const auto code = b.getInt32(static_cast<std::uint32_t>(awaitCode(a.pred)));
         llvm::CallInst* r = nullptr;
         if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(acc)) {
-            r = b.CreateCall(awaitFn(m, false, acc->getType()), {ld->getPointerOperand(), code, a.rhs},
-                             acc->getName());
+            r = b.CreateCall(awaitFn(m, false, acc->getType()),
+                             {ld->getPointerOperand(), code, a.rhs}, acc->getName());
             // A non-atomic load stays non-atomic as an await: it races as the load did.
-            if (!ld->isAtomic()) r->setMetadata("porlab.plain", llvm::MDNode::get(m.getContext(), {}));
+            if (!ld->isAtomic())
+                r->setMetadata("porlab.plain", llvm::MDNode::get(m.getContext(), {}));
         } else {
             if (!mine) continue;
             auto* rmw = llvm::cast<llvm::AtomicRMWInst>(acc);

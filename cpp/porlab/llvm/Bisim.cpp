@@ -66,10 +66,12 @@ bool timeDependentFailure(const llvm::Instruction& i, const Invariant& invariant
     if (const llvm::Value* p = accessedPointer(i)) {
         const llvm::Value* obj = llvm::getUnderlyingObject(p);
         const auto* slot = llvm::dyn_cast<llvm::AllocaInst>(obj);
-        return !((llvm::isa<llvm::GlobalVariable>(obj) || (slot && slot->isStaticAlloca())) && invariant(p));
+        return !((llvm::isa<llvm::GlobalVariable>(obj) || (slot && slot->isStaticAlloca())) &&
+                 invariant(p));
     }
     if (llvm::isSafeToSpeculativelyExecute(&i)) return false;
-    return !std::all_of(i.op_begin(), i.op_end(), [&](const llvm::Use& u) { return invariant(u.get()); });
+    return !std::all_of(i.op_begin(), i.op_end(),
+                        [&](const llvm::Use& u) { return invariant(u.get()); });
 }
 
 bool sameLine(const llvm::Instruction& a, const llvm::Instruction& b) {
@@ -93,7 +95,8 @@ bool sameOperation(const llvm::Instruction& a, const llvm::Instruction& b) {
 std::vector<llvm::Instruction*> mergeable(llvm::BasicBlock* bb) {
     std::vector<llvm::Instruction*> out;
     for (llvm::Instruction& i : *bb)
-        if (!llvm::isa<llvm::PHINode>(i) && !llvm::isa<llvm::DbgInfoIntrinsic>(i) && !i.isTerminator())
+        if (!llvm::isa<llvm::PHINode>(i) && !llvm::isa<llvm::DbgInfoIntrinsic>(i) &&
+            !i.isTerminator())
             out.push_back(&i);
     return out;
 }
@@ -113,8 +116,12 @@ struct Match {
 std::optional<Match> unify(llvm::BasicBlock* p1, llvm::BasicBlock* p2, llvm::BasicBlock* h,
                            const std::vector<llvm::Instruction*>& all1,
                            const std::vector<llvm::Instruction*>& all2, std::size_t k) {
-    Match m{p1, p2, h, {all1.end() - static_cast<std::ptrdiff_t>(k), all1.end()},
-            {all2.end() - static_cast<std::ptrdiff_t>(k), all2.end()}, {}};
+    Match m{p1,
+            p2,
+            h,
+            {all1.end() - static_cast<std::ptrdiff_t>(k), all1.end()},
+            {all2.end() - static_cast<std::ptrdiff_t>(k), all2.end()},
+            {}};
     std::map<const llvm::Value*, std::size_t> pos1, pos2;
     for (std::size_t j = 0; j < k; ++j) {
         pos1[m.s1[j]] = j;
@@ -136,8 +143,7 @@ std::optional<Match> unify(llvm::BasicBlock* p1, llvm::BasicBlock* p2, llvm::Bas
     };
     for (std::size_t j = 0; j < k; ++j)
         for (unsigned o = 0; o < m.s1[j]->getNumOperands(); ++o)
-            if (!solve(m.s1[j]->getOperand(o), m.s2[j]->getOperand(o), false))
-                return std::nullopt;
+            if (!solve(m.s1[j]->getOperand(o), m.s2[j]->getOperand(o), false)) return std::nullopt;
     for (llvm::PHINode& phi : h->phis())
         if (!solve(phi.getIncomingValueForBlock(p1), phi.getIncomingValueForBlock(p2), true))
             return std::nullopt;
@@ -150,7 +156,8 @@ std::optional<Match> unify(llvm::BasicBlock* p1, llvm::BasicBlock* p2, llvm::Bas
     for (std::size_t j = 0; j < k; ++j) {
         llvm::Instruction* i = m.s1[j];
         inv[j] = !i->mayReadOrWriteMemory() && !llvm::isa<llvm::CallBase>(i) &&
-                 std::all_of(i->op_begin(), i->op_end(), [&](const llvm::Use& u) { return invariant(u.get()); });
+                 std::all_of(i->op_begin(), i->op_end(),
+                             [&](const llvm::Use& u) { return invariant(u.get()); });
         if (!sameLine(*i, *m.s2[j]) && timeDependentFailure(*i, invariant)) return std::nullopt;
     }
     // The suffixes' registers are used only inside them and by the header's phis.
@@ -158,7 +165,8 @@ std::optional<Match> unify(llvm::BasicBlock* p1, llvm::BasicBlock* p2, llvm::Bas
         for (llvm::Instruction* i : *s)
             for (llvm::User* u : i->users()) {
                 const auto* ui = llvm::cast<llvm::Instruction>(u);
-                if (ui->getParent() != i->getParent() && !(ui->getParent() == h && llvm::isa<llvm::PHINode>(ui)))
+                if (ui->getParent() != i->getParent() &&
+                    !(ui->getParent() == h && llvm::isa<llvm::PHINode>(ui)))
                     return std::nullopt;
             }
     return m;

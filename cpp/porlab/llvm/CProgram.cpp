@@ -21,7 +21,8 @@
 
 namespace porlab {
 
-// ---- public API ------------------------------------------------------------------------------------
+// ---- public API
+// ------------------------------------------------------------------------------------
 
 namespace {
 
@@ -91,8 +92,8 @@ std::shared_ptr<Program> loadCSource(const std::string& source, const std::strin
                                      const CLoadOptions& opts) {
     namespace fs = std::filesystem;
     static std::atomic<int> counter{0};
-    const fs::path dir = fs::temp_directory_path() /
-                         ("porlab-c-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const fs::path dir = fs::temp_directory_path() / ("porlab-c-" + std::to_string(::getpid()) +
+                                                      "-" + std::to_string(counter++));
     fs::create_directories(dir);
     const fs::path file = dir / fs::path(fileName).filename();
     {

@@ -25,18 +25,19 @@ struct CLoadOptions {
     // Loop transformation before lowering (Loops.hpp): none, spin-assume, plp, plp-await, saver.
     std::string loops = "none";
     // The defaults of the loading schema (explore/Options.hpp: cLoadOptionSchema).
-    int maxThreads = kDefaultMaxThreads;  // static bound on threads (main included)
+    int maxThreads = kDefaultMaxThreads;             // static bound on threads (main included)
     int maxDynamicLocations = kDefaultMaxLocations;  // shared heap / escaped stack locations
-    bool deadlockIsError = true;   // every live thread waiting on a mutex or join: an error
+    bool deadlockIsError = true;  // every live thread waiting on a mutex or join: an error
     // An execution longer than this is cut (blocked, with a warning): unbounded loops end there.
     std::int64_t maxExecutionEvents = kDefaultMaxExecutionEvents;
     std::optional<std::pair<long long, long long>> nondetDomain;  // not supported yet
-    std::string name;              // program name (default: the file's stem)
+    std::string name;  // program name (default: the file's stem)
 };
 
 // Compiles and lowers a C file (throws InputError with clang's diagnostics, or
 // UnsupportedError naming an unsupported construct and its source line).
-[[nodiscard]] std::shared_ptr<Program> loadC(const std::string& path, const CLoadOptions& opts = {});
+[[nodiscard]] std::shared_ptr<Program> loadC(const std::string& path,
+                                             const CLoadOptions& opts = {});
 
 // The same from source text (tests, notebooks); `fileName` names it in diagnostics and traces.
 [[nodiscard]] std::shared_ptr<Program> loadCSource(const std::string& source,

@@ -70,7 +70,8 @@ std::unique_ptr<llvm::Module> runClang(llvm::LLVMContext& ctx, const std::vector
     llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOpts = new clang::DiagnosticOptions();
     auto* printer = new clang::TextDiagnosticPrinter(diagOut, diagOpts.get());
     llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diags =
-        clang::CompilerInstance::createDiagnostics(diagOpts.get(), printer, /*ShouldOwnClient=*/true);
+        clang::CompilerInstance::createDiagnostics(diagOpts.get(), printer,
+                                                   /*ShouldOwnClient=*/true);
 
     clang::CreateInvocationOptions cio;
     cio.Diags = diags;
@@ -112,8 +113,14 @@ std::unique_ptr<llvm::Module> runClang(llvm::LLVMContext& ctx, const std::vector
 }
 
 std::vector<std::string> baseArgs() {
-    return {PORLAB_CLANG_BINARY, "-c", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
-            "-fno-discard-value-names", "-Wno-everything"};
+    return {PORLAB_CLANG_BINARY,
+            "-c",
+            "-g",
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "-fno-discard-value-names",
+            "-Wno-everything"};
 }
 
 // C++ the way Nidhugg and GenMC take it: C++17 and no exceptions (the program's own clang

@@ -18,7 +18,8 @@ namespace porlab::cfront {
 // promotes the stack variables whose address is not taken to registers (SROA/mem2reg) — no pass
 // that could merge or remove an access to memory another thread can see. Throws InputError with
 // clang's diagnostics when the file does not compile.
-[[nodiscard]] std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string& path,
+[[nodiscard]] std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx,
+                                                     const std::string& path,
                                                      const CLoadOptions& opts);
 
 }  // namespace porlab::cfront

@@ -30,7 +30,8 @@ bool isCxxInput(const std::string& path, const std::vector<std::string>& clangAr
     // An explicit language among clang's arguments wins (the last one, as for clang).
     std::string lang;
     for (std::size_t i = 0; i < clangArgs.size(); ++i) {
-        if (clangArgs[i] == "-x" && i + 1 < clangArgs.size()) lang = clangArgs[i + 1];
+        if (clangArgs[i] == "-x" && i + 1 < clangArgs.size())
+            lang = clangArgs[i + 1];
         else if (clangArgs[i].rfind("-x", 0) == 0 && clangArgs[i].size() > 2)
             lang = clangArgs[i].substr(2);
     }
@@ -77,9 +78,8 @@ namespace {
 bool pure(const llvm::Instruction& i) {
     return llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::SelectInst>(i) ||
            llvm::isa<llvm::CastInst>(i) || llvm::isa<llvm::BinaryOperator>(i) ||
-           llvm::isa<llvm::CmpInst>(i) ||
-           llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ExtractValueInst>(i) ||
-           llvm::isa<llvm::FreezeInst>(i);
+           llvm::isa<llvm::CmpInst>(i) || llvm::isa<llvm::GetElementPtrInst>(i) ||
+           llvm::isa<llvm::ExtractValueInst>(i) || llvm::isa<llvm::FreezeInst>(i);
 }
 
 // Definitions the program makes itself win over the runtime's (e.g. its own operator new).
@@ -221,7 +221,8 @@ void rejectRecursiveMutexes(llvm::Module& m) {
                 std::string where = m.getSourceFileName() + ": ";
                 if (const llvm::DILocation* l = call->getDebugLoc().get())
                     where = l->getFilename().str() + ":" + std::to_string(l->getLine()) + ": ";
-                throw UnsupportedError(where + "std::recursive_mutex is not supported (porlab's "
+                throw UnsupportedError(where +
+                                       "std::recursive_mutex is not supported (porlab's "
                                        "mutexes are not recursive)");
             }
     }
@@ -239,7 +240,7 @@ void resolveAliases(llvm::Module& m) {
 }
 
 class LibraryFiles {
-public:
+  public:
     LibraryFiles(const std::vector<std::string>& dirs, const std::string& runtimePath)
         : runtime_(normal(runtimePath)) {
         for (const auto& d : dirs) {
@@ -263,7 +264,7 @@ public:
         return lib;
     }
 
-private:
+  private:
     static std::string normal(const std::string& p) {
         llvm::SmallString<256> s(p);
         llvm::sys::path::remove_dots(s, /*remove_dot_dot=*/true);
@@ -338,7 +339,8 @@ void rejectUnsupported(llvm::Module& m) {
                     const llvm::Function* callee = call->getCalledFunction();
                     const std::string n = callee ? callee->getName().str() : "";
                     if (n == "__cxa_throw" || n == "__cxa_rethrow")
-                        throw UnsupportedError(lineOf(i) + "throwing a C++ exception is not "
+                        throw UnsupportedError(lineOf(i) +
+                                               "throwing a C++ exception is not "
                                                "supported (porlab runs C++ without exceptions)");
                     if (n == "__dynamic_cast")
                         throw UnsupportedError(lineOf(i) + "dynamic_cast is not supported (RTTI)");
@@ -351,7 +353,8 @@ void rejectUnsupported(llvm::Module& m) {
                     const std::string n = g->getName().str();
                     throw UnsupportedError(lineOf(i) + "the external global '" + readableSymbol(n) +
                                            "' (declared but not defined in the program) is not "
-                                           "supported" + cxxSymbolHint(n));
+                                           "supported" +
+                                           cxxSymbolHint(n));
                 }
             }
 }

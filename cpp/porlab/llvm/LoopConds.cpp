@@ -102,9 +102,7 @@ bool safeAccess(llvm::Value* ptr, llvm::Type* ty, const llvm::DataLayout& dl) {
 
 }  // namespace
 
-Atom negate(const Atom& a) {
-    return {llvm::CmpInst::getInversePredicate(a.pred), a.lhs, a.rhs};
-}
+Atom negate(const Atom& a) { return {llvm::CmpInst::getInversePredicate(a.pred), a.lhs, a.rhs}; }
 
 Atom boolAtom(llvm::Value* b, bool polarity) {
     return normalize({polarity ? llvm::CmpInst::ICMP_NE : llvm::CmpInst::ICMP_EQ, b,
@@ -144,7 +142,8 @@ Atom normalize(Atom a) {
             llvm::Value* other = nullptr;
             if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(bo->getOperand(1)); k && k->isOne())
                 other = bo->getOperand(0);
-            else if (auto* k0 = llvm::dyn_cast<llvm::ConstantInt>(bo->getOperand(0)); k0 && k0->isOne())
+            else if (auto* k0 = llvm::dyn_cast<llvm::ConstantInt>(bo->getOperand(0));
+                     k0 && k0->isOne())
                 other = bo->getOperand(1);
             if (other && other->getType()->isIntegerTy(1)) {
                 a = canonical(other, !pol);
@@ -221,17 +220,28 @@ bool isXchgAwait(const llvm::Instruction& i) {
 
 int awaitCode(llvm::CmpInst::Predicate p) {
     switch (p) {
-    case llvm::CmpInst::ICMP_EQ: return 2;
-    case llvm::CmpInst::ICMP_NE: return 5;
-    case llvm::CmpInst::ICMP_UGT: return 1;
-    case llvm::CmpInst::ICMP_UGE: return 3;
-    case llvm::CmpInst::ICMP_ULT: return 4;
-    case llvm::CmpInst::ICMP_ULE: return 6;
-    case llvm::CmpInst::ICMP_SGT: return 9;
-    case llvm::CmpInst::ICMP_SGE: return 11;
-    case llvm::CmpInst::ICMP_SLT: return 12;
-    case llvm::CmpInst::ICMP_SLE: return 14;
-    default: return -1;
+        case llvm::CmpInst::ICMP_EQ:
+            return 2;
+        case llvm::CmpInst::ICMP_NE:
+            return 5;
+        case llvm::CmpInst::ICMP_UGT:
+            return 1;
+        case llvm::CmpInst::ICMP_UGE:
+            return 3;
+        case llvm::CmpInst::ICMP_ULT:
+            return 4;
+        case llvm::CmpInst::ICMP_ULE:
+            return 6;
+        case llvm::CmpInst::ICMP_SGT:
+            return 9;
+        case llvm::CmpInst::ICMP_SGE:
+            return 11;
+        case llvm::CmpInst::ICMP_SLT:
+            return 12;
+        case llvm::CmpInst::ICMP_SLE:
+            return 14;
+        default:
+            return -1;
     }
 }
 
@@ -258,20 +268,25 @@ Dnf guardOf(llvm::Instruction& i, bool& mayFault) {
         if (!v->getType()->isIntegerTy()) return dnfFalse();
         auto* zero = llvm::ConstantInt::get(v->getType(), 0);
         switch (rmw->getOperation()) {
-        case llvm::AtomicRMWInst::Add:
-        case llvm::AtomicRMWInst::Sub:
-        case llvm::AtomicRMWInst::Or:
-        case llvm::AtomicRMWInst::Xor: return dnfAtom({llvm::CmpInst::ICMP_EQ, v, zero});
-        case llvm::AtomicRMWInst::And:
-            return dnfAtom({llvm::CmpInst::ICMP_EQ, v, llvm::ConstantInt::getSigned(v->getType(), -1)});
-        case llvm::AtomicRMWInst::Xchg: return dnfAtom({llvm::CmpInst::ICMP_EQ, &i, v});
-        default: return dnfFalse();
+            case llvm::AtomicRMWInst::Add:
+            case llvm::AtomicRMWInst::Sub:
+            case llvm::AtomicRMWInst::Or:
+            case llvm::AtomicRMWInst::Xor:
+                return dnfAtom({llvm::CmpInst::ICMP_EQ, v, zero});
+            case llvm::AtomicRMWInst::And:
+                return dnfAtom(
+                    {llvm::CmpInst::ICMP_EQ, v, llvm::ConstantInt::getSigned(v->getType(), -1)});
+            case llvm::AtomicRMWInst::Xchg:
+                return dnfAtom({llvm::CmpInst::ICMP_EQ, &i, v});
+            default:
+                return dnfFalse();
         }
     }
     if (auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
         mayFault = !safeAccess(cas->getPointerOperand(), cas->getCompareOperand()->getType(), dl);
         // No modification: the CAS failed, or it wrote back the value it found.
-        Dnf g = dnfAtom({llvm::CmpInst::ICMP_EQ, cas->getCompareOperand(), cas->getNewValOperand()});
+        Dnf g =
+            dnfAtom({llvm::CmpInst::ICMP_EQ, cas->getCompareOperand(), cas->getNewValOperand()});
         for (llvm::User* u : cas->users())
             if (auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(u);
                 ev && ev->getNumIndices() == 1 && ev->getIndices()[0] == 1 &&
@@ -313,15 +328,16 @@ Dnf guardOf(llvm::Instruction& i, bool& mayFault) {
     }
     if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
         switch (bo->getOpcode()) {
-        case llvm::Instruction::SDiv:
-        case llvm::Instruction::UDiv:
-        case llvm::Instruction::SRem:
-        case llvm::Instruction::URem: {
-            const auto* d = llvm::dyn_cast<llvm::ConstantInt>(bo->getOperand(1));
-            mayFault = !d || d->isZero() || d->isMinusOne();
-            break;
-        }
-        default: break;
+            case llvm::Instruction::SDiv:
+            case llvm::Instruction::UDiv:
+            case llvm::Instruction::SRem:
+            case llvm::Instruction::URem: {
+                const auto* d = llvm::dyn_cast<llvm::ConstantInt>(bo->getOperand(1));
+                mayFault = !d || d->isZero() || d->isMinusOne();
+                break;
+            }
+            default:
+                break;
         }
         return dnfTrue();
     }
@@ -357,15 +373,15 @@ std::vector<std::pair<llvm::BasicBlock*, Dnf>> edgeConditions(llvm::BasicBlock& 
         for (auto& cs : sw->cases()) {
             add(cs.getCaseSuccessor(),
                 dnfAtom({llvm::CmpInst::ICMP_EQ, sw->getCondition(), cs.getCaseValue()}));
-            dflt = dnfAnd(dflt, dnfAtom({llvm::CmpInst::ICMP_NE, sw->getCondition(), cs.getCaseValue()}));
+            dflt = dnfAnd(dflt,
+                          dnfAtom({llvm::CmpInst::ICMP_NE, sw->getCondition(), cs.getCaseValue()}));
         }
         add(sw->getDefaultDest(), dflt);
         return out;
     }
     // Any other terminator: an edge condition is only known when there is one successor.
     const unsigned n = term->getNumSuccessors();
-    for (unsigned k = 0; k < n; ++k)
-        add(term->getSuccessor(k), n == 1 ? dnfTrue() : dnfFalse());
+    for (unsigned k = 0; k < n; ++k) add(term->getSuccessor(k), n == 1 ? dnfTrue() : dnfFalse());
     return out;
 }
 
@@ -429,7 +445,8 @@ llvm::Value* iterationStart(llvm::Loop& loop) {
         if (calleeName(i) == "__porlab_iteration_start") return &i;
     llvm::Module& m = *h->getModule();
     llvm::FunctionCallee fn = m.getOrInsertFunction(
-        "__porlab_iteration_start", llvm::FunctionType::get(llvm::Type::getInt64Ty(m.getContext()), false));
+        "__porlab_iteration_start",
+        llvm::FunctionType::get(llvm::Type::getInt64Ty(m.getContext()), false));
     llvm::IRBuilder<> b(h, h->getFirstInsertionPt());
     if (const llvm::Instruction* first = h->getFirstNonPHIOrDbg())
         b.SetCurrentDebugLocation(first->getDebugLoc());
@@ -453,8 +470,8 @@ llvm::CallInst* emitAssumeNot(const std::vector<Atom>& atoms, llvm::Value* extra
     if (!cond) cond = llvm::ConstantInt::getFalse(ctx);
     llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
     llvm::FunctionCallee callee = m.getOrInsertFunction(
-        "__porlab_spin_assume",
-        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {llvm::Type::getInt32Ty(ctx), i64}, false));
+        "__porlab_spin_assume", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                                        {llvm::Type::getInt32Ty(ctx), i64}, false));
     llvm::Value* arg = b.CreateZExtOrTrunc(cond, llvm::Type::getInt32Ty(ctx));
     return b.CreateCall(callee, {arg, start ? start : llvm::ConstantInt::getSigned(i64, -1)});
 }

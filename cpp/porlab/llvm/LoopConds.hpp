@@ -113,7 +113,7 @@ llvm::Value* iterationStart(llvm::Loop& loop);
 // SAVER (SpinAssume.cpp, Saver.cpp). The blocks of the loopy paths of backedge latch → header
 // (paths inside `loop` that do not enter a nested loop), or {} when such a path enters one.
 [[nodiscard]] std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li,
-                                                     llvm::BasicBlock* latch);
+                                                      llvm::BasicBlock* latch);
 // A backedge whose loopy paths assign only registers dead at the header (no used header phi
 // changes along it): SAVER's potentially effect-free spinloop backedge. `effects` are the
 // instructions on its loopy paths that may modify memory when the backedge is taken (none: an

@@ -15,7 +15,8 @@ void Lowerer::run() {
     if (dl_.getPointerSize() == 4)
         out_.useThirtyTwoBitPointers();  // -m32 (SV-COMP's .i files)
     else if (dl_.getPointerSize() != 8)
-        throw UnsupportedError(m_.getSourceFileName() + ": only 32- and 64-bit targets are supported");
+        throw UnsupportedError(m_.getSourceFileName() +
+                               ": only 32- and 64-bit targets are supported");
     for (const llvm::Function& f : m_) {
         if (f.isIntrinsic()) continue;
         funcIndex_[&f] = static_cast<std::int32_t>(out_.functions.size());
@@ -41,11 +42,12 @@ void Lowerer::run() {
         if (!f.isDeclaration()) lowerFunction(f);
     out_.dynamicBase = out_.lowBits ? alignUp(nextBase_, std::uint64_t{1} << 16) : 0;
     if (nonScCount_ > 0)
-        out_.warnings.push_back(
-            "the program uses memory orders weaker than seq_cst (" + std::to_string(nonScCount_) +
-            " atomic access" + (nonScCount_ > 1 ? "es or fences" : " or fence") + ", the first at " +
-            firstNonSc_ + "): porlab explores every atomic as sequentially consistent, so "
-            "behaviours that only weak memory allows are not explored");
+        out_.warnings.push_back("the program uses memory orders weaker than seq_cst (" +
+                                std::to_string(nonScCount_) + " atomic access" +
+                                (nonScCount_ > 1 ? "es or fences" : " or fence") +
+                                ", the first at " + firstNonSc_ +
+                                "): porlab explores every atomic as sequentially consistent, so "
+                                "behaviours that only weak memory allows are not explored");
 }
 
 std::uint64_t Lowerer::nextStaticBase(std::uint64_t size, std::uint64_t align) {
@@ -67,8 +69,8 @@ void Lowerer::layOutStaticObjects() {
         const std::uint64_t size = gv.getValueType()->isSized()
                                        ? dl_.getTypeAllocSize(gv.getValueType()).getFixedValue()
                                        : 0;
-        out_.staticBase[static_cast<std::size_t>(out_.globalObject(
-            static_cast<std::size_t>(globalIndex_.at(&gv))))] =
+        out_.staticBase[static_cast<std::size_t>(
+            out_.globalObject(static_cast<std::size_t>(globalIndex_.at(&gv))))] =
             nextStaticBase(size, gv.getAlign() ? gv.getAlign()->value() : 16);
     }
 }
@@ -89,7 +91,8 @@ void Lowerer::placeThreadLocals() {
             if (escapes(call, seen)) escaped = true;
         }
         if (escaped) continue;
-        const std::uint64_t align = std::max<std::uint64_t>(gv.getAlign() ? gv.getAlign()->value() : 8, 8);
+        const std::uint64_t align =
+            std::max<std::uint64_t>(gv.getAlign() ? gv.getAlign()->value() : 8, 8);
         const std::uint64_t off = alignUp(out_.tlsTemplate.size(), align);
         if (off + g.size > (std::uint64_t{1} << 24))
             throw UnsupportedError("thread-local variable '" + g.name + "' is too large");
@@ -129,9 +132,11 @@ std::string Lowerer::where(const llvm::Instruction& i) {
                 break;
             }
     std::ostringstream o;
-    if (p.line) o << out_.files[p.file] << ":" << p.line << ": ";
-    else o << m_.getSourceFileName() << ": in function '" << i.getFunction()->getName().str()
-           << "': ";
+    if (p.line)
+        o << out_.files[p.file] << ":" << p.line << ": ";
+    else
+        o << m_.getSourceFileName() << ": in function '" << i.getFunction()->getName().str()
+          << "': ";
     return o.str();
 }
 
@@ -148,36 +153,47 @@ std::string Lowerer::typeName(const llvm::Type* t) {
 std::string Lowerer::construct(const llvm::Instruction& i) {
     using I = llvm::Instruction;
     switch (i.getOpcode()) {
-    case I::FAdd:
-    case I::FSub:
-    case I::FMul:
-    case I::FDiv:
-    case I::FRem:
-    case I::FNeg: return "floating-point arithmetic";
-    case I::FCmp: return "floating-point comparison";
-    case I::FPToSI:
-    case I::FPToUI:
-    case I::SIToFP:
-    case I::UIToFP: return "conversion between integers and floating point";
-    case I::FPExt:
-    case I::FPTrunc: return "conversion between floating-point types";
-    case I::VAArg: return "va_arg (a variadic function defined by the program)";
-    case I::ExtractElement:
-    case I::InsertElement:
-    case I::ShuffleVector: return "vector values";
-    case I::ExtractValue:
-    case I::InsertValue: return "struct or array values (passed, returned or assigned as a whole)";
-    case I::IndirectBr: return "computed goto (goto *p)";
-    case I::CallBr: return "asm goto";
-    case I::Invoke:
-    case I::LandingPad:
-    case I::Resume:
-    case I::CatchSwitch:
-    case I::CatchPad:
-    case I::CatchRet:
-    case I::CleanupPad:
-    case I::CleanupRet: return "exceptions";
-    default: return std::string("this construct (compiled to '") + i.getOpcodeName() + "')";
+        case I::FAdd:
+        case I::FSub:
+        case I::FMul:
+        case I::FDiv:
+        case I::FRem:
+        case I::FNeg:
+            return "floating-point arithmetic";
+        case I::FCmp:
+            return "floating-point comparison";
+        case I::FPToSI:
+        case I::FPToUI:
+        case I::SIToFP:
+        case I::UIToFP:
+            return "conversion between integers and floating point";
+        case I::FPExt:
+        case I::FPTrunc:
+            return "conversion between floating-point types";
+        case I::VAArg:
+            return "va_arg (a variadic function defined by the program)";
+        case I::ExtractElement:
+        case I::InsertElement:
+        case I::ShuffleVector:
+            return "vector values";
+        case I::ExtractValue:
+        case I::InsertValue:
+            return "struct or array values (passed, returned or assigned as a whole)";
+        case I::IndirectBr:
+            return "computed goto (goto *p)";
+        case I::CallBr:
+            return "asm goto";
+        case I::Invoke:
+        case I::LandingPad:
+        case I::Resume:
+        case I::CatchSwitch:
+        case I::CatchPad:
+        case I::CatchRet:
+        case I::CleanupPad:
+        case I::CleanupRet:
+            return "exceptions";
+        default:
+            return std::string("this construct (compiled to '") + i.getOpcodeName() + "')";
     }
 }
 
@@ -202,8 +218,7 @@ std::int64_t Lowerer::pointerTo(const llvm::GlobalValue* gv) {
         return static_cast<std::int64_t>(
             out_.pointer(obj, out_.staticBase[static_cast<std::size_t>(obj)]));
     }
-    if (auto* a = llvm::dyn_cast<llvm::GlobalAlias>(gv))
-        return constValue(a->getAliasee());
+    if (auto* a = llvm::dyn_cast<llvm::GlobalAlias>(gv)) return constValue(a->getAliasee());
     throw UnsupportedError("global value " + gv->getName().str());
 }
 
@@ -221,56 +236,72 @@ std::int64_t Lowerer::constValue(const llvm::Constant* c) {
     if (auto* gv = llvm::dyn_cast<llvm::GlobalValue>(c)) return pointerTo(gv);
     if (auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(c)) {
         switch (ce->getOpcode()) {
-        case llvm::Instruction::GetElementPtr: {
-            auto* gep = llvm::cast<llvm::GEPOperator>(ce);
-            llvm::APInt off(64, 0);
-            if (!gep->accumulateConstantOffset(dl_, off))
-                throw UnsupportedError("a constant address porlab cannot compute");
-            return constValue(llvm::cast<llvm::Constant>(gep->getPointerOperand())) +
-                   off.getSExtValue();
-        }
-        case llvm::Instruction::BitCast:
-        case llvm::Instruction::AddrSpaceCast:
-        case llvm::Instruction::IntToPtr:
-            return constValue(ce->getOperand(0));
-        case llvm::Instruction::PtrToInt:
-        case llvm::Instruction::Trunc:
-            if (ce->getType()->isIntegerTy() && ce->getType()->getIntegerBitWidth() <= 64)
-                return normalize(constValue(ce->getOperand(0)), ce->getType()->getIntegerBitWidth());
-            break;
-        case llvm::Instruction::ZExt:
-        case llvm::Instruction::SExt: {
-            const auto* from = ce->getOperand(0)->getType();
-            if (!from->isIntegerTy() || from->getIntegerBitWidth() > 64) break;
-            const unsigned fw = from->getIntegerBitWidth();
-            const std::int64_t v = constValue(ce->getOperand(0));
-            if (ce->getOpcode() == llvm::Instruction::SExt) return v;
-            return fw >= 64 ? v : static_cast<std::int64_t>(static_cast<std::uint64_t>(v) & ((1ULL << fw) - 1));
-        }
-        // Integer arithmetic on constant addresses, e.g. container_of's
-        // `p - offsetof(T, f)`: `sub (0, ptrtoint (gep null, ...))`.
-        case llvm::Instruction::Add:
-        case llvm::Instruction::Sub:
-        case llvm::Instruction::Mul:
-        case llvm::Instruction::Xor:
-        case llvm::Instruction::Shl: {
-            if (!ce->getType()->isIntegerTy() || ce->getType()->getIntegerBitWidth() > 64) break;
-            const auto a = static_cast<std::uint64_t>(constValue(ce->getOperand(0)));
-            const auto b = static_cast<std::uint64_t>(constValue(ce->getOperand(1)));
-            std::uint64_t r = 0;
-            switch (ce->getOpcode()) {
-            case llvm::Instruction::Add: r = a + b; break;
-            case llvm::Instruction::Sub: r = a - b; break;
-            case llvm::Instruction::Mul: r = a * b; break;
-            case llvm::Instruction::Xor: r = a ^ b; break;
-            default: r = b >= 64 ? 0 : a << b; break;
+            case llvm::Instruction::GetElementPtr: {
+                auto* gep = llvm::cast<llvm::GEPOperator>(ce);
+                llvm::APInt off(64, 0);
+                if (!gep->accumulateConstantOffset(dl_, off))
+                    throw UnsupportedError("a constant address porlab cannot compute");
+                return constValue(llvm::cast<llvm::Constant>(gep->getPointerOperand())) +
+                       off.getSExtValue();
             }
-            return normalize(static_cast<std::int64_t>(r), ce->getType()->getIntegerBitWidth());
-        }
-        default: break;
+            case llvm::Instruction::BitCast:
+            case llvm::Instruction::AddrSpaceCast:
+            case llvm::Instruction::IntToPtr:
+                return constValue(ce->getOperand(0));
+            case llvm::Instruction::PtrToInt:
+            case llvm::Instruction::Trunc:
+                if (ce->getType()->isIntegerTy() && ce->getType()->getIntegerBitWidth() <= 64)
+                    return normalize(constValue(ce->getOperand(0)),
+                                     ce->getType()->getIntegerBitWidth());
+                break;
+            case llvm::Instruction::ZExt:
+            case llvm::Instruction::SExt: {
+                const auto* from = ce->getOperand(0)->getType();
+                if (!from->isIntegerTy() || from->getIntegerBitWidth() > 64) break;
+                const unsigned fw = from->getIntegerBitWidth();
+                const std::int64_t v = constValue(ce->getOperand(0));
+                if (ce->getOpcode() == llvm::Instruction::SExt) return v;
+                return fw >= 64 ? v
+                                : static_cast<std::int64_t>(static_cast<std::uint64_t>(v) &
+                                                            ((1ULL << fw) - 1));
+            }
+            // Integer arithmetic on constant addresses, e.g. container_of's
+            // `p - offsetof(T, f)`: `sub (0, ptrtoint (gep null, ...))`.
+            case llvm::Instruction::Add:
+            case llvm::Instruction::Sub:
+            case llvm::Instruction::Mul:
+            case llvm::Instruction::Xor:
+            case llvm::Instruction::Shl: {
+                if (!ce->getType()->isIntegerTy() || ce->getType()->getIntegerBitWidth() > 64)
+                    break;
+                const auto a = static_cast<std::uint64_t>(constValue(ce->getOperand(0)));
+                const auto b = static_cast<std::uint64_t>(constValue(ce->getOperand(1)));
+                std::uint64_t r = 0;
+                switch (ce->getOpcode()) {
+                    case llvm::Instruction::Add:
+                        r = a + b;
+                        break;
+                    case llvm::Instruction::Sub:
+                        r = a - b;
+                        break;
+                    case llvm::Instruction::Mul:
+                        r = a * b;
+                        break;
+                    case llvm::Instruction::Xor:
+                        r = a ^ b;
+                        break;
+                    default:
+                        r = b >= 64 ? 0 : a << b;
+                        break;
+                }
+                return normalize(static_cast<std::int64_t>(r), ce->getType()->getIntegerBitWidth());
+            }
+            default:
+                break;
         }
     }
-    if (llvm::isa<llvm::BlockAddress>(c)) throw UnsupportedError("the address of a label (&&label)");
+    if (llvm::isa<llvm::BlockAddress>(c))
+        throw UnsupportedError("the address of a label (&&label)");
     if (c->getType()->isVectorTy()) throw UnsupportedError("vector values");
     throw UnsupportedError("a constant expression porlab cannot evaluate");
 }
@@ -326,7 +357,7 @@ const llvm::DIType* Lowerer::stripTypedefs(const llvm::DIType* t) {
 }
 
 void Lowerer::fieldName(const llvm::DICompositeType* comp, std::uint64_t offsetBits, bool only,
-                      std::string& fname, const llvm::DIType*& fdi) {
+                        std::string& fname, const llvm::DIType*& fdi) {
     const llvm::DIDerivedType* base = nullptr;
     for (const llvm::DINode* e : comp->getElements()) {
         auto* mem = llvm::dyn_cast<llvm::DIDerivedType>(e);
@@ -346,9 +377,10 @@ void Lowerer::fieldName(const llvm::DICompositeType* comp, std::uint64_t offsetB
 }
 
 void Lowerer::cellsOf(CGlobal& g, llvm::Type* t, std::uint64_t off, const std::string& name,
-             const llvm::DIType* di) {
+                      const llvm::DIType* di) {
     if (auto* td = llvm::dyn_cast_or_null<llvm::DIDerivedType>(di);
-        td && td->getTag() == llvm::dwarf::DW_TAG_typedef && td->getName() == "pthread_spinlock_t" &&
+        td && td->getTag() == llvm::dwarf::DW_TAG_typedef &&
+        td->getName() == "pthread_spinlock_t" &&
         t->isIntegerTy()) {  // a spin lock is a mutex of its own size
         CGlobalCell cell;
         cell.offset = static_cast<std::uint32_t>(off);
@@ -409,8 +441,8 @@ void Lowerer::cellsOf(CGlobal& g, llvm::Type* t, std::uint64_t off, const std::s
             comp && comp->getTag() == llvm::dwarf::DW_TAG_array_type)
             edi = comp->getBaseType();
         for (std::uint64_t i = 0; i < at->getNumElements(); ++i)
-            cellsOf(g, at->getElementType(), off + i * stride,
-                    name + "[" + std::to_string(i) + "]", edi);
+            cellsOf(g, at->getElementType(), off + i * stride, name + "[" + std::to_string(i) + "]",
+                    edi);
         return;
     }
     if (t->isIntegerTy() || t->isPointerTy() || t->isFloatingPointTy()) {
@@ -436,7 +468,8 @@ void Lowerer::lowerGlobal(const llvm::GlobalVariable& gv) {
     if (size > (1U << 30)) throw UnsupportedError("global '" + g.name + "' is too large");
     g.size = static_cast<std::uint32_t>(size);
     g.bytes.assign(size, 0);
-    if (gv.hasInitializer()) writeConst(gv.getInitializer(), g.bytes.data());
+    if (gv.hasInitializer())
+        writeConst(gv.getInitializer(), g.bytes.data());
     else if (gv.isDeclaration()) {
         std::string at = m_.getSourceFileName() + ": ";
         for (const llvm::User* u : gv.users())
@@ -446,7 +479,8 @@ void Lowerer::lowerGlobal(const llvm::GlobalVariable& gv) {
             }
         throw UnsupportedError(at + "the external variable '" + readableSymbol(g.name) +
                                "' (declared extern but defined nowhere in the program) is not "
-                               "supported" + cxxSymbolHint(g.name));
+                               "supported" +
+                               cxxSymbolHint(g.name));
     }
     g.constant = gv.isConstant();
     g.tls = gv.isThreadLocal();

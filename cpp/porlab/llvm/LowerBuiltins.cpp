@@ -156,46 +156,49 @@ std::optional<BuiltinCall> classify(const std::string& n, bool defined) {
 // shared): everything that synchronises.
 bool builtinLetsEscape(Builtin b, unsigned argNo) {
     switch (b) {
-    case Builtin::ThreadCreate: return argNo == 3;
-    case Builtin::ThreadJoin:
-    case Builtin::Malloc:
-    case Builtin::Calloc:
-    case Builtin::Memset:
-    case Builtin::Memcpy:
-    case Builtin::AssertFail:
-    case Builtin::ReachError:
-    case Builtin::Abort:
-    case Builtin::Exit:
-    case Builtin::Nondet:
-    case Builtin::Assume:
-    case Builtin::Nop:
-    case Builtin::SMax:
-    case Builtin::SMin:
-    case Builtin::UMax:
-    case Builtin::UMin:
-    case Builtin::Abs:
-    case Builtin::ThreadSelf:
-    case Builtin::AtomicBegin:
-    case Builtin::AtomicEnd:
-    case Builtin::IterationBegin:
-    case Builtin::PurityCheck:
-    case Builtin::ThrdJoin:
-    case Builtin::ThreadEqual:
-    case Builtin::TlsAddress:
-    case Builtin::AlignedAlloc:
-    case Builtin::BlockSize:
-    case Builtin::Strlen:
-    case Builtin::Strcmp:
-    case Builtin::Memcmp:
-    case Builtin::Popcount:
-    case Builtin::Clz:
-    case Builtin::Ctz:
-    case Builtin::Bswap:
-    case Builtin::IterationStart:
-    case Builtin::SpinAssume:
-        return false;
-    case Builtin::ThrdCreate: return argNo == 2;
-    default: return true;
+        case Builtin::ThreadCreate:
+            return argNo == 3;
+        case Builtin::ThreadJoin:
+        case Builtin::Malloc:
+        case Builtin::Calloc:
+        case Builtin::Memset:
+        case Builtin::Memcpy:
+        case Builtin::AssertFail:
+        case Builtin::ReachError:
+        case Builtin::Abort:
+        case Builtin::Exit:
+        case Builtin::Nondet:
+        case Builtin::Assume:
+        case Builtin::Nop:
+        case Builtin::SMax:
+        case Builtin::SMin:
+        case Builtin::UMax:
+        case Builtin::UMin:
+        case Builtin::Abs:
+        case Builtin::ThreadSelf:
+        case Builtin::AtomicBegin:
+        case Builtin::AtomicEnd:
+        case Builtin::IterationBegin:
+        case Builtin::PurityCheck:
+        case Builtin::ThrdJoin:
+        case Builtin::ThreadEqual:
+        case Builtin::TlsAddress:
+        case Builtin::AlignedAlloc:
+        case Builtin::BlockSize:
+        case Builtin::Strlen:
+        case Builtin::Strcmp:
+        case Builtin::Memcmp:
+        case Builtin::Popcount:
+        case Builtin::Clz:
+        case Builtin::Ctz:
+        case Builtin::Bswap:
+        case Builtin::IterationStart:
+        case Builtin::SpinAssume:
+            return false;
+        case Builtin::ThrdCreate:
+            return argNo == 2;
+        default:
+            return true;
     }
 }
 

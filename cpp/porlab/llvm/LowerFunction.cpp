@@ -26,9 +26,10 @@ std::int32_t Lowerer::opnd(const llvm::Value* v, const llvm::Instruction& at) {
         }
     }
     const std::int32_t s = slotOf(v);
-    if (s < 0) unsupported(at, llvm::isa<llvm::BasicBlock>(v) || llvm::isa<llvm::MetadataAsValue>(v)
-                                   ? "this operand (a label or debug information)"
-                                   : "this operand");
+    if (s < 0)
+        unsupported(at, llvm::isa<llvm::BasicBlock>(v) || llvm::isa<llvm::MetadataAsValue>(v)
+                            ? "this operand (a label or debug information)"
+                            : "this operand");
     return s;
 }
 
@@ -113,9 +114,12 @@ void Lowerer::lowerFunction(const llvm::Function& f) {
     for (const llvm::BasicBlock& bb : f)
         for (const llvm::Instruction& i : bb) {
             if (i.getType()->isVoidTy()) continue;
-            if (isBookkeepingCall(i)) bookkeeping.push_back(&i);
-            else if (llvm::isa<llvm::AtomicCmpXchgInst>(i)) newSlots(&i, 2);
-            else newSlots(&i, 1);
+            if (isBookkeepingCall(i))
+                bookkeeping.push_back(&i);
+            else if (llvm::isa<llvm::AtomicCmpXchgInst>(i))
+                newSlots(&i, 2);
+            else
+                newSlots(&i, 1);
         }
     fn_->stateSlots = fn_->numSlots;
     for (const llvm::Loop* l : li.getLoopsInPreorder()) loopSlot_[l] = newSlots(nullptr, 4);
@@ -213,15 +217,46 @@ bool Lowerer::isBarrierAsm(const llvm::InlineAsm& ia, const llvm::CallInst& call
         if (ch == '$' && !text.empty() && text.back() == '$') continue;  // "$$0": "$0"
         text += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     }
-    static const std::set<std::string, std::less<>> fences = {
-        "", "mfence", "lfence", "sfence", "nop", "pause", "rep nop", "lock", "fence",
-        "fence rw,rw", "fence iorw,iorw", "sync", "lwsync", "hwsync", "isync", "dmb ish",
-        "dmb ishld", "dmb ishst", "dmb sy", "dmb ld", "dmb st", "dsb sy", "dsb ish", "isb",
-        "addl $0,0(%rsp)", "addl $0,(%rsp)", "addl $0,0(%esp)", "addl $0,(%esp)",
-        "orl $0,0(%rsp)", "orl $0,(%rsp)", "orl $0,0(%esp)", "orl $0,(%esp)",
-        "lock addl $0,0(%rsp)", "lock addl $0,(%rsp)", "lock addl $0,0(%esp)",
-        "lock addl $0,(%esp)", "lock orl $0,0(%rsp)", "lock orl $0,(%rsp)",
-        "lock orl $0,0(%esp)", "lock orl $0,(%esp)"};
+    static const std::set<std::string, std::less<>> fences = {"",
+                                                              "mfence",
+                                                              "lfence",
+                                                              "sfence",
+                                                              "nop",
+                                                              "pause",
+                                                              "rep nop",
+                                                              "lock",
+                                                              "fence",
+                                                              "fence rw,rw",
+                                                              "fence iorw,iorw",
+                                                              "sync",
+                                                              "lwsync",
+                                                              "hwsync",
+                                                              "isync",
+                                                              "dmb ish",
+                                                              "dmb ishld",
+                                                              "dmb ishst",
+                                                              "dmb sy",
+                                                              "dmb ld",
+                                                              "dmb st",
+                                                              "dsb sy",
+                                                              "dsb ish",
+                                                              "isb",
+                                                              "addl $0,0(%rsp)",
+                                                              "addl $0,(%rsp)",
+                                                              "addl $0,0(%esp)",
+                                                              "addl $0,(%esp)",
+                                                              "orl $0,0(%rsp)",
+                                                              "orl $0,(%rsp)",
+                                                              "orl $0,0(%esp)",
+                                                              "orl $0,(%esp)",
+                                                              "lock addl $0,0(%rsp)",
+                                                              "lock addl $0,(%rsp)",
+                                                              "lock addl $0,0(%esp)",
+                                                              "lock addl $0,(%esp)",
+                                                              "lock orl $0,0(%rsp)",
+                                                              "lock orl $0,(%rsp)",
+                                                              "lock orl $0,0(%esp)",
+                                                              "lock orl $0,(%esp)"};
     std::size_t from = 0;
     while (from <= text.size()) {
         std::size_t to = text.find_first_of(";\n", from);
@@ -281,14 +316,12 @@ std::optional<std::string> Lowerer::knownUnsupported(const std::string& n) {
     if (it != table.end()) return it->second;
     if (startsWith(n, "llvm.va_") || n == "llvm.va_start")
         return std::string("a variadic function defined by the program (va_start)");
-    static const char* const floats[] = {"llvm.fabs.", "llvm.sqrt.", "llvm.floor.", "llvm.ceil.",
-                                         "llvm.trunc.", "llvm.round", "llvm.rint.", "llvm.fma",
-                                         "llvm.copysign.", "llvm.minnum.", "llvm.maxnum.",
-                                         "llvm.pow", "llvm.exp", "llvm.log", "llvm.sin.",
-                                         "llvm.cos.", "llvm.nearbyint.", "llvm.lrint",
-                                         "llvm.llrint", "llvm.lround", "llvm.llround",
-                                         "llvm.is.fpclass", "llvm.fmuladd", "llvm.fptosi.sat",
-                                         "llvm.fptoui.sat"};
+    static const char* const floats[] = {
+        "llvm.fabs.",   "llvm.sqrt.",      "llvm.floor.",  "llvm.ceil.",      "llvm.trunc.",
+        "llvm.round",   "llvm.rint.",      "llvm.fma",     "llvm.copysign.",  "llvm.minnum.",
+        "llvm.maxnum.", "llvm.pow",        "llvm.exp",     "llvm.log",        "llvm.sin.",
+        "llvm.cos.",    "llvm.nearbyint.", "llvm.lrint",   "llvm.llrint",     "llvm.lround",
+        "llvm.llround", "llvm.is.fpclass", "llvm.fmuladd", "llvm.fptosi.sat", "llvm.fptoui.sat"};
     for (const char* f : floats)
         if (startsWith(n, f)) return std::string("floating-point arithmetic");
     if (n.find(".with.overflow.") != std::string::npos)
@@ -303,7 +336,8 @@ std::optional<std::string> Lowerer::knownUnsupported(const std::string& n) {
     return std::nullopt;
 }
 
-bool Lowerer::lowerExpansion(const llvm::CallInst& call, const std::string& name, std::int32_t dst) {
+bool Lowerer::lowerExpansion(const llvm::CallInst& call, const std::string& name,
+                             std::int32_t dst) {
     auto argOp = [&](unsigned k) { return opnd(call.getArgOperand(k), call); };
     const auto ptrBits = static_cast<std::uint8_t>(8 * out_.ptrBytes);
     if (name == "valloc" || name == "pvalloc") {  // page-aligned malloc
@@ -376,7 +410,7 @@ bool Lowerer::lowerExpansion(const llvm::CallInst& call, const std::string& name
 }
 
 CInstr& Lowerer::emitBuiltin(const llvm::CallInst& call, Builtin b, std::int32_t dst,
-                    std::initializer_list<std::int32_t> args, std::uint8_t w) {
+                             std::initializer_list<std::int32_t> args, std::uint8_t w) {
     const auto start = static_cast<std::int32_t>(fn_->args.size());
     fn_->args.insert(fn_->args.end(), args.begin(), args.end());
     CInstr& in = emit(COp::Builtin, call);
@@ -426,7 +460,8 @@ void Lowerer::lowerCall(const llvm::CallInst& call) {
         }
         if (bc->b == Builtin::TlsAddress) {
             auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
-            if (!gv || !gv->isThreadLocal()) unsupported(call, "this use of a thread-local variable");
+            if (!gv || !gv->isThreadLocal())
+                unsupported(call, "this use of a thread-local variable");
             const auto gi = globalIndex_.at(gv);
             const CGlobal& g = out_.globals[static_cast<std::size_t>(gi)];
             if (g.tlsOffset >= 0) {  // in the thread's private area, at the same offset in each
@@ -471,8 +506,8 @@ void Lowerer::lowerCall(const llvm::CallInst& call) {
             in.imm = assertionText(call, name, bc->b) + 1;
         if (bc->b == Builtin::Nondet && !warnedNondet_ && !opts_.nondetDomain) {
             warnedNondet_ = true;
-            out_.warnings.push_back("__VERIFIER_nondet_* returns 0 (first call at " +
-                                    where(call) + "the value domain is not explored)");
+            out_.warnings.push_back("__VERIFIER_nondet_* returns 0 (first call at " + where(call) +
+                                    "the value domain is not explored)");
         }
         return;
     }
@@ -487,7 +522,8 @@ void Lowerer::lowerCall(const llvm::CallInst& call) {
                                                "docs/supported-c.md)"
                                              : hint));
     }
-    if (funcIndex_.at(callee) >= 0 && out_.functions[static_cast<std::size_t>(funcIndex_.at(callee))].atomic)
+    if (funcIndex_.at(callee) >= 0 &&
+        out_.functions[static_cast<std::size_t>(funcIndex_.at(callee))].atomic)
         needAtomicLock();
     CInstr& in = emit(COp::Call, call);
     in.a = dst;
@@ -495,7 +531,8 @@ void Lowerer::lowerCall(const llvm::CallInst& call) {
     pushArgs(call, in);
 }
 
-std::int64_t Lowerer::assertionText(const llvm::CallInst& call, const std::string& name, Builtin b) {
+std::int64_t Lowerer::assertionText(const llvm::CallInst& call, const std::string& name,
+                                    Builtin b) {
     std::string text = "assertion failure";
     if (b == Builtin::ReachError) {
         text = name + "() called";

@@ -13,8 +13,8 @@
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -47,8 +47,8 @@ inline std::int64_t normalize(std::int64_t v, unsigned w) {
 
 struct BuiltinCall {
     Builtin b;
-    bool mov = false;  // llvm.expect: the result is the first argument
-    bool skip = false; // debug intrinsics: no instruction at all
+    bool mov = false;   // llvm.expect: the result is the first argument
+    bool skip = false;  // debug intrinsics: no instruction at all
 };
 
 inline bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
@@ -61,7 +61,7 @@ std::optional<BuiltinCall> classify(const std::string& n, bool defined);
 bool builtinLetsEscape(Builtin b, unsigned argNo);
 
 class Lowerer {
-public:
+  public:
     Lowerer(const llvm::Module& m, const CLoadOptions& o, CModule& out)
         : m_(m), dl_(m.getDataLayout()), opts_(o), out_(out) {}
 
@@ -84,7 +84,7 @@ public:
 
     void placeThreadLocals();
 
-private:
+  private:
     // ---- source positions --------------------------------------------------------------------
 
     std::uint32_t fileId(const std::string& name);
@@ -127,10 +127,11 @@ private:
 
     void lowerGlobal(const llvm::GlobalVariable& gv);
 
-    // ---- escape analysis -------------------------------------------------------------------------
-    // A stack variable stays private to its thread (accessed without events) unless its address
-    // may reach another thread: stored to memory, converted to an integer, returned, given to a
-    // synchronising built-in or pthread_create's argument, or to a parameter that escapes.
+    // ---- escape analysis
+    // ------------------------------------------------------------------------- A stack variable
+    // stays private to its thread (accessed without events) unless its address may reach another
+    // thread: stored to memory, converted to an integer, returned, given to a synchronising
+    // built-in or pthread_create's argument, or to a parameter that escapes.
 
     bool escapes(const llvm::Value* v, std::set<const llvm::Value*>& seen);
 

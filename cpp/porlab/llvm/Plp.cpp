@@ -5,11 +5,11 @@
 // await (or an assume) no longer makes its outer loop's iterations impure.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Constants.h>
-#include <llvm/IR/IRBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
@@ -121,7 +121,8 @@ bool refreshedByCas(llvm::Loop& loop, llvm::PHINode& phi, llvm::Value* fromLatch
         if (!ld || ld->getParent() != from || !ld->hasOneUse() ||
             !samePlace(ld->getPointerOperand(), cas->getPointerOperand(), dl))
             return false;
-        for (const llvm::Instruction* i = ld->getNextNode(); i && !i->isTerminator(); i = i->getNextNode())
+        for (const llvm::Instruction* i = ld->getNextNode(); i && !i->isTerminator();
+             i = i->getNextNode())
             if (!invisible(*i)) return false;
     }
     // Every path of an iteration from the header to the CAS: nothing visible before it.
@@ -248,7 +249,7 @@ bool latestOnChain(const std::vector<llvm::Instruction*>& points, llvm::Dominato
 }
 
 class LoopPlp {
-public:
+  public:
     LoopPlp(llvm::Loop& loop, llvm::DominatorTree& dt, llvm::LoopInfo& li,
             std::set<llvm::CallInst*>& ours, LoopStats& stats)
         : loop_(loop), dt_(dt), li_(li), ours_(ours), stats_(stats) {}
@@ -270,7 +271,7 @@ public:
         if (!slots.empty()) llvm::PromoteMemToReg(slots, dt_);
     }
 
-private:
+  private:
     // "Took an internal backedge" (Godot §III): false at the header, true after a backedge of a
     // nested loop. Kept in a stack slot and promoted to phis at the end.
     void makeTookFlag() {
@@ -350,7 +351,8 @@ private:
                 llvm::BasicBlock* b = work.back();
                 work.pop_back();
                 for (llvm::BasicBlock* s : llvm::successors(b)) {
-                    if (!loop_.contains(s) || s == loop_.getHeader() || internalBackedge(loop_, li_, b, s))
+                    if (!loop_.contains(s) || s == loop_.getHeader() ||
+                        internalBackedge(loop_, li_, b, s))
                         continue;
                     if (s == q->getParent()) found = true;
                     if (seen.insert(s).second) work.push_back(s);
@@ -370,7 +372,8 @@ private:
     void place(const Conj& c) {
         std::vector<llvm::Instruction*> points;
         auto note = [&](llvm::Value* v) {
-            if (auto* i = llvm::dyn_cast<llvm::Instruction>(v); i && loop_.contains(i)) points.push_back(i);
+            if (auto* i = llvm::dyn_cast<llvm::Instruction>(v); i && loop_.contains(i))
+                points.push_back(i);
         };
         for (const Atom& a : c.atoms) {
             note(a.lhs);
@@ -391,9 +394,12 @@ private:
                     elsewhere.push_back(p);
         }
         llvm::Instruction* pos = nullptr;
-        if (!q) pos = blockStart(loop_.getHeader());
-        else if (llvm::isa<llvm::PHINode>(q)) pos = blockStart(q->getParent());
-        else pos = q->getNextNode();
+        if (!q)
+            pos = blockStart(loop_.getHeader());
+        else if (llvm::isa<llvm::PHINode>(q))
+            pos = blockStart(q->getParent());
+        else
+            pos = q->getNextNode();
         // What dominating assumes, awaits and branches already establish at `pos`.
         std::vector<Atom> known;
         for (const Fact& f : facts_)
@@ -405,8 +411,10 @@ private:
                 if (j != k) others.push_back(atoms[j]);
             const Known d = decide(atoms[k], others);
             if (d == Known::False) return;  // c cannot hold here: nothing to block
-            if (d == Known::True) atoms.erase(atoms.begin() + static_cast<std::ptrdiff_t>(k));
-            else ++k;
+            if (d == Known::True)
+                atoms.erase(atoms.begin() + static_cast<std::ptrdiff_t>(k));
+            else
+                ++k;
         }
         llvm::Value* extra = nullptr;
         if (took_) {
@@ -422,8 +430,8 @@ private:
                 for (const Atom& a : atoms) used = used || a.lhs == p || a.rhs == p;
                 Carrier& cr = carrier(p, used);
                 llvm::IRBuilder<> b(pos);
-                llvm::Value* missed = b.CreateNot(
-                    b.CreateLoad(llvm::Type::getInt1Ty(pos->getContext()), cr.passed, "plp.passed"));
+                llvm::Value* missed = b.CreateNot(b.CreateLoad(
+                    llvm::Type::getInt1Ty(pos->getContext()), cr.passed, "plp.passed"));
                 extra = extra ? b.CreateOr(extra, missed) : missed;
                 if (used && cr.value) copy[p] = b.CreateLoad(p->getType(), cr.value, "plp.value");
             }

@@ -63,12 +63,15 @@ bool testOnly(const llvm::BasicBlock* b) {
     const auto* br = llvm::dyn_cast<llvm::BranchInst>(b->getTerminator());
     if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) return false;
     for (const llvm::Instruction& i : *b) {
-        if (i.isTerminator() || llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::DbgInfoIntrinsic>(i)) continue;
-        if (i.mayReadOrWriteMemory() || !llvm::isSafeToSpeculativelyExecute(&i) || i.getType()->isTokenTy())
+        if (i.isTerminator() || llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::DbgInfoIntrinsic>(i))
+            continue;
+        if (i.mayReadOrWriteMemory() || !llvm::isSafeToSpeculativelyExecute(&i) ||
+            i.getType()->isTokenTy())
             return false;
     }
     for (const llvm::BasicBlock* p : llvm::predecessors(b))
-        if (!llvm::isa<llvm::BranchInst>(p->getTerminator()) && !llvm::isa<llvm::SwitchInst>(p->getTerminator()))
+        if (!llvm::isa<llvm::BranchInst>(p->getTerminator()) &&
+            !llvm::isa<llvm::SwitchInst>(p->getTerminator()))
             return false;
     return true;
 }
@@ -77,28 +80,35 @@ bool testOnly(const llvm::BasicBlock* b) {
 // first successor), false, or nullopt when that does not decide it.
 std::optional<bool> evalTest(llvm::BasicBlock* b, Bindings vals, const llvm::DataLayout& dl) {
     for (llvm::Instruction& i : *b) {
-        if (llvm::isa<llvm::PHINode>(i) || i.isTerminator() || llvm::isa<llvm::DbgInfoIntrinsic>(i)) continue;
+        if (llvm::isa<llvm::PHINode>(i) || i.isTerminator() || llvm::isa<llvm::DbgInfoIntrinsic>(i))
+            continue;
         llvm::SmallVector<llvm::Constant*, 4> ops;
         for (llvm::Use& u : i.operands()) {
-            if (auto* c = llvm::dyn_cast<llvm::Constant>(u.get())) ops.push_back(c);
-            else if (auto it = vals.find(u.get()); it != vals.end()) ops.push_back(it->second);
-            else break;
+            if (auto* c = llvm::dyn_cast<llvm::Constant>(u.get()))
+                ops.push_back(c);
+            else if (auto it = vals.find(u.get()); it != vals.end())
+                ops.push_back(it->second);
+            else
+                break;
         }
         if (ops.size() != i.getNumOperands()) continue;
         if (llvm::Constant* c = llvm::ConstantFoldInstOperands(&i, ops, dl)) vals[&i] = c;
     }
     llvm::Value* cond = llvm::cast<llvm::BranchInst>(b->getTerminator())->getCondition();
-    llvm::Constant* c = llvm::isa<llvm::Constant>(cond) ? llvm::cast<llvm::Constant>(cond) : vals.lookup(cond);
+    llvm::Constant* c =
+        llvm::isa<llvm::Constant>(cond) ? llvm::cast<llvm::Constant>(cond) : vals.lookup(cond);
     const auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(c);
     if (!k) return std::nullopt;
     return !k->isZero();
 }
 
 // The test on the edge from `p`: b's phis bound to their constant values on that edge.
-std::optional<bool> testOnEdge(llvm::BasicBlock* b, llvm::BasicBlock* p, const llvm::DataLayout& dl) {
+std::optional<bool> testOnEdge(llvm::BasicBlock* b, llvm::BasicBlock* p,
+                               const llvm::DataLayout& dl) {
     Bindings vals;
     for (llvm::PHINode& phi : b->phis())
-        if (auto* c = llvm::dyn_cast<llvm::Constant>(phi.getIncomingValueForBlock(p))) vals[&phi] = c;
+        if (auto* c = llvm::dyn_cast<llvm::Constant>(phi.getIncomingValueForBlock(p)))
+            vals[&phi] = c;
     return evalTest(b, std::move(vals), dl);
 }
 
@@ -143,9 +153,10 @@ struct Plan {
     llvm::BasicBlock* h = nullptr;
     llvm::BasicBlock* body = nullptr;
     llvm::BasicBlock* exit = nullptr;
-    std::set<llvm::PHINode*> carried;                 // phis the test does not read
-    std::map<llvm::PHINode*, llvm::Constant*> known;  // test phis read in the body: their value there
-    std::map<llvm::BasicBlock*, bool> toBody;         // per predecessor: the test is known to pass
+    std::set<llvm::PHINode*> carried;  // phis the test does not read
+    std::map<llvm::PHINode*, llvm::Constant*>
+        known;                                 // test phis read in the body: their value there
+    std::map<llvm::BasicBlock*, bool> toBody;  // per predecessor: the test is known to pass
 };
 
 std::optional<Plan> plan(llvm::Loop& loop, const llvm::DataLayout& dl) {
@@ -158,7 +169,8 @@ std::optional<Plan> plan(llvm::Loop& loop, const llvm::DataLayout& dl) {
     if (bodyFirst == loop.contains(br->getSuccessor(1))) return std::nullopt;
     pl.body = br->getSuccessor(bodyFirst ? 0 : 1);
     pl.exit = br->getSuccessor(bodyFirst ? 1 : 0);
-    if (pl.body == h || pl.body->getSinglePredecessor() != h || llvm::isa<llvm::PHINode>(pl.body->front()))
+    if (pl.body == h || pl.body->getSinglePredecessor() != h ||
+        llvm::isa<llvm::PHINode>(pl.body->front()))
         return std::nullopt;
     // The test's registers: what the branch condition reads within h.
     std::set<llvm::Value*> test;
@@ -167,11 +179,13 @@ std::optional<Plan> plan(llvm::Loop& loop, const llvm::DataLayout& dl) {
         llvm::Value* v = work.back();
         work.pop_back();
         auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-        if (!i || i->getParent() != h || !test.insert(i).second || llvm::isa<llvm::PHINode>(i)) continue;
+        if (!i || i->getParent() != h || !test.insert(i).second || llvm::isa<llvm::PHINode>(i))
+            continue;
         for (llvm::Value* o : i->operands()) work.push_back(o);
     }
     std::set<llvm::PHINode*> testPhis;
-    for (llvm::PHINode& phi : h->phis()) (test.count(&phi) ? testPhis.insert(&phi) : pl.carried.insert(&phi));
+    for (llvm::PHINode& phi : h->phis())
+        (test.count(&phi) ? testPhis.insert(&phi) : pl.carried.insert(&phi));
     if (testPhis.empty()) return std::nullopt;
     auto inLoopUse = [&](const llvm::Use& u) {
         const auto* ui = llvm::cast<llvm::Instruction>(u.getUser());
@@ -216,18 +230,20 @@ std::optional<Plan> plan(llvm::Loop& loop, const llvm::DataLayout& dl) {
             const bool isTest = testPhis.count(&phi) != 0;
             if (isTest && !pl.known.count(&phi)) {
                 ++unknownTest;
-                if (v == &phi) ++kept;
-                else sameTest = false;
+                if (v == &phi)
+                    ++kept;
+                else
+                    sameTest = false;
             } else if (isTest && v != &phi && v != pl.known[&phi]) {
                 sameTest = false;
             }
             auto* vi = llvm::dyn_cast<llvm::Instruction>(v);
             if (!vi || vi->getParent() != h) continue;
             auto* vp = llvm::dyn_cast<llvm::PHINode>(vi);
-            if (!vp) return std::nullopt;                        // h's arithmetic
+            if (!vp) return std::nullopt;                                 // h's arithmetic
             if (vp == &phi && (!isTest || pl.known.count(vp))) continue;  // kept; or known
             if (pl.carried.count(vp) || pl.known.count(vp)) continue;
-            if (vp != &phi) return std::nullopt;                 // another unknown test phi
+            if (vp != &phi) return std::nullopt;  // another unknown test phi
         }
         if (kept != 0 && kept != unknownTest) return std::nullopt;
         pl.toBody[p] = kept != 0 && sameTest;
@@ -255,7 +271,8 @@ void cloneBody(llvm::BasicBlock* j, Copy& c) {
         if (i.hasName()) k->setName(i.getName());
         k->insertInto(c.block, c.block->end());
         (*c.map)[&i] = k;
-        llvm::RemapInstruction(k, *c.map, llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
+        llvm::RemapInstruction(k, *c.map,
+                               llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
     }
 }
 
@@ -282,7 +299,9 @@ std::vector<llvm::Use*> outsideUses(llvm::Instruction& i) {
     for (llvm::Use& u : i.uses()) {
         auto* ui = llvm::cast<llvm::Instruction>(u.getUser());
         if (ui->getParent() == i.getParent()) continue;
-        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(ui); phi && phi->getIncomingBlock(u) == i.getParent()) continue;
+        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(ui);
+            phi && phi->getIncomingBlock(u) == i.getParent())
+            continue;
         uses.push_back(&u);
     }
     return uses;
@@ -296,7 +315,8 @@ void rotate(llvm::Loop& loop, const Plan& pl, const llvm::DataLayout& dl) {
     // A known test phi is its known value wherever the loop reads it.
     for (auto& [phi, k] : pl.known)
         for (llvm::Use& u : llvm::make_early_inc_range(phi->uses()))
-            if (llvm::cast<llvm::Instruction>(u.getUser())->getParent() != h && loop.contains(useBlock(u)))
+            if (llvm::cast<llvm::Instruction>(u.getUser())->getParent() != h &&
+                loop.contains(useBlock(u)))
                 u.set(k);
     // Carried phis move to the body.
     std::map<llvm::PHINode*, llvm::PHINode*> moved;
@@ -323,10 +343,13 @@ void rotate(llvm::Loop& loop, const Plan& pl, const llvm::DataLayout& dl) {
         c.toBody = pl.toBody.at(p);
         for (llvm::PHINode& phi : h->phis()) {
             llvm::Value* v = phi.getIncomingValueForBlock(p);
-            (*c.map)[&phi] = v == &phi && !pl.carried.count(&phi) && !pl.known.count(&phi) ? v : resolve(v);
+            (*c.map)[&phi] =
+                v == &phi && !pl.carried.count(&phi) && !pl.known.count(&phi) ? v : resolve(v);
         }
-        if (c.toBody) llvm::BranchInst::Create(pl.body, c.block)->setDebugLoc(loc);
-        else cloneBody(h, c);
+        if (c.toBody)
+            llvm::BranchInst::Create(pl.body, c.block)->setDebugLoc(loc);
+        else
+            cloneBody(h, c);
         p->getTerminator()->replaceSuccessorWith(h, c.block);
         for (auto& [from, to] : moved) to->addIncoming(c.of(from), c.block);
         copies.push_back(std::move(c));
@@ -348,11 +371,15 @@ void rotate(llvm::Loop& loop, const Plan& pl, const llvm::DataLayout& dl) {
         su.Initialize(i->getType(), i->getName());
         for (const Copy& c : copies)
             if (!c.toBody) su.AddAvailableValue(c.block, c.of(i));
-        if (self) su.AddAvailableValue(pl.body, self);
-        else if (phi && pl.known.count(phi)) su.AddAvailableValue(pl.body, pl.known.at(phi));
+        if (self)
+            su.AddAvailableValue(pl.body, self);
+        else if (phi && pl.known.count(phi))
+            su.AddAvailableValue(pl.body, pl.known.at(phi));
         for (llvm::Use* u : uses) {
-            if (self && loop.contains(useBlock(*u))) u->set(self);
-            else su.RewriteUse(*u);
+            if (self && loop.contains(useBlock(*u)))
+                u->set(self);
+            else
+                su.RewriteUse(*u);
         }
     }
     h->dropAllReferences();
@@ -384,9 +411,11 @@ bool threadBlock(llvm::BasicBlock* j, const llvm::DataLayout& dl) {
         cloneBody(j, c);
         q->getTerminator()->replaceSuccessorWith(j, c.block);
         for (llvm::PHINode& phi : j->phis())
-            while (phi.getBasicBlockIndex(q) >= 0) phi.removeIncomingValue(q, /*DeletePHIIfEmpty=*/false);
+            while (phi.getBasicBlockIndex(q) >= 0)
+                phi.removeIncomingValue(q, /*DeletePHIIfEmpty=*/false);
         for (llvm::BasicBlock* s : llvm::successors(c.block))
-            for (llvm::PHINode& phi : s->phis()) phi.addIncoming(c.of(phi.getIncomingValueForBlock(j)), c.block);
+            for (llvm::PHINode& phi : s->phis())
+                phi.addIncoming(c.of(phi.getIncomingValueForBlock(j)), c.block);
         copies.push_back(std::move(c));
     }
     const bool gone = llvm::pred_empty(j);
@@ -413,7 +442,8 @@ void threadLatches(llvm::BasicBlock* header, const llvm::DataLayout& dl) {
         for (llvm::BasicBlock* j : latches) {
             if (j == header) continue;
             // A join block that only jumps to the test: the test joins it first.
-            if (llvm::BasicBlock* q = j->getSinglePredecessor(); q && q->getSingleSuccessor() == j && q != header) {
+            if (llvm::BasicBlock* q = j->getSinglePredecessor();
+                q && q->getSingleSuccessor() == j && q != header) {
                 changed = llvm::MergeBlockIntoPredecessor(j);
                 if (changed) break;
             }
@@ -434,7 +464,8 @@ void deleteDeadPhis(llvm::Function& f) {
     for (llvm::BasicBlock& bb : f)
         for (llvm::PHINode& phi : bb.phis()) phis.emplace_back(&phi);
     for (llvm::WeakVH& v : phis)
-        if (auto* phi = llvm::dyn_cast_or_null<llvm::PHINode>(v)) (void)llvm::RecursivelyDeleteDeadPHINode(phi);
+        if (auto* phi = llvm::dyn_cast_or_null<llvm::PHINode>(v))
+            (void)llvm::RecursivelyDeleteDeadPHINode(phi);
 }
 
 }  // namespace

@@ -131,8 +131,10 @@ int markPrivateStores(llvm::Loop& loop, llvm::DominatorTree& dt) {
                         continue;
                     }
                     const llvm::Value* p = llvm::getLoadStorePointerOperand(&j);
-                    if (const auto* r = llvm::dyn_cast<llvm::AtomicRMWInst>(&j)) p = r->getPointerOperand();
-                    if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&j)) p = x->getPointerOperand();
+                    if (const auto* r = llvm::dyn_cast<llvm::AtomicRMWInst>(&j))
+                        p = r->getPointerOperand();
+                    if (const auto* x = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&j))
+                        p = x->getPointerOperand();
                     const llvm::Value* o2 = p ? llvm::getUnderlyingObject(p) : nullptr;
                     ok = o2 && o2 != obj && llvm::isIdentifiedObject(o2);
                 }
@@ -182,7 +184,8 @@ void saverFunction(llvm::Function& f, LoopStats& stats, bool refresh) {
     llvm::FunctionCallee begin =
         m.getOrInsertFunction("__porlab_iteration_begin", llvm::FunctionType::get(i64, false));
     llvm::FunctionCallee check = m.getOrInsertFunction(
-        "__porlab_purity_check", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i64, i64}, false));
+        "__porlab_purity_check",
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i64, i64}, false));
     std::set<llvm::Loop*> checked;
     for (auto& [loop, latch] : checks)
         if (checked.insert(loop).second) stats.privateStores += markPrivateStores(*loop, dt);

@@ -18,7 +18,8 @@ namespace porlab::cfront::loops {
 
 namespace {
 
-bool internalEdge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* from, llvm::BasicBlock* to) {
+bool internalEdge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* from,
+                  llvm::BasicBlock* to) {
     if (to == loop.getHeader()) return false;
     llvm::Loop* m = li.getLoopFor(to);
     return m && m != &loop && m->getHeader() == to && loop.contains(m) && m->contains(from);
@@ -26,7 +27,8 @@ bool internalEdge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* from, 
 
 }  // namespace
 
-std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch) {
+std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li,
+                                        llvm::BasicBlock* latch) {
     llvm::BasicBlock* h = loop.getHeader();
     std::set<llvm::BasicBlock*> fwd{h};
     std::vector<llvm::BasicBlock*> work{h};
@@ -56,8 +58,8 @@ std::set<llvm::BasicBlock*> loopyBlocks(llvm::Loop& loop, llvm::LoopInfo& li, ll
     return both;
 }
 
-std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, llvm::BasicBlock* latch,
-                                         bool refresh) {
+std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li,
+                                         llvm::BasicBlock* latch, bool refresh) {
     llvm::BasicBlock* h = loop.getHeader();
     if (!loop.contains(latch) || headerImpureAlong(loop, latch, refresh)) return std::nullopt;
     const std::set<llvm::BasicBlock*> blocks = loopyBlocks(loop, li, latch);
@@ -77,7 +79,8 @@ std::optional<Backedge> classifyBackedge(llvm::Loop& loop, llvm::LoopInfo& li, l
             bool mayFault = false;
             const Dnf g = guardOf(i, mayFault);
             const bool ok = std::any_of(g.begin(), g.end(), [&](const Conj& c) {
-                return std::includes(implied.begin(), implied.end(), c.atoms.begin(), c.atoms.end());
+                return std::includes(implied.begin(), implied.end(), c.atoms.begin(),
+                                     c.atoms.end());
             });
             if (!ok) be.effects.push_back(&i);
         }

@@ -35,7 +35,7 @@ struct Site {
 };
 
 class Analysis {
-public:
+  public:
     Analysis(const llvm::Module& m, int cap) : m_(m), b_{static_cast<long long>(cap) + 1} {}
 
     std::optional<int> run() {
@@ -46,7 +46,7 @@ public:
         return static_cast<int>(b_.add(1, *c));
     }
 
-private:
+  private:
     // Sites of f, each with how often it runs per invocation of f; false if unanalysable.
     bool sites(const llvm::Function& f, std::vector<Site>& out) {
         auto& fn = const_cast<llvm::Function&>(f);

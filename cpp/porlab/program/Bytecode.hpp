@@ -13,29 +13,29 @@
 namespace porlab {
 
 // X(Enumerator, "name", visible)
-#define PORLAB_OPCODES(X)                                                                          \
-    X(Const, "const", false)      /* r[a] = imm */                                                 \
-    X(Move, "move", false)        /* r[a] = r[b] */                                                \
-    X(Bin, "bin", false)          /* r[a] = r[b] <sub> r[c] */                                     \
-    X(Un, "un", false)            /* r[a] = <sub> r[b] */                                          \
-    X(Jump, "jump", false)        /* pc = a */                                                     \
-    X(JumpIfZero, "jz", false)    /* if r[b] == 0: pc = a */                                       \
-    X(JumpIfNonZero, "jnz", false) /* if r[b] != 0: pc = a */                                      \
-    X(Assume, "assume", false)    /* if r[b] == 0: blocked for good */                             \
-    X(Assert, "assert", false)    /* if r[b] == 0: assertion failure */                            \
-    X(LoopCheck, "loopcheck", false) /* if r[b] >= imm: blocked (loop bound) else r[b] += 1 */     \
-    X(Load, "load", true)         /* r[a] = mem[L] */                                              \
-    X(Store, "store", true)       /* mem[L] = r[c] */                                              \
-    X(FetchOp, "fetchop", true)   /* r[a] = mem[L]; mem[L] = mem[L] <sub:RmwOp> r[c] */            \
-    X(Xchg, "xchg", true)         /* r[a] = mem[L]; mem[L] = r[c] */                               \
-    X(Cas, "cas", true)           /* r[a] = mem[L]; r[e] = (mem[L]==r[c]); if so mem[L] = r[d] */  \
-    X(Lock, "lock", true)         /* acquire mutex L */                                            \
-    X(Unlock, "unlock", true)     /* release mutex L */                                            \
-    X(Spawn, "spawn", true)       /* start thread a */                                             \
-    X(Join, "join", true)         /* wait for thread a to finish */                                \
-    X(Await, "await", true)       /* when <sub:AwaitCond>(mem[L], r[c]): r[a] = mem[L] */          \
-    X(XchgAwait, "xchgawait", true) /* when cond(mem[L], r[c]): r[a] = mem[L]; mem[L] = r[d] */    \
-    X(End, "end", false)          /* the thread finishes */
+#define PORLAB_OPCODES(X)                                                                       \
+    X(Const, "const", false)         /* r[a] = imm */                                           \
+    X(Move, "move", false)           /* r[a] = r[b] */                                          \
+    X(Bin, "bin", false)             /* r[a] = r[b] <sub> r[c] */                               \
+    X(Un, "un", false)               /* r[a] = <sub> r[b] */                                    \
+    X(Jump, "jump", false)           /* pc = a */                                               \
+    X(JumpIfZero, "jz", false)       /* if r[b] == 0: pc = a */                                 \
+    X(JumpIfNonZero, "jnz", false)   /* if r[b] != 0: pc = a */                                 \
+    X(Assume, "assume", false)       /* if r[b] == 0: blocked for good */                       \
+    X(Assert, "assert", false)       /* if r[b] == 0: assertion failure */                      \
+    X(LoopCheck, "loopcheck", false) /* if r[b] >= imm: blocked (loop bound) else r[b] += 1 */  \
+    X(Load, "load", true)            /* r[a] = mem[L] */                                        \
+    X(Store, "store", true)          /* mem[L] = r[c] */                                        \
+    X(FetchOp, "fetchop", true)      /* r[a] = mem[L]; mem[L] = mem[L] <sub:RmwOp> r[c] */      \
+    X(Xchg, "xchg", true)            /* r[a] = mem[L]; mem[L] = r[c] */                         \
+    X(Cas, "cas", true)       /* r[a] = mem[L]; r[e] = (mem[L]==r[c]); if so mem[L] = r[d] */   \
+    X(Lock, "lock", true)     /* acquire mutex L */                                             \
+    X(Unlock, "unlock", true) /* release mutex L */                                             \
+    X(Spawn, "spawn", true)   /* start thread a */                                              \
+    X(Join, "join", true)     /* wait for thread a to finish */                                 \
+    X(Await, "await", true)   /* when <sub:AwaitCond>(mem[L], r[c]): r[a] = mem[L] */           \
+    X(XchgAwait, "xchgawait", true) /* when cond(mem[L], r[c]): r[a] = mem[L]; mem[L] = r[d] */ \
+    X(End, "end", false)            /* the thread finishes */
 
 enum class Opcode : std::uint8_t {
 #define PORLAB_X(e, s, v) e,
@@ -55,10 +55,12 @@ inline constexpr bool kOpcodeVisible[] = {
 #undef PORLAB_X
 };
 
-#define PORLAB_BINOPS(X)                                                                           \
-    X(Add, "+") X(Sub, "-") X(Mul, "*") X(Div, "/") X(Mod, "%") X(And, "&") X(Or, "|")            \
-    X(Xor, "^") X(Shl, "<<") X(Shr, ">>") X(Eq, "==") X(Ne, "!=") X(Lt, "<") X(Le, "<=")          \
+// clang-format off
+#define PORLAB_BINOPS(X)                                                                       \
+    X(Add, "+") X(Sub, "-") X(Mul, "*") X(Div, "/") X(Mod, "%") X(And, "&") X(Or, "|")         \
+    X(Xor, "^") X(Shl, "<<") X(Shr, ">>") X(Eq, "==") X(Ne, "!=") X(Lt, "<") X(Le, "<=")       \
     X(Gt, ">") X(Ge, ">=") X(LAnd, "and") X(LOr, "or") X(Min, "min") X(Max, "max")
+// clang-format on
 
 enum class BinOp : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -88,12 +90,12 @@ inline constexpr std::string_view kUnOpNames[] = {
 
 struct Instr {
     Opcode op = Opcode::End;
-    std::uint8_t sub = 0;      // BinOp, UnOp, RmwOp or AwaitCond
-    bool resultUsed = true;    // FetchOp: is r[a] read later (IFAA)
+    std::uint8_t sub = 0;    // BinOp, UnOp, RmwOp or AwaitCond
+    bool resultUsed = true;  // FetchOp: is r[a] read later (IFAA)
     std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1;
-    LocId loc = kNoLoc;        // base location of a visible operation
-    std::int32_t len = 1;      // number of locations from loc (arrays); index must be < len
-    std::int32_t idx = -1;     // index register (arrays) or -1
+    LocId loc = kNoLoc;     // base location of a visible operation
+    std::int32_t len = 1;   // number of locations from loc (arrays); index must be < len
+    std::int32_t idx = -1;  // index register (arrays) or -1
     Value imm = 0;
     SourcePos pos;
 };

@@ -93,57 +93,94 @@ void BytecodeProgram::validate() const {
                 if (in.idx == -1 && in.len != 1) bad("array access without an index");
             };
             auto thread = [&](std::int32_t x) {
-                if (x < 0 || x >= static_cast<std::int32_t>(s.threads.size())) bad("unknown thread");
+                if (x < 0 || x >= static_cast<std::int32_t>(s.threads.size()))
+                    bad("unknown thread");
             };
             switch (in.op) {
-            case Opcode::Const: reg(in.a, "result"); break;
-            case Opcode::Move: reg(in.a, "result"); reg(in.b, "operand"); break;
-            case Opcode::Bin:
-                reg(in.a, "result"); reg(in.b, "operand"); reg(in.c, "operand");
-                if (in.sub > static_cast<int>(BinOp::Max)) bad("unknown binary operator");
-                break;
-            case Opcode::Un:
-                reg(in.a, "result"); reg(in.b, "operand");
-                if (in.sub > static_cast<int>(UnOp::BitNot)) bad("unknown unary operator");
-                break;
-            case Opcode::Jump: target(in.a); break;
-            case Opcode::JumpIfZero:
-            case Opcode::JumpIfNonZero: target(in.a); reg(in.b, "condition"); break;
-            case Opcode::Assume:
-            case Opcode::Assert: reg(in.b, "condition"); break;
-            case Opcode::LoopCheck:
-                reg(in.b, "loop counter");
-                if (in.imm < 0) bad("negative loop bound");
-                break;
-            case Opcode::Load: location(false); reg(in.a, "result"); break;
-            case Opcode::Store: location(false); reg(in.c, "value"); break;
-            case Opcode::FetchOp:
-                location(false); reg(in.a, "result"); reg(in.c, "operand");
-                if (in.sub >= static_cast<int>(std::size(kRmwOpNames))) bad("unknown read-modify-write op");
-                break;
-            case Opcode::Xchg: location(false); reg(in.a, "result"); reg(in.c, "value"); break;
-            case Opcode::Cas:
-                location(false); reg(in.a, "result"); optReg(in.e, "success flag");
-                reg(in.c, "expected value"); reg(in.d, "new value");
-                break;
-            case Opcode::Lock:
-            case Opcode::Unlock: location(true); break;
-            case Opcode::Spawn:
-                thread(in.a);
-                if (s.threads[in.a].autostart) bad("spawn of a thread that starts by itself");
-                if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot spawn itself");
-                break;
-            case Opcode::Join:
-                thread(in.a);
-                if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot join itself");
-                break;
-            case Opcode::Await:
-            case Opcode::XchgAwait:
-                location(false); reg(in.a, "result"); reg(in.c, "operand");
-                if (in.op == Opcode::XchgAwait) reg(in.d, "new value");
-                if (!awaitCondFromCode(in.sub)) bad("unknown await condition");
-                break;
-            case Opcode::End: break;
+                case Opcode::Const:
+                    reg(in.a, "result");
+                    break;
+                case Opcode::Move:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    break;
+                case Opcode::Bin:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    reg(in.c, "operand");
+                    if (in.sub > static_cast<int>(BinOp::Max)) bad("unknown binary operator");
+                    break;
+                case Opcode::Un:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    if (in.sub > static_cast<int>(UnOp::BitNot)) bad("unknown unary operator");
+                    break;
+                case Opcode::Jump:
+                    target(in.a);
+                    break;
+                case Opcode::JumpIfZero:
+                case Opcode::JumpIfNonZero:
+                    target(in.a);
+                    reg(in.b, "condition");
+                    break;
+                case Opcode::Assume:
+                case Opcode::Assert:
+                    reg(in.b, "condition");
+                    break;
+                case Opcode::LoopCheck:
+                    reg(in.b, "loop counter");
+                    if (in.imm < 0) bad("negative loop bound");
+                    break;
+                case Opcode::Load:
+                    location(false);
+                    reg(in.a, "result");
+                    break;
+                case Opcode::Store:
+                    location(false);
+                    reg(in.c, "value");
+                    break;
+                case Opcode::FetchOp:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "operand");
+                    if (in.sub >= static_cast<int>(std::size(kRmwOpNames)))
+                        bad("unknown read-modify-write op");
+                    break;
+                case Opcode::Xchg:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "value");
+                    break;
+                case Opcode::Cas:
+                    location(false);
+                    reg(in.a, "result");
+                    optReg(in.e, "success flag");
+                    reg(in.c, "expected value");
+                    reg(in.d, "new value");
+                    break;
+                case Opcode::Lock:
+                case Opcode::Unlock:
+                    location(true);
+                    break;
+                case Opcode::Spawn:
+                    thread(in.a);
+                    if (s.threads[in.a].autostart) bad("spawn of a thread that starts by itself");
+                    if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot spawn itself");
+                    break;
+                case Opcode::Join:
+                    thread(in.a);
+                    if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot join itself");
+                    break;
+                case Opcode::Await:
+                case Opcode::XchgAwait:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "operand");
+                    if (in.op == Opcode::XchgAwait) reg(in.d, "new value");
+                    if (!awaitCondFromCode(in.sub)) bad("unknown await condition");
+                    break;
+                case Opcode::End:
+                    break;
             }
         }
     }
@@ -153,9 +190,11 @@ void BytecodeProgram::validate() const {
 // ---------------------------------------------------------------------------------------------
 
 class BytecodeExecution final : public Execution {
-public:
+  public:
     explicit BytecodeExecution(const BytecodeProgram& p)
-        : p_(p), L_(p.spec_.locNames.size()), state_(p.initialState_),
+        : p_(p),
+          L_(p.spec_.locNames.size()),
+          state_(p.initialState_),
           pend_(p.spec_.threads.size()) {
         emitted_.reserve(8);
     }
@@ -185,8 +224,8 @@ public:
         e.index = static_cast<std::uint32_t>(state_[p_.threadBase_[t] + kEvCount]);
         e.pos = in.pos;
         e.aux = -1;
-        e.rmwOp = RmwOp::Add;     // reset: pend_ is reused, stale fields would leak into
-        e.cond = AwaitCond::EQ;   // event identities (and so into class keys)
+        e.rmwOp = RmwOp::Add;    // reset: pend_ is reused, stale fields would leak into
+        e.cond = AwaitCond::EQ;  // event identities (and so into class keys)
         e.enabled = true;
         e.resultUsed = true;
         e.operand = 0;
@@ -195,45 +234,65 @@ public:
         e.loc = in.idx >= 0 ? in.loc + static_cast<LocId>(regs[in.idx]) : in.loc;
         const Value cur = e.loc >= 0 ? state_[e.loc] : 0;
         switch (in.op) {
-        case Opcode::Load: e.kind = EventKind::Read; e.rval = cur; break;
-        case Opcode::Store: e.kind = EventKind::Write; e.wval = regs[in.c]; break;
-        case Opcode::FetchOp:
-            e.kind = EventKind::FetchAdd;
-            e.rmwOp = static_cast<RmwOp>(in.sub);
-            e.resultUsed = in.resultUsed;
-            e.operand = regs[in.c];
-            e.rval = cur;
-            e.wval = applyRmw(e.rmwOp, cur, e.operand);
-            break;
-        case Opcode::Xchg: e.kind = EventKind::Exchange; e.rval = cur; e.wval = regs[in.c]; break;
-        case Opcode::Cas:
-            e.operand = regs[in.c];
-            e.rval = cur;
-            if (cur == e.operand) {
-                e.kind = EventKind::CasSuccess;
-                e.wval = regs[in.d];
-            } else {
-                e.kind = EventKind::CasFailure;
-            }
-            break;
-        case Opcode::Lock: e.kind = EventKind::Lock; e.wval = 1; e.enabled = cur == 0 || relaxedLocks_; break;
-        case Opcode::Unlock: e.kind = EventKind::Unlock; break;
-        case Opcode::Spawn: e.kind = EventKind::Spawn; e.aux = in.a; break;
-        case Opcode::Join:
-            e.kind = EventKind::Join;
-            e.aux = in.a;
-            e.enabled = status(in.a) == ThreadStatus::Finished;
-            break;
-        case Opcode::Await:
-        case Opcode::XchgAwait:
-            e.kind = in.op == Opcode::Await ? EventKind::Await : EventKind::XchgAwait;
-            e.cond = static_cast<AwaitCond>(in.sub);
-            e.operand = regs[in.c];
-            e.rval = cur;
-            if (in.op == Opcode::XchgAwait) e.wval = regs[in.d];
-            e.enabled = evalAwaitCond(e.cond, cur, e.operand);
-            break;
-        default: break;  // not reached: Ready threads sit on a visible instruction
+            case Opcode::Load:
+                e.kind = EventKind::Read;
+                e.rval = cur;
+                break;
+            case Opcode::Store:
+                e.kind = EventKind::Write;
+                e.wval = regs[in.c];
+                break;
+            case Opcode::FetchOp:
+                e.kind = EventKind::FetchAdd;
+                e.rmwOp = static_cast<RmwOp>(in.sub);
+                e.resultUsed = in.resultUsed;
+                e.operand = regs[in.c];
+                e.rval = cur;
+                e.wval = applyRmw(e.rmwOp, cur, e.operand);
+                break;
+            case Opcode::Xchg:
+                e.kind = EventKind::Exchange;
+                e.rval = cur;
+                e.wval = regs[in.c];
+                break;
+            case Opcode::Cas:
+                e.operand = regs[in.c];
+                e.rval = cur;
+                if (cur == e.operand) {
+                    e.kind = EventKind::CasSuccess;
+                    e.wval = regs[in.d];
+                } else {
+                    e.kind = EventKind::CasFailure;
+                }
+                break;
+            case Opcode::Lock:
+                e.kind = EventKind::Lock;
+                e.wval = 1;
+                e.enabled = cur == 0 || relaxedLocks_;
+                break;
+            case Opcode::Unlock:
+                e.kind = EventKind::Unlock;
+                break;
+            case Opcode::Spawn:
+                e.kind = EventKind::Spawn;
+                e.aux = in.a;
+                break;
+            case Opcode::Join:
+                e.kind = EventKind::Join;
+                e.aux = in.a;
+                e.enabled = status(in.a) == ThreadStatus::Finished;
+                break;
+            case Opcode::Await:
+            case Opcode::XchgAwait:
+                e.kind = in.op == Opcode::Await ? EventKind::Await : EventKind::XchgAwait;
+                e.cond = static_cast<AwaitCond>(in.sub);
+                e.operand = regs[in.c];
+                e.rval = cur;
+                if (in.op == Opcode::XchgAwait) e.wval = regs[in.d];
+                e.enabled = evalAwaitCond(e.cond, cur, e.operand);
+                break;
+            default:
+                break;  // not reached: Ready threads sit on a visible instruction
         }
         return e;
     }
@@ -254,44 +313,50 @@ public:
             }
         }
         switch (ev.kind) {
-        case EventKind::Read:
-        case EventKind::Await: regs[in.a] = ev.rval; break;
-        case EventKind::Write: state_[ev.loc] = ev.wval; break;
-        case EventKind::FetchAdd:
-            // An unused result is not stored: IFAA-equivalent executions then reach the same
-            // local states, as they should.
-            if (in.resultUsed) regs[in.a] = ev.rval;
-            state_[ev.loc] = ev.wval;
-            break;
-        case EventKind::Exchange:
-        case EventKind::XchgAwait:
-            regs[in.a] = ev.rval;
-            state_[ev.loc] = ev.wval;
-            break;
-        case EventKind::CasSuccess:
-        case EventKind::CasFailure:
-            regs[in.a] = ev.rval;
-            if (in.e >= 0) regs[in.e] = ev.kind == EventKind::CasSuccess;
-            if (ev.kind == EventKind::CasSuccess) state_[ev.loc] = ev.wval;
-            break;
-        case EventKind::Lock:
-            state_[ev.loc] = 1;
-            state_[L_ + ev.loc] = t + 1;
-            break;
-        case EventKind::Unlock:
-            state_[ev.loc] = 0;
-            state_[L_ + ev.loc] = 0;
-            break;
-        case EventKind::Spawn:
-            if (status(ev.aux) != ThreadStatus::NotStarted) {
-                ev.kind = EventKind::Fault;
-                ev.aux = static_cast<int>(FaultKind::SpawnTwice);
-                state_[base + kStatus] = static_cast<int>(ThreadStatus::Failed);
-                failed_ = true;
-            }
-            break;
-        case EventKind::Join: break;
-        default: break;
+            case EventKind::Read:
+            case EventKind::Await:
+                regs[in.a] = ev.rval;
+                break;
+            case EventKind::Write:
+                state_[ev.loc] = ev.wval;
+                break;
+            case EventKind::FetchAdd:
+                // An unused result is not stored: IFAA-equivalent executions then reach the same
+                // local states, as they should.
+                if (in.resultUsed) regs[in.a] = ev.rval;
+                state_[ev.loc] = ev.wval;
+                break;
+            case EventKind::Exchange:
+            case EventKind::XchgAwait:
+                regs[in.a] = ev.rval;
+                state_[ev.loc] = ev.wval;
+                break;
+            case EventKind::CasSuccess:
+            case EventKind::CasFailure:
+                regs[in.a] = ev.rval;
+                if (in.e >= 0) regs[in.e] = ev.kind == EventKind::CasSuccess;
+                if (ev.kind == EventKind::CasSuccess) state_[ev.loc] = ev.wval;
+                break;
+            case EventKind::Lock:
+                state_[ev.loc] = 1;
+                state_[L_ + ev.loc] = t + 1;
+                break;
+            case EventKind::Unlock:
+                state_[ev.loc] = 0;
+                state_[L_ + ev.loc] = 0;
+                break;
+            case EventKind::Spawn:
+                if (status(ev.aux) != ThreadStatus::NotStarted) {
+                    ev.kind = EventKind::Fault;
+                    ev.aux = static_cast<int>(FaultKind::SpawnTwice);
+                    state_[base + kStatus] = static_cast<int>(ThreadStatus::Failed);
+                    failed_ = true;
+                }
+                break;
+            case EventKind::Join:
+                break;
+            default:
+                break;
         }
         state_[base + kEvCount] += 1;
         emitted_.push_back(ev);
@@ -312,7 +377,8 @@ public:
     std::span<const Event> blockThread(ThreadId t, BlockCause cause) override {
         emitted_.clear();
         if (status(t) != ThreadStatus::Ready) return {};
-        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), instr(t).pos);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause),
+             instr(t).pos);
         emitted_.back().operand = -1;  // no loop iteration to name
         return emitted_;
     }
@@ -323,9 +389,7 @@ public:
         return true;
     }
 
-    [[nodiscard]] std::span<const Value> memory() const override {
-        return {state_.data(), L_};
-    }
+    [[nodiscard]] std::span<const Value> memory() const override { return {state_.data(), L_}; }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
         // Memory and every thread's status and registers (program counters and event counts
@@ -351,7 +415,7 @@ public:
         failed_ = s.words.back() != 0;
     }
 
-private:
+  private:
     [[nodiscard]] const Instr& instr(ThreadId t) const {
         const std::size_t base = p_.threadBase_[t];
         return p_.spec_.threads[t].code[static_cast<std::size_t>(state_[base + kPc])];
@@ -385,133 +449,181 @@ private:
         for (;;) {
             const Instr& in = code[pc];
             switch (in.op) {
-            case Opcode::Const: regs[in.a] = in.imm; ++pc; continue;
-            case Opcode::Move: regs[in.a] = regs[in.b]; ++pc; continue;
-            case Opcode::Bin: {
-                const Value x = regs[in.b], y = regs[in.c];
-                Value r = 0;
-                const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
-                switch (static_cast<BinOp>(in.sub)) {
-                case BinOp::Add: r = static_cast<Value>(ux + uy); break;
-                case BinOp::Sub: r = static_cast<Value>(ux - uy); break;
-                case BinOp::Mul: r = static_cast<Value>(ux * uy); break;
-                case BinOp::Div:
-                case BinOp::Mod:
-                    if (y == 0 || (x == INT64_MIN && y == -1)) {
+                case Opcode::Const:
+                    regs[in.a] = in.imm;
+                    ++pc;
+                    continue;
+                case Opcode::Move:
+                    regs[in.a] = regs[in.b];
+                    ++pc;
+                    continue;
+                case Opcode::Bin: {
+                    const Value x = regs[in.b], y = regs[in.c];
+                    Value r = 0;
+                    const auto ux = static_cast<std::uint64_t>(x),
+                               uy = static_cast<std::uint64_t>(y);
+                    switch (static_cast<BinOp>(in.sub)) {
+                        case BinOp::Add:
+                            r = static_cast<Value>(ux + uy);
+                            break;
+                        case BinOp::Sub:
+                            r = static_cast<Value>(ux - uy);
+                            break;
+                        case BinOp::Mul:
+                            r = static_cast<Value>(ux * uy);
+                            break;
+                        case BinOp::Div:
+                        case BinOp::Mod:
+                            if (y == 0 || (x == INT64_MIN && y == -1)) {
+                                state_[base + kPc] = static_cast<std::int64_t>(pc);
+                                mark(t, EventKind::Fault, ThreadStatus::Failed,
+                                     static_cast<int>(FaultKind::DivisionByZero), in.pos);
+                                return;
+                            }
+                            r = static_cast<BinOp>(in.sub) == BinOp::Div ? x / y : x % y;
+                            break;
+                        case BinOp::And:
+                            r = x & y;
+                            break;
+                        case BinOp::Or:
+                            r = x | y;
+                            break;
+                        case BinOp::Xor:
+                            r = x ^ y;
+                            break;
+                        case BinOp::Shl:
+                        case BinOp::Shr:
+                            // Python's shifts on 64-bit ints (the builder writes `<<` and `>>` in
+                            // Python): a count past 63 shifts every bit out, a negative count is an
+                            // error (ValueError in Python), a fault here.
+                            if (y < 0) {
+                                state_[base + kPc] = static_cast<std::int64_t>(pc);
+                                mark(t, EventKind::Fault, ThreadStatus::Failed,
+                                     static_cast<int>(FaultKind::NegativeShift), in.pos);
+                                return;
+                            }
+                            if (static_cast<BinOp>(in.sub) == BinOp::Shl)
+                                r = y > 63 ? 0 : static_cast<Value>(ux << uy);
+                            else
+                                r = x >> (y > 63 ? 63 : y);
+                            break;
+                        case BinOp::Eq:
+                            r = x == y;
+                            break;
+                        case BinOp::Ne:
+                            r = x != y;
+                            break;
+                        case BinOp::Lt:
+                            r = x < y;
+                            break;
+                        case BinOp::Le:
+                            r = x <= y;
+                            break;
+                        case BinOp::Gt:
+                            r = x > y;
+                            break;
+                        case BinOp::Ge:
+                            r = x >= y;
+                            break;
+                        case BinOp::LAnd:
+                            r = (x != 0) && (y != 0);
+                            break;
+                        case BinOp::LOr:
+                            r = (x != 0) || (y != 0);
+                            break;
+                        case BinOp::Min:
+                            r = x < y ? x : y;
+                            break;
+                        case BinOp::Max:
+                            r = x > y ? x : y;
+                            break;
+                    }
+                    regs[in.a] = r;
+                    ++pc;
+                    continue;
+                }
+                case Opcode::Un: {
+                    const Value x = regs[in.b];
+                    switch (static_cast<UnOp>(in.sub)) {
+                        case UnOp::Neg:
+                            regs[in.a] = static_cast<Value>(0 - static_cast<std::uint64_t>(x));
+                            break;
+                        case UnOp::Not:
+                            regs[in.a] = x == 0;
+                            break;
+                        case UnOp::BitNot:
+                            regs[in.a] = ~x;
+                            break;
+                    }
+                    ++pc;
+                    continue;
+                }
+                case Opcode::Jump:
+                    pc = static_cast<std::size_t>(in.a);
+                    continue;
+                case Opcode::JumpIfZero:
+                    pc = regs[in.b] == 0 ? static_cast<std::size_t>(in.a) : pc + 1;
+                    continue;
+                case Opcode::JumpIfNonZero:
+                    pc = regs[in.b] != 0 ? static_cast<std::size_t>(in.a) : pc + 1;
+                    continue;
+                case Opcode::Assume:
+                    if (regs[in.b] == 0) {
                         state_[base + kPc] = static_cast<std::int64_t>(pc);
-                        mark(t, EventKind::Fault, ThreadStatus::Failed,
-                             static_cast<int>(FaultKind::DivisionByZero), in.pos);
+                        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                             static_cast<int>(BlockCause::Assume), in.pos);
                         return;
                     }
-                    r = static_cast<BinOp>(in.sub) == BinOp::Div ? x / y : x % y;
-                    break;
-                case BinOp::And: r = x & y; break;
-                case BinOp::Or: r = x | y; break;
-                case BinOp::Xor: r = x ^ y; break;
-                case BinOp::Shl:
-                case BinOp::Shr:
-                    // Python's shifts on 64-bit ints (the builder writes `<<` and `>>` in
-                    // Python): a count past 63 shifts every bit out, a negative count is an
-                    // error (ValueError in Python), a fault here.
-                    if (y < 0) {
+                    ++pc;
+                    continue;
+                case Opcode::Assert:
+                    if (regs[in.b] == 0) {
                         state_[base + kPc] = static_cast<std::int64_t>(pc);
-                        mark(t, EventKind::Fault, ThreadStatus::Failed,
-                             static_cast<int>(FaultKind::NegativeShift), in.pos);
+                        mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
                         return;
                     }
-                    if (static_cast<BinOp>(in.sub) == BinOp::Shl)
-                        r = y > 63 ? 0 : static_cast<Value>(ux << uy);
-                    else
-                        r = x >> (y > 63 ? 63 : y);
-                    break;
-                case BinOp::Eq: r = x == y; break;
-                case BinOp::Ne: r = x != y; break;
-                case BinOp::Lt: r = x < y; break;
-                case BinOp::Le: r = x <= y; break;
-                case BinOp::Gt: r = x > y; break;
-                case BinOp::Ge: r = x >= y; break;
-                case BinOp::LAnd: r = (x != 0) && (y != 0); break;
-                case BinOp::LOr: r = (x != 0) || (y != 0); break;
-                case BinOp::Min: r = x < y ? x : y; break;
-                case BinOp::Max: r = x > y ? x : y; break;
-                }
-                regs[in.a] = r;
-                ++pc;
-                continue;
-            }
-            case Opcode::Un: {
-                const Value x = regs[in.b];
-                switch (static_cast<UnOp>(in.sub)) {
-                case UnOp::Neg: regs[in.a] = static_cast<Value>(0 - static_cast<std::uint64_t>(x)); break;
-                case UnOp::Not: regs[in.a] = x == 0; break;
-                case UnOp::BitNot: regs[in.a] = ~x; break;
-                }
-                ++pc;
-                continue;
-            }
-            case Opcode::Jump: pc = static_cast<std::size_t>(in.a); continue;
-            case Opcode::JumpIfZero:
-                pc = regs[in.b] == 0 ? static_cast<std::size_t>(in.a) : pc + 1;
-                continue;
-            case Opcode::JumpIfNonZero:
-                pc = regs[in.b] != 0 ? static_cast<std::size_t>(in.a) : pc + 1;
-                continue;
-            case Opcode::Assume:
-                if (regs[in.b] == 0) {
-                    state_[base + kPc] = static_cast<std::int64_t>(pc);
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::Assume), in.pos);
-                    return;
-                }
-                ++pc;
-                continue;
-            case Opcode::Assert:
-                if (regs[in.b] == 0) {
-                    state_[base + kPc] = static_cast<std::int64_t>(pc);
-                    mark(t, EventKind::AssertFail, ThreadStatus::Failed, -1, in.pos);
-                    return;
-                }
-                ++pc;
-                continue;
-            case Opcode::LoopCheck:
-                if (regs[in.b] >= in.imm) {
-                    state_[base + kPc] = static_cast<std::int64_t>(pc);
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::LoopBound), in.pos);
-                    return;
-                }
-                regs[in.b] += 1;
-                ++pc;
-                continue;
-            case Opcode::End:
-                state_[base + kPc] = static_cast<std::int64_t>(pc);
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
-                return;
-            default: {
-                // A visible operation: stop here. Faults that only depend on this thread's own
-                // state are reported now, before the operation is ever scheduled.
-                state_[base + kPc] = static_cast<std::int64_t>(pc);
-                if (in.idx >= 0 && (regs[in.idx] < 0 || regs[in.idx] >= in.len)) {
-                    mark(t, EventKind::Fault, ThreadStatus::Failed,
-                         static_cast<int>(FaultKind::IndexOutOfBounds), in.pos);
-                    return;
-                }
-                if (!relaxedLocks_ && (in.op == Opcode::Unlock || in.op == Opcode::Lock)) {
-                    const LocId m = in.idx >= 0 ? in.loc + static_cast<LocId>(regs[in.idx]) : in.loc;
-                    const bool mine = state_[L_ + m] == t + 1;
-                    if (in.op == Opcode::Unlock && !mine) {
-                        mark(t, EventKind::Fault, ThreadStatus::Failed,
-                             static_cast<int>(FaultKind::UnlockNotHeld), in.pos);
+                    ++pc;
+                    continue;
+                case Opcode::LoopCheck:
+                    if (regs[in.b] >= in.imm) {
+                        state_[base + kPc] = static_cast<std::int64_t>(pc);
+                        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                             static_cast<int>(BlockCause::LoopBound), in.pos);
                         return;
                     }
-                    if (in.op == Opcode::Lock && mine) {
+                    regs[in.b] += 1;
+                    ++pc;
+                    continue;
+                case Opcode::End:
+                    state_[base + kPc] = static_cast<std::int64_t>(pc);
+                    mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+                    return;
+                default: {
+                    // A visible operation: stop here. Faults that only depend on this thread's own
+                    // state are reported now, before the operation is ever scheduled.
+                    state_[base + kPc] = static_cast<std::int64_t>(pc);
+                    if (in.idx >= 0 && (regs[in.idx] < 0 || regs[in.idx] >= in.len)) {
                         mark(t, EventKind::Fault, ThreadStatus::Failed,
-                             static_cast<int>(FaultKind::RelockHeld), in.pos);
+                             static_cast<int>(FaultKind::IndexOutOfBounds), in.pos);
                         return;
                     }
+                    if (!relaxedLocks_ && (in.op == Opcode::Unlock || in.op == Opcode::Lock)) {
+                        const LocId m =
+                            in.idx >= 0 ? in.loc + static_cast<LocId>(regs[in.idx]) : in.loc;
+                        const bool mine = state_[L_ + m] == t + 1;
+                        if (in.op == Opcode::Unlock && !mine) {
+                            mark(t, EventKind::Fault, ThreadStatus::Failed,
+                                 static_cast<int>(FaultKind::UnlockNotHeld), in.pos);
+                            return;
+                        }
+                        if (in.op == Opcode::Lock && mine) {
+                            mark(t, EventKind::Fault, ThreadStatus::Failed,
+                                 static_cast<int>(FaultKind::RelockHeld), in.pos);
+                            return;
+                        }
+                    }
+                    return;
                 }
-                return;
-            }
             }
         }
     }
@@ -546,40 +658,66 @@ std::string BytecodeProgram::disassemble() const {
             const Instr& in = th.code[pc];
             o << "  " << pc << ": " << kOpcodeNames[static_cast<int>(in.op)];
             switch (in.op) {
-            case Opcode::Const: o << " r" << in.a << " = " << in.imm; break;
-            case Opcode::Move: o << " r" << in.a << " = r" << in.b; break;
-            case Opcode::Bin:
-                o << " r" << in.a << " = r" << in.b << " " << kBinOpNames[in.sub] << " r" << in.c;
-                break;
-            case Opcode::Un: o << " r" << in.a << " = " << kUnOpNames[in.sub] << " r" << in.b; break;
-            case Opcode::Jump: o << " " << in.a; break;
-            case Opcode::JumpIfZero:
-            case Opcode::JumpIfNonZero: o << " r" << in.b << ", " << in.a; break;
-            case Opcode::Assume:
-            case Opcode::Assert: o << " r" << in.b; break;
-            case Opcode::LoopCheck: o << " r" << in.b << " < " << in.imm; break;
-            case Opcode::Load: o << " r" << in.a << " = " << locName(in); break;
-            case Opcode::Store: o << " " << locName(in) << " = r" << in.c; break;
-            case Opcode::FetchOp:
-                o << " r" << in.a << " = " << locName(in) << " " << kRmwOpNames[in.sub] << "= r"
-                  << in.c << (in.resultUsed ? "" : " (unused)");
-                break;
-            case Opcode::Xchg: o << " r" << in.a << " = " << locName(in) << " <- r" << in.c; break;
-            case Opcode::Cas:
-                o << " r" << in.a << ", r" << in.e << " = " << locName(in) << " r" << in.c
-                  << " -> r" << in.d;
-                break;
-            case Opcode::Lock:
-            case Opcode::Unlock: o << " " << locName(in); break;
-            case Opcode::Spawn:
-            case Opcode::Join: o << " " << spec_.threads[in.a].name; break;
-            case Opcode::Await:
-            case Opcode::XchgAwait:
-                o << " r" << in.a << " = " << locName(in) << " "
-                  << name(static_cast<AwaitCond>(in.sub)) << " r" << in.c;
-                if (in.op == Opcode::XchgAwait) o << " := r" << in.d;
-                break;
-            case Opcode::End: break;
+                case Opcode::Const:
+                    o << " r" << in.a << " = " << in.imm;
+                    break;
+                case Opcode::Move:
+                    o << " r" << in.a << " = r" << in.b;
+                    break;
+                case Opcode::Bin:
+                    o << " r" << in.a << " = r" << in.b << " " << kBinOpNames[in.sub] << " r"
+                      << in.c;
+                    break;
+                case Opcode::Un:
+                    o << " r" << in.a << " = " << kUnOpNames[in.sub] << " r" << in.b;
+                    break;
+                case Opcode::Jump:
+                    o << " " << in.a;
+                    break;
+                case Opcode::JumpIfZero:
+                case Opcode::JumpIfNonZero:
+                    o << " r" << in.b << ", " << in.a;
+                    break;
+                case Opcode::Assume:
+                case Opcode::Assert:
+                    o << " r" << in.b;
+                    break;
+                case Opcode::LoopCheck:
+                    o << " r" << in.b << " < " << in.imm;
+                    break;
+                case Opcode::Load:
+                    o << " r" << in.a << " = " << locName(in);
+                    break;
+                case Opcode::Store:
+                    o << " " << locName(in) << " = r" << in.c;
+                    break;
+                case Opcode::FetchOp:
+                    o << " r" << in.a << " = " << locName(in) << " " << kRmwOpNames[in.sub] << "= r"
+                      << in.c << (in.resultUsed ? "" : " (unused)");
+                    break;
+                case Opcode::Xchg:
+                    o << " r" << in.a << " = " << locName(in) << " <- r" << in.c;
+                    break;
+                case Opcode::Cas:
+                    o << " r" << in.a << ", r" << in.e << " = " << locName(in) << " r" << in.c
+                      << " -> r" << in.d;
+                    break;
+                case Opcode::Lock:
+                case Opcode::Unlock:
+                    o << " " << locName(in);
+                    break;
+                case Opcode::Spawn:
+                case Opcode::Join:
+                    o << " " << spec_.threads[in.a].name;
+                    break;
+                case Opcode::Await:
+                case Opcode::XchgAwait:
+                    o << " r" << in.a << " = " << locName(in) << " "
+                      << name(static_cast<AwaitCond>(in.sub)) << " r" << in.c;
+                    if (in.op == Opcode::XchgAwait) o << " := r" << in.d;
+                    break;
+                case Opcode::End:
+                    break;
             }
             o << "\n";
         }

@@ -12,7 +12,7 @@
 namespace porlab {
 
 class BytecodeProgram final : public Program {
-public:
+  public:
     // Validates the spec (throws InputError naming the thread, instruction and source line).
     explicit BytecodeProgram(ProgramSpec spec);
 
@@ -24,7 +24,7 @@ public:
     // program compiled to.
     [[nodiscard]] std::string disassemble() const;
 
-private:
+  private:
     friend class BytecodeExecution;
     void validate() const;
 

@@ -28,31 +28,31 @@ inline constexpr std::uint64_t kOffMask = 0xffffffffULL;
 
 // X(Enumerator, "name")
 #define PORLAB_COPS(X)                                                                             \
-    X(Mov, "mov")           /* a = b */                                                           \
-    X(Bin, "bin")           /* a = b <sub:CBin> c, width w */                                     \
-    X(Cmp, "cmp")           /* a = b <sub:CPred> c, width w */                                    \
-    X(CmpBr, "cmpbr")       /* a = b <sub:CPred> c, width w; pc = a ? d : imm (a cmp + br) */     \
-    X(Select, "select")     /* a = b ? c : d */                                                   \
-    X(Cast, "cast")         /* a = <sub:CCast> b from width imm to width w */                     \
-    X(PtrAdd, "ptradd")     /* a = b + imm + c * d(imm2) (c = -1: no index) */                    \
+    X(Mov, "mov")                /* a = b */                                                       \
+    X(Bin, "bin")                /* a = b <sub:CBin> c, width w */                                 \
+    X(Cmp, "cmp")                /* a = b <sub:CPred> c, width w */                                \
+    X(CmpBr, "cmpbr")            /* a = b <sub:CPred> c, width w; pc = a ? d : imm (a cmp + br) */ \
+    X(Select, "select")          /* a = b ? c : d */                                               \
+    X(Cast, "cast")              /* a = <sub:CCast> b from width imm to width w */                 \
+    X(PtrAdd, "ptradd")          /* a = b + imm + c * d(imm2) (c = -1: no index) */                \
     X(CastPtrAdd, "cast+ptradd") /* this cast, then the ptradd at pc + 1, in one dispatch */       \
-    X(Jump, "jump")         /* pc = a */                                                          \
-    X(Branch, "br")         /* pc = b ? a : c */                                                  \
-    X(Switch, "switch")     /* jump by b through the case table at imm (n = c cases), default a */ \
-    X(ParCopy, "parcopy")   /* copy pairs [imm, imm + c) of the copy table at once */            \
-    X(LoopEnter, "loopenter") /* a loop entered: slots a..a+3 = 0, iteration start (see below) */ \
-    X(LoopBack, "loopback") /* a jump back: livelock check; slot a >= imm >= 0: blocked (loop   \
-                               bound); else a += 1 and a+1..a+3 = the new iteration's start */   \
-    X(Call, "call")         /* a = function imm (args table [b, b + c)) */                        \
-    X(CallPtr, "callptr")   /* a = function pointed to by d (args table [b, b + c)) */            \
-    X(Ret, "ret")           /* return b (-1: void) */                                             \
-    X(AllocaLocal, "alloca") /* a = private stack block of imm bytes (* c if c >= 0) */           \
-    X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */     \
-    X(Load, "load")         /* a = *b (w bits) */                                                 \
-    X(Store, "store")       /* *b = c (w bits); imm2 & 1: SAVER may ignore it in a private block */ \
-    X(Rmw, "rmw")           /* a = *b; *b = *b <sub:CRmw> c; imm2 & 1: SAVER zne candidate */     \
-    X(CmpXchg, "cmpxchg")   /* a = *b; a+1 = (*b == c); if so *b = d */                           \
-    X(Builtin, "builtin")   /* a = builtin sub (args table [b, b + c)); assert: imm - 1 = text */ \
+    X(Jump, "jump")              /* pc = a */                                                      \
+    X(Branch, "br")              /* pc = b ? a : c */                                              \
+    X(Switch, "switch")   /* jump by b through the case table at imm (n = c cases), default a */   \
+    X(ParCopy, "parcopy") /* copy pairs [imm, imm + c) of the copy table at once */                \
+    X(LoopEnter, "loopenter") /* a loop entered: slots a..a+3 = 0, iteration start (see below) */  \
+    X(LoopBack, "loopback")   /* a jump back: livelock check; slot a >= imm >= 0: blocked (loop    \
+                                 bound); else a += 1 and a+1..a+3 = the new iteration's start */   \
+    X(Call, "call")           /* a = function imm (args table [b, b + c)) */                       \
+    X(CallPtr, "callptr")     /* a = function pointed to by d (args table [b, b + c)) */           \
+    X(Ret, "ret")             /* return b (-1: void) */                                            \
+    X(AllocaLocal, "alloca")  /* a = private stack block of imm bytes (* c if c >= 0) */           \
+    X(AllocaShared, "alloca.shared") /* a = new shared object of imm bytes (* c if c >= 0) */      \
+    X(Load, "load")                  /* a = *b (w bits) */                                         \
+    X(Store, "store")     /* *b = c (w bits); imm2 & 1: SAVER may ignore it in a private block */  \
+    X(Rmw, "rmw")         /* a = *b; *b = *b <sub:CRmw> c; imm2 & 1: SAVER zne candidate */        \
+    X(CmpXchg, "cmpxchg") /* a = *b; a+1 = (*b == c); if so *b = d */                              \
+    X(Builtin, "builtin") /* a = builtin sub (args table [b, b + c)); assert: imm - 1 = text */    \
     X(Unreachable, "unreachable")
 
 enum class COp : std::uint8_t {
@@ -71,87 +71,115 @@ inline constexpr std::string_view kCOpNames[] = {
 inline constexpr std::int64_t kAccessMarked = 1;   // Store: SAVER's private store; Rmw: zne
 inline constexpr std::int64_t kAccessPointer = 2;  // the value accessed is a pointer (display)
 
-enum class CBin : std::uint8_t { Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr };
+enum class CBin : std::uint8_t {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr
+};
 enum class CPred : std::uint8_t { Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle };
 enum class CCast : std::uint8_t { Trunc, ZExt, SExt };
 // Xchg, then the fetch-and-op operations in the order of RmwOp (kRmwOfCRmw maps them).
-enum class CRmw : std::uint8_t { Xchg, Add, Sub, And, Or, Xor, Max, Min, Nand, UMax, UMin, UIncWrap, UDecWrap };
-inline constexpr RmwOp kRmwOfCRmw[] = {RmwOp::Add,  RmwOp::Add,  RmwOp::Sub,      RmwOp::And,
-                                       RmwOp::Or,   RmwOp::Xor,  RmwOp::Max,      RmwOp::Min,
-                                       RmwOp::Nand, RmwOp::UMax, RmwOp::UMin,     RmwOp::UIncWrap,
-                                       RmwOp::UDecWrap};
+enum class CRmw : std::uint8_t {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Max,
+    Min,
+    Nand,
+    UMax,
+    UMin,
+    UIncWrap,
+    UDecWrap
+};
+inline constexpr RmwOp kRmwOfCRmw[] = {
+    RmwOp::Add, RmwOp::Add,  RmwOp::Sub,  RmwOp::And,  RmwOp::Or,       RmwOp::Xor,     RmwOp::Max,
+    RmwOp::Min, RmwOp::Nand, RmwOp::UMax, RmwOp::UMin, RmwOp::UIncWrap, RmwOp::UDecWrap};
 
 // Library functions and intrinsics porlab implements (docs/supported-c.md lists them).
-#define PORLAB_BUILTINS(X)                                                                         \
-    X(Malloc, "malloc")                                                                            \
-    X(Calloc, "calloc")                                                                            \
-    X(Free, "free")                                                                                \
-    X(Memset, "memset")                                                                            \
-    X(Memcpy, "memcpy")                                                                            \
-    X(ThreadCreate, "pthread_create")                                                              \
-    X(ThreadJoin, "pthread_join")                                                                  \
-    X(ThreadExit, "pthread_exit")                                                                  \
-    X(ThreadSelf, "pthread_self")                                                                  \
-    X(MutexInit, "pthread_mutex_init")                                                             \
-    X(MutexLock, "pthread_mutex_lock")                                                             \
-    X(MutexTryLock, "pthread_mutex_trylock")                                                       \
-    X(MutexUnlock, "pthread_mutex_unlock")                                                         \
-    X(MutexDestroy, "pthread_mutex_destroy")                                                       \
-    X(CondInit, "pthread_cond_init")                                                               \
-    X(CondWait, "pthread_cond_wait")                                                               \
-    X(CondSignal, "pthread_cond_signal")                                                           \
-    X(CondDestroy, "pthread_cond_destroy")                                                         \
-    X(BarrierInit, "pthread_barrier_init")                                                         \
-    X(BarrierWait, "pthread_barrier_wait")                                                         \
-    X(RwRdLock, "pthread_rwlock_rdlock")                                                           \
-    X(RwWrLock, "pthread_rwlock_wrlock")                                                           \
-    X(RwTryRdLock, "pthread_rwlock_tryrdlock")                                                     \
-    X(RwTryWrLock, "pthread_rwlock_trywrlock")                                                     \
-    X(RwUnlock, "pthread_rwlock_unlock")                                                           \
-    X(SpinLock, "pthread_spin_lock")                                                               \
-    X(SpinTryLock, "pthread_spin_trylock")                                                         \
-    X(SpinUnlock, "pthread_spin_unlock")                                                           \
-    X(ThrdCreate, "thrd_create")                                                                   \
-    X(ThrdJoin, "thrd_join")                                                                       \
-    X(MtxInit, "mtx_init")                                                                         \
-    X(MtxTryLock, "mtx_trylock")                                                                   \
-    X(SpinInit, "pthread_spin_init")                                                               \
-    X(SpinDestroy, "pthread_spin_destroy")                                                         \
-    X(RwInit, "pthread_rwlock_init")                                                               \
-    X(RwDestroy, "pthread_rwlock_destroy")                                                         \
-    X(BarrierDestroy, "pthread_barrier_destroy")                                                   \
-    X(ThreadEqual, "pthread_equal")                                                                \
+#define PORLAB_BUILTINS(X)                                                                        \
+    X(Malloc, "malloc")                                                                           \
+    X(Calloc, "calloc")                                                                           \
+    X(Free, "free")                                                                               \
+    X(Memset, "memset")                                                                           \
+    X(Memcpy, "memcpy")                                                                           \
+    X(ThreadCreate, "pthread_create")                                                             \
+    X(ThreadJoin, "pthread_join")                                                                 \
+    X(ThreadExit, "pthread_exit")                                                                 \
+    X(ThreadSelf, "pthread_self")                                                                 \
+    X(MutexInit, "pthread_mutex_init")                                                            \
+    X(MutexLock, "pthread_mutex_lock")                                                            \
+    X(MutexTryLock, "pthread_mutex_trylock")                                                      \
+    X(MutexUnlock, "pthread_mutex_unlock")                                                        \
+    X(MutexDestroy, "pthread_mutex_destroy")                                                      \
+    X(CondInit, "pthread_cond_init")                                                              \
+    X(CondWait, "pthread_cond_wait")                                                              \
+    X(CondSignal, "pthread_cond_signal")                                                          \
+    X(CondDestroy, "pthread_cond_destroy")                                                        \
+    X(BarrierInit, "pthread_barrier_init")                                                        \
+    X(BarrierWait, "pthread_barrier_wait")                                                        \
+    X(RwRdLock, "pthread_rwlock_rdlock")                                                          \
+    X(RwWrLock, "pthread_rwlock_wrlock")                                                          \
+    X(RwTryRdLock, "pthread_rwlock_tryrdlock")                                                    \
+    X(RwTryWrLock, "pthread_rwlock_trywrlock")                                                    \
+    X(RwUnlock, "pthread_rwlock_unlock")                                                          \
+    X(SpinLock, "pthread_spin_lock")                                                              \
+    X(SpinTryLock, "pthread_spin_trylock")                                                        \
+    X(SpinUnlock, "pthread_spin_unlock")                                                          \
+    X(ThrdCreate, "thrd_create")                                                                  \
+    X(ThrdJoin, "thrd_join")                                                                      \
+    X(MtxInit, "mtx_init")                                                                        \
+    X(MtxTryLock, "mtx_trylock")                                                                  \
+    X(SpinInit, "pthread_spin_init")                                                              \
+    X(SpinDestroy, "pthread_spin_destroy")                                                        \
+    X(RwInit, "pthread_rwlock_init")                                                              \
+    X(RwDestroy, "pthread_rwlock_destroy")                                                        \
+    X(BarrierDestroy, "pthread_barrier_destroy")                                                  \
+    X(ThreadEqual, "pthread_equal")                                                               \
     X(TlsAddress, "(address of a thread-local variable)") /* imm: the global */                   \
-    X(AlignedAlloc, "aligned_alloc")  /* (alignment, size) */                                     \
-    X(BlockSize, "(size of a heap block)") /* realloc: 0 for NULL */                              \
-    X(Strlen, "strlen")                                                                            \
-    X(Strcmp, "strcmp")                                                                            \
-    X(Memcmp, "memcmp")                                                                            \
-    X(Popcount, "__builtin_popcount")                                                              \
-    X(Clz, "__builtin_clz")   /* (value, zero-is-poison) */                                        \
-    X(Ctz, "__builtin_ctz")                                                                        \
-    X(Bswap, "__builtin_bswap")                                                                    \
-    X(AssertFail, "__assert_fail")                                                                 \
-    X(ReachError, "reach_error")                                                                   \
-    X(Abort, "abort")                                                                              \
-    X(Exit, "exit")                                                                                \
-    X(Nondet, "__VERIFIER_nondet_*")                                                               \
-    X(Assume, "__VERIFIER_assume")                                                                 \
-    X(AtomicBegin, "__VERIFIER_atomic_begin")                                                      \
-    X(AtomicEnd, "__VERIFIER_atomic_end")                                                          \
-    X(LoadAwait, "__VERIFIER_load_await_*")                                                        \
-    X(XchgAwait, "__VERIFIER_xchg_await_*")                                                        \
-    X(IterationBegin, "__porlab_iteration_begin") /* SAVER: the thread's effect count */       \
-    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count (arg 0);  \
-                                               arg 1: the iteration's start (marker operand) */  \
-    X(IterationStart, "__porlab_iteration_start") /* the Event::index of the thread's next event */ \
+    X(AlignedAlloc, "aligned_alloc")                      /* (alignment, size) */                 \
+    X(BlockSize, "(size of a heap block)")                /* realloc: 0 for NULL */               \
+    X(Strlen, "strlen")                                                                           \
+    X(Strcmp, "strcmp")                                                                           \
+    X(Memcmp, "memcmp")                                                                           \
+    X(Popcount, "__builtin_popcount")                                                             \
+    X(Clz, "__builtin_clz") /* (value, zero-is-poison) */                                         \
+    X(Ctz, "__builtin_ctz")                                                                       \
+    X(Bswap, "__builtin_bswap")                                                                   \
+    X(AssertFail, "__assert_fail")                                                                \
+    X(ReachError, "reach_error")                                                                  \
+    X(Abort, "abort")                                                                             \
+    X(Exit, "exit")                                                                               \
+    X(Nondet, "__VERIFIER_nondet_*")                                                              \
+    X(Assume, "__VERIFIER_assume")                                                                \
+    X(AtomicBegin, "__VERIFIER_atomic_begin")                                                     \
+    X(AtomicEnd, "__VERIFIER_atomic_end")                                                         \
+    X(LoadAwait, "__VERIFIER_load_await_*")                                                       \
+    X(XchgAwait, "__VERIFIER_xchg_await_*")                                                       \
+    X(IterationBegin, "__porlab_iteration_begin") /* SAVER: the thread's effect count */          \
+    X(PurityCheck, "__porlab_purity_check") /* SAVER: block if no effect since the count (arg 0); \
+                                               arg 1: the iteration's start (marker operand) */   \
+    X(IterationStart,                                                                             \
+      "__porlab_iteration_start")         /* the Event::index of the thread's next event */       \
     X(SpinAssume, "__porlab_spin_assume") /* an assume a loop reduction inserted: block if arg 0  \
-                                             is 0 (cause spin-loop, operand arg 1) */            \
-    X(Nop, "(no effect)")                                                                          \
-    X(SMax, "llvm.smax")                                                                           \
-    X(SMin, "llvm.smin")                                                                           \
-    X(UMax, "llvm.umax")                                                                           \
-    X(UMin, "llvm.umin")                                                                           \
+                                             is 0 (cause spin-loop, operand arg 1) */             \
+    X(Nop, "(no effect)")                                                                         \
+    X(SMax, "llvm.smax")                                                                          \
+    X(SMin, "llvm.smin")                                                                          \
+    X(UMax, "llvm.umax")                                                                          \
+    X(UMin, "llvm.umin")                                                                          \
     X(Abs, "llvm.abs")
 
 enum class Builtin : std::uint8_t {
@@ -169,8 +197,8 @@ inline constexpr std::string_view kBuiltinNames[] = {
 struct CInstr {
     COp op = COp::Unreachable;
     std::uint8_t sub = 0;
-    std::uint8_t w = 64;        // width in bits of the operation / access
-    bool resultUsed = true;     // Rmw: is the old value used (IFAA)
+    std::uint8_t w = 64;     // width in bits of the operation / access
+    bool resultUsed = true;  // Rmw: is the old value used (IFAA)
     // Load, Store, the await a loop reduction made of a load: a non-atomic access (no atomic
     // ordering; volatile is not atomic), which data races are made of.
     bool plain = false;
@@ -193,10 +221,10 @@ struct CFunction {
     // the steps of other threads at the last visit of the header; results of
     // __porlab_iteration_start/begin). A livelock is a header state that repeats in the former.
     std::int32_t stateSlots = 0;
-    bool atomic = false;         // __VERIFIER_atomic_*: runs under the atomic-section lock
+    bool atomic = false;  // __VERIFIER_atomic_*: runs under the atomic-section lock
     bool defined = false;
     std::vector<CInstr> code;
-    std::vector<std::int32_t> args;                          // call argument operands
+    std::vector<std::int32_t> args;                             // call argument operands
     std::vector<std::pair<std::int32_t, std::int32_t>> copies;  // (dst slot, src operand)
     std::vector<std::pair<std::int64_t, std::int32_t>> cases;   // (value, target pc)
 };
@@ -217,7 +245,7 @@ struct CGlobal {
     // array elements, members), outermost first, in offset order ("nodes[1]" at 16).
     std::vector<std::pair<std::uint32_t, std::string>> parts;
     std::uint32_t size = 0;
-    bool constant = false;          // never written: accessed without events
+    bool constant = false;            // never written: accessed without events
     std::vector<std::uint8_t> bytes;  // initial contents (constants are read from here)
     std::vector<CGlobalCell> cells;   // the shared locations (non-constant globals)
     // _Thread_local / __thread: one copy per thread, never accessed through this object. A

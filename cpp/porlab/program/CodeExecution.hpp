@@ -18,10 +18,15 @@
 namespace porlab::code {
 
 class CodeExecution final : public Execution {
-public:
+  public:
     explicit CodeExecution(const CodeProgram& p)
-        : p_(p), m_(p.mod()), T_(p.opts().maxThreads), mem_(p.initMem_), owner_(p.capacity_, -1),
-          threads_(static_cast<std::size_t>(T_)), knownLocs_(p.numLocs_.load()) {
+        : p_(p),
+          m_(p.mod()),
+          T_(p.opts().maxThreads),
+          mem_(p.initMem_),
+          owner_(p.capacity_, -1),
+          threads_(static_cast<std::size_t>(T_)),
+          knownLocs_(p.numLocs_.load()) {
         emitted_.reserve(8);
     }
 
@@ -73,47 +78,53 @@ public:
         e.enabled = true;
         const Value cur = e.loc >= 0 ? mem_[static_cast<std::size_t>(e.loc)] : 0;
         switch (e.kind) {
-        case EventKind::Read: e.rval = cur; break;
-        case EventKind::FetchAdd:
-            e.rval = cur;
-            e.width = static_cast<std::uint8_t>(th.pendW);
-            e.wval = rmwResult(e, cur);
-            break;
-        case EventKind::Exchange: e.rval = cur; break;
-        case EventKind::CasSuccess:
-        case EventKind::CasFailure:
-            e.rval = cur;
-            if (th.pendTry) {  // pthread_mutex_trylock: a CAS 0 -> 1 on the mutex word
-                e.kind = cur == 0 ? EventKind::CasSuccess : EventKind::CasFailure;
-                e.wval = cur == 0 ? 1 : 0;
-            } else if (cur == e.operand) {
-                e.kind = EventKind::CasSuccess;
-                e.wval = th.pendNew;
-            } else {
-                e.kind = EventKind::CasFailure;
-                e.wval = 0;
-            }
-            break;
-        case EventKind::Lock:
-            if (th.pendTry && cur != 0) {
-                e.kind = EventKind::CasFailure;
+            case EventKind::Read:
                 e.rval = cur;
-                e.wval = 0;
                 break;
-            }
-            e.rval = 0;
-            e.wval = 1;
-            e.enabled = cur == 0 || relaxedLocks_;
-            break;
-        case EventKind::Join:
-            e.enabled = threads_[static_cast<std::size_t>(e.aux)].status == ThreadStatus::Finished;
-            break;
-        case EventKind::Await:
-        case EventKind::XchgAwait:
-            e.rval = cur;
-            e.enabled = evalAwaitCond(e.cond, cur, e.operand);
-            break;
-        default: break;
+            case EventKind::FetchAdd:
+                e.rval = cur;
+                e.width = static_cast<std::uint8_t>(th.pendW);
+                e.wval = rmwResult(e, cur);
+                break;
+            case EventKind::Exchange:
+                e.rval = cur;
+                break;
+            case EventKind::CasSuccess:
+            case EventKind::CasFailure:
+                e.rval = cur;
+                if (th.pendTry) {  // pthread_mutex_trylock: a CAS 0 -> 1 on the mutex word
+                    e.kind = cur == 0 ? EventKind::CasSuccess : EventKind::CasFailure;
+                    e.wval = cur == 0 ? 1 : 0;
+                } else if (cur == e.operand) {
+                    e.kind = EventKind::CasSuccess;
+                    e.wval = th.pendNew;
+                } else {
+                    e.kind = EventKind::CasFailure;
+                    e.wval = 0;
+                }
+                break;
+            case EventKind::Lock:
+                if (th.pendTry && cur != 0) {
+                    e.kind = EventKind::CasFailure;
+                    e.rval = cur;
+                    e.wval = 0;
+                    break;
+                }
+                e.rval = 0;
+                e.wval = 1;
+                e.enabled = cur == 0 || relaxedLocks_;
+                break;
+            case EventKind::Join:
+                e.enabled =
+                    threads_[static_cast<std::size_t>(e.aux)].status == ThreadStatus::Finished;
+                break;
+            case EventKind::Await:
+            case EventKind::XchgAwait:
+                e.rval = cur;
+                e.enabled = evalAwaitCond(e.cond, cur, e.operand);
+                break;
+            default:
+                break;
         }
         // A zne await (setZneAwaits): the canceling decrement waits until another thread has
         // observed the increment (Execution::setZneAwaits).
@@ -138,8 +149,8 @@ public:
         Value operand = -1;
         const CInstr& in = cur(th);
         if (cause == BlockCause::Zne && in.op == COp::Rmw && in.d >= 0) operand = val(th, in.d);
-        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause),
-             th.pend.pos, operand);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(cause), th.pend.pos,
+             operand);
         return emitted_;
     }
     bool setZneAwaits(bool on) override {
@@ -191,7 +202,7 @@ public:
         return true;
     }
 
-private:
+  private:
     struct Frame {
         std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
         std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
@@ -220,8 +231,8 @@ private:
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
-        bool pendTry = false;  // pthread_mutex_trylock
-        Value pendNew = 0;     // CAS new value
+        bool pendTry = false;      // pthread_mutex_trylock
+        Value pendNew = 0;         // CAS new value
         std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
         std::vector<Frame> frames;
         std::vector<Value> regs;
@@ -250,7 +261,7 @@ private:
         // Can another thread reach it? Heap blocks are private until a pointer into them is
         // written to shared memory or handed to a thread (SAVER ignores writes to private ones).
         std::uint8_t published = 1;
-        std::uint32_t base = 0;   // low address bits of byte 0 (CodeProgram::dynamicObject)
+        std::uint32_t base = 0;  // low address bits of byte 0 (CodeProgram::dynamicObject)
     };
     enum class Where : std::uint8_t { Local, Const, Shared, Fault };
     struct Addr {
@@ -313,7 +324,8 @@ private:
             const auto i = static_cast<std::size_t>(obj);
             if (i >= objs_.size() || objs_[i].status == 0) return a;
             if (objs_[i].status != 1 && !(deadOk && objs_[i].status >= 2)) {
-                a.fault = objs_[i].status == 2 ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
+                a.fault =
+                    objs_[i].status == 2 ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
                 return a;
             }
             off -= objs_[i].base;
@@ -327,12 +339,14 @@ private:
 
     LocId cellOf(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex, SourcePos pos,
                  bool sync = false) {
-        if (static_cast<std::size_t>(obj) >= cache_.size()) cache_.resize(static_cast<std::size_t>(obj) + 1);
+        if (static_cast<std::size_t>(obj) >= cache_.size())
+            cache_.resize(static_cast<std::size_t>(obj) + 1);
         auto& c = cache_[static_cast<std::size_t>(obj)];
         if (off < c.size() && c[off] >= 0) {
             const LocId l = c[off];
             const bool isM = p_.infoMut_->isMutex[static_cast<std::size_t>(l)];
-            if (isM == mutex && (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
+            if (isM == mutex &&
+                (mutex || size == 0 || p_.locSize_[static_cast<std::size_t>(l)] == size))
                 return l;
         }
         const LocId l = known(p_.cell(obj, off, size, mutex, pos, sync));
@@ -444,8 +458,10 @@ private:
     }
 
     void ensureObj(std::int64_t id) {
-        if (static_cast<std::size_t>(id) >= objs_.size()) objs_.resize(static_cast<std::size_t>(id) + 1);
-        if (static_cast<std::size_t>(id) >= cache_.size()) cache_.resize(static_cast<std::size_t>(id) + 1);
+        if (static_cast<std::size_t>(id) >= objs_.size())
+            objs_.resize(static_cast<std::size_t>(id) + 1);
+        if (static_cast<std::size_t>(id) >= cache_.size())
+            cache_.resize(static_cast<std::size_t>(id) + 1);
     }
 
     // The largest object porlab represents (bytes).
@@ -458,21 +474,23 @@ private:
     Value allocShared(ThreadId t, std::uint64_t size, std::int64_t kind, SourcePos pos,
                       std::uint64_t align = 16) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
-        const auto ref = p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos, align);
+        const auto ref =
+            p_.dynamicObject(t, th.nAllocs++, static_cast<std::uint32_t>(size), kind, pos, align);
         ensureObj(ref.id);
         const bool heap = kind == kMallocKind || kind == kCallocKind;
-        objs_[static_cast<std::size_t>(ref.id)] = {static_cast<std::uint32_t>(size), 1,
-                                                   static_cast<std::uint8_t>(heap ? 1 : 0),
-                                                   static_cast<std::uint8_t>(heap ? 0 : 1),
-                                                   static_cast<std::uint32_t>(ref.base)};
+        objs_[static_cast<std::size_t>(ref.id)] = {
+            static_cast<std::uint32_t>(size), 1, static_cast<std::uint8_t>(heap ? 1 : 0),
+            static_cast<std::uint8_t>(heap ? 0 : 1), static_cast<std::uint32_t>(ref.base)};
         return static_cast<Value>(m_.pointer(ref.id, ref.base));
     }
 
     // malloc and friends: NULL for a size no machine can provide (C's answer), an
     // UnsupportedError for one porlab cannot represent.
-    Value allocHeap(ThreadId t, std::uint64_t size, std::int64_t kind, std::uint64_t align, SourcePos pos) {
+    Value allocHeap(ThreadId t, std::uint64_t size, std::int64_t kind, std::uint64_t align,
+                    SourcePos pos) {
         const std::uint64_t impossible = m_.lowBits ? kImpossible64 : std::uint64_t{1} << 31;
-        if (size >= impossible || align == 0 || (align & (align - 1)) != 0 || align > maxObjectBytes())
+        if (size >= impossible || align == 0 || (align & (align - 1)) != 0 ||
+            align > maxObjectBytes())
             return 0;
         if (size > maxObjectBytes())
             throw UnsupportedError(p_.where(pos) + "an allocation of " + std::to_string(size) +
@@ -485,7 +503,8 @@ private:
     // The bytes memset / memcpy moves as one event at byte k of n: a location of the shared
     // side(s) (a global's declared cell, a heap location that exists, else an aligned chunk of
     // at most 8 bytes).
-    unsigned copyChunk(const CInstr& in, const Addr& d, const Addr& s, std::uint64_t k, std::uint64_t n) const {
+    unsigned copyChunk(const CInstr& in, const Addr& d, const Addr& s, std::uint64_t k,
+                       std::uint64_t n) const {
         auto side = [&](const Addr& a, bool& fixed) -> unsigned {
             fixed = false;
             if (a.where != Where::Shared) return 0;
@@ -517,12 +536,17 @@ private:
         unsigned chunk = 0;
         if (fd && fs && cd != cs)
             throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
-                                   " between shared objects of different layouts (" + std::to_string(cs) +
-                                   "-byte and " + std::to_string(cd) + "-byte locations)");
-        if (fd) chunk = cd;
-        else if (fs) chunk = cs;
-        else if (cd && cs) chunk = std::min(cd, cs);
-        else chunk = cd ? cd : cs;
+                                   " between shared objects of different layouts (" +
+                                   std::to_string(cs) + "-byte and " + std::to_string(cd) +
+                                   "-byte locations)");
+        if (fd)
+            chunk = cd;
+        else if (fs)
+            chunk = cs;
+        else if (cd && cs)
+            chunk = std::min(cd, cs);
+        else
+            chunk = cd ? cd : cs;
         if (chunk == 0 || k + chunk > n)
             throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
                                    " that does not cover whole shared locations");
@@ -542,7 +566,8 @@ private:
     // The event that kills a location: an exchange (it reads what was there, so that explorers
     // by reads-from also tell a write before it from one after it); a plain write on a mutex.
     EventKind deadKind(LocId l) const {
-        return p_.infoMut_->isMutex[static_cast<std::size_t>(l)] ? EventKind::Write : EventKind::Exchange;
+        return p_.infoMut_->isMutex[static_cast<std::size_t>(l)] ? EventKind::Write
+                                                                 : EventKind::Exchange;
     }
     // allFrames (pthread_exit, exit, abort): the variables of every frame of the thread, the
     // innermost first, as if each frame returned in turn.
@@ -595,7 +620,7 @@ private:
     bool relaxedLocks_ = false;  // LAPOR replays: locks never block nor fault
     mutable std::vector<Thread> threads_;
     std::vector<ObjState> objs_;
-    LocId knownLocs_ = 0;  // see known()
+    LocId knownLocs_ = 0;                    // see known()
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
@@ -606,7 +631,8 @@ private:
             return static_cast<std::size_t>(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
         }
     };
-    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash> ctxCache_;
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash>
+        ctxCache_;
     std::vector<std::uint8_t> tmpBytes_;
     // zne awaits (setZneAwaits): per location, the last access that observes its value (any
     // access but a fetch-and-add whose result is unused): its thread and step number, and the
@@ -619,7 +645,8 @@ private:
     std::string loopName(std::int64_t packed) const {
         const auto file = static_cast<std::size_t>(packed >> 32);
         const auto line = packed & 0xffffffff;
-        return (file < m_.files.size() ? m_.files[file] : std::string("?")) + ":" + std::to_string(line);
+        return (file < m_.files.size() ? m_.files[file] : std::string("?")) + ":" +
+               std::to_string(line);
     }
     // Warns about a loop once per execution object (warnOnce keeps one copy program-wide; this
     // saves its lock on every blocked execution).

@@ -16,8 +16,8 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
     info->name = name;
     info->files = mod_.files;
     info->deadlockIsError = opts_.deadlockIsError;  // decided by the Reporter at a trace's end
-    info->plainAccesses = mod_.plainAccesses;        // the Reporter's race check
-    info->mutexDestroy = mod_.mutexDestroy;          // explorers that cannot check destroys
+    info->plainAccesses = mod_.plainAccesses;       // the Reporter's race check
+    info->mutexDestroy = mod_.mutexDestroy;         // explorers that cannot check destroys
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
     info->locationNames.assign(capacity_, "");
@@ -56,12 +56,13 @@ void CodeProgram::setDisplayInfo(ProgramInfo& info) {
     info.values = names_;
     for (const auto& f : mod_.functions)
         for (const auto& in : f.code)
-            if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Nondet) info.hasNondet = true;
+            if (in.op == COp::Builtin && static_cast<Builtin>(in.sub) == Builtin::Nondet)
+                info.hasNondet = true;
     if (opts_.nondetDomain) info.nondetDomain = opts_.nondetDomain;
 }
 
 void CodeProgram::addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind,
-                             std::uint32_t size, SourcePos pos, ThreadId t) const {
+                                std::uint32_t size, SourcePos pos, ThreadId t) const {
     const std::string what = kind == kMallocKind   ? "malloc"
                              : kind == kCallocKind ? "calloc"
                              : kind <= tlsKind(0)  ? "thread-local"
@@ -81,25 +82,27 @@ ThreadId CodeProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
     return t;
 }
 
-CodeProgram::DynRef CodeProgram::dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                                         SourcePos pos, std::uint64_t align) const {
+CodeProgram::DynRef CodeProgram::dynamicObject(ThreadId t, int n, std::uint32_t size,
+                                               std::int64_t kind, SourcePos pos,
+                                               std::uint64_t align) const {
     std::lock_guard lk(mu_);
     auto key = std::make_tuple(t, n, size, kind, align);
     auto it = dynIds_.find(key);
     if (it != dynIds_.end()) return it->second;
     const std::int64_t id = mod_.firstDynamicObject() + static_cast<std::int64_t>(dyn_.size());
     if (id >= mod_.maxObjects)
-        throw InputError("too many allocations (" + std::to_string(mod_.maxObjects) +
-                         " objects" + (mod_.objShift < 32 ? " with 32-bit pointers)" : ")"));
+        throw InputError("too many allocations (" + std::to_string(mod_.maxObjects) + " objects" +
+                         (mod_.objShift < 32 ? " with 32-bit pointers)" : ")"));
     const std::string thread = infoMut_->threadNames[static_cast<std::size_t>(t)].substr(
         0, infoMut_->threadNames[static_cast<std::size_t>(t)].find(':'));
     if (kind <= tlsKind(0)) {
         const auto g = static_cast<std::size_t>(tlsKind(0) - kind);
         dyn_.push_back({mod_.globals[g].name + "@" + thread, static_cast<std::int64_t>(g)});
     } else {
-        const std::string what = kind == kMallocKind   ? "malloc"
-                                 : kind == kCallocKind ? "calloc"
-                                                       : mod_.allocaNames[static_cast<std::size_t>(kind)];
+        const std::string what = kind == kMallocKind ? "malloc"
+                                 : kind == kCallocKind
+                                     ? "calloc"
+                                     : mod_.allocaNames[static_cast<std::size_t>(kind)];
         dyn_.push_back({what + "@" + thread + "#" + std::to_string(n), -1, kind != kCallocKind});
     }
     // The base, as a bump allocator would place it: after the previous object, aligned, with a
@@ -125,14 +128,15 @@ std::string CodeProgram::objectName(std::int64_t obj) const {
     if (obj >= mod_.firstDynamicObject())
         return dyn_[static_cast<std::size_t>(obj - mod_.firstDynamicObject())].name;
     if (obj > static_cast<std::int64_t>(mod_.functions.size()))
-        return mod_.globals[static_cast<std::size_t>(obj - 1 -
-                                                     static_cast<std::int64_t>(mod_.functions.size()))]
+        return mod_
+            .globals[static_cast<std::size_t>(obj - 1 -
+                                              static_cast<std::int64_t>(mod_.functions.size()))]
             .name;
     return "?";
 }
 
 LocId CodeProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool mutex,
-                     SourcePos pos, bool sync) const {
+                        SourcePos pos, bool sync) const {
     std::lock_guard lk(mu_);
     auto& cells = cells_[static_cast<std::size_t>(obj)];
     auto it = cells.find(off);
@@ -141,8 +145,12 @@ LocId CodeProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool
         const bool isM = infoMut_->isMutex[static_cast<std::size_t>(l)];
         if (!mutex && size == 0 && isM) return l;  // a free of a block that starts with a mutex
         if (mutex != isM)
-            throw UnsupportedError(where(pos) + (mutex ? "'" + infoMut_->locationNames[static_cast<std::size_t>(l)] + "' used as a mutex but it is plain memory"
-                                                       : "memory access to the mutex '" + infoMut_->locationNames[static_cast<std::size_t>(l)] + "'"));
+            throw UnsupportedError(
+                where(pos) +
+                (mutex ? "'" + infoMut_->locationNames[static_cast<std::size_t>(l)] +
+                             "' used as a mutex but it is plain memory"
+                       : "memory access to the mutex '" +
+                             infoMut_->locationNames[static_cast<std::size_t>(l)] + "'"));
         // size 0: a free (matches whatever the block's first location is); a location a free
         // created takes the size of the first access.
         if (!mutex && size != 0 && locSize_[static_cast<std::size_t>(l)] == 0) {
@@ -154,10 +162,10 @@ LocId CodeProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool
             return l;
         }
         if (!mutex && size != 0 && locSize_[static_cast<std::size_t>(l)] != size)
-            throw UnsupportedError(where(pos) + "mixed-size access: " + std::to_string(size) +
-                                   " bytes at '" + infoMut_->locationNames[static_cast<std::size_t>(l)] +
-                                   "', a location of " +
-                                   std::to_string(locSize_[static_cast<std::size_t>(l)]) + " bytes");
+            throw UnsupportedError(
+                where(pos) + "mixed-size access: " + std::to_string(size) + " bytes at '" +
+                infoMut_->locationNames[static_cast<std::size_t>(l)] + "', a location of " +
+                std::to_string(locSize_[static_cast<std::size_t>(l)]) + " bytes");
         return l;
     }
     if (off == kFreeOffset) {  // the hidden location a free writes (double frees conflict)
@@ -171,9 +179,9 @@ LocId CodeProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool
     }
     const bool isGlobal = obj < mod_.firstDynamicObject();
     if (isGlobal && !mutex)
-        throw UnsupportedError(where(pos) + "access of " + std::to_string(size) + " bytes at offset " +
-                               std::to_string(off) + " of '" + objectName(obj) +
-                               "' does not match its declared layout");
+        throw UnsupportedError(where(pos) + "access of " + std::to_string(size) +
+                               " bytes at offset " + std::to_string(off) + " of '" +
+                               objectName(obj) + "' does not match its declared layout");
     const unsigned sz = mutex ? (size ? size : 8) : size;  // (a spin lock is a 4-byte mutex)
     auto next = cells.lower_bound(off);
     if (next != cells.end() && next->first < off + sz)
@@ -183,7 +191,9 @@ LocId CodeProgram::cell(std::int64_t obj, std::uint32_t off, unsigned size, bool
     if (next != cells.begin()) {
         auto prev = std::prev(next);
         const LocId pl = prev->second;
-        const unsigned psz = infoMut_->isMutex[static_cast<std::size_t>(pl)] ? 8 : locSize_[static_cast<std::size_t>(pl)];
+        const unsigned psz = infoMut_->isMutex[static_cast<std::size_t>(pl)]
+                                 ? 8
+                                 : locSize_[static_cast<std::size_t>(pl)];
         if (prev->first + psz > off)
             throw UnsupportedError(where(pos) + "overlapping accesses of different sizes to '" +
                                    objectName(obj) + "' at offsets " + std::to_string(prev->first) +
@@ -236,7 +246,8 @@ std::shared_ptr<Program> makeCodeProgram(code::CModule mod, const CodeOptions& o
 }
 
 std::string disassembleCode(const Program& program) {
-    if (auto* c = dynamic_cast<const code::CodeProgram*>(&program)) return code::disassemble(c->mod());
+    if (auto* c = dynamic_cast<const code::CodeProgram*>(&program))
+        return code::disassemble(c->mod());
     return "";
 }
 

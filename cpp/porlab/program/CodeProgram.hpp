@@ -81,7 +81,7 @@ class CodeExecution;
 // ---- the program: code plus the program-wide name tables ---------------------------------------
 
 class CodeProgram final : public Program, public InputChoices {
-public:
+  public:
     CodeProgram(CModule mod, const CodeOptions& opts, const std::string& name);
 
     [[nodiscard]] std::unique_ptr<Execution> newExecution() const override;
@@ -139,7 +139,7 @@ public:
         return warnings_;
     }
 
-private:
+  private:
     friend class CodeExecution;
 
     struct DynObj {
@@ -154,8 +154,8 @@ private:
 
     // ThreadId of the n-th child of `parent` (-1 beyond maxThreads).
     ThreadId threadId(ThreadId parent, int n, std::int32_t fn) const;
-    DynRef dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind,
-                         SourcePos pos, std::uint64_t align = 16) const;
+    DynRef dynamicObject(ThreadId t, int n, std::uint32_t size, std::int64_t kind, SourcePos pos,
+                         std::uint64_t align = 16) const;
     // The location of `size` bytes at (object, offset); size 0: a mutex (any size).
     // sync: a word of a synchronisation object (condition variable, barrier, read-write lock),
     // which starts at 0 wherever it lives.
@@ -195,11 +195,12 @@ private:
             if (locationLimitWarned_) return;
             locationLimitWarned_ = true;
         }
-        warnOnce("more than " + std::to_string(opts_.maxDynamicLocations) +
-                 " shared heap/stack locations (max_locations; first needed at " +
-                 (pos.line ? mod_.files[pos.file] + ":" + std::to_string(pos.line) : std::string("?")) +
-                 "): executions that need more are blocked there (location-limit); raise "
-                 "--max-locations");
+        warnOnce(
+            "more than " + std::to_string(opts_.maxDynamicLocations) +
+            " shared heap/stack locations (max_locations; first needed at " +
+            (pos.line ? mod_.files[pos.file] + ":" + std::to_string(pos.line) : std::string("?")) +
+            "): executions that need more are blocked there (location-limit); raise "
+            "--max-locations");
     }
     void warnOnce(const std::string& w) const {
         std::lock_guard lk(mu_);
@@ -210,7 +211,7 @@ private:
 
     CModule mod_;
     CodeOptions opts_;
-    std::shared_ptr<CodeValueNames> names_;  // pointers, objects and choice sites, for traces
+    std::shared_ptr<CodeValueNames> names_;   // pointers, objects and choice sites, for traces
     std::shared_ptr<CallContexts> contexts_;  // the call stacks of events (Event::ctx)
     std::shared_ptr<ProgramInfo> infoMut_;
     std::shared_ptr<const ProgramInfo> info_;
@@ -220,7 +221,8 @@ private:
     mutable std::mutex mu_;
     mutable std::map<std::pair<ThreadId, int>, ThreadId> threadIds_;
     mutable ThreadId nextThread_ = 1;
-    mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t, std::uint64_t>, DynRef> dynIds_;
+    mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t, std::uint64_t>, DynRef>
+        dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
     mutable bool locationLimitWarned_ = false;
     mutable std::vector<DynObj> dyn_;  // by object id - firstDynamicObject
@@ -230,7 +232,7 @@ private:
     mutable std::vector<std::string> warnings_;
     mutable std::map<std::pair<ThreadId, int>, int> choiceIds_;
     mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
-    mutable std::vector<Value> assignment_;                     // by choice point
+    mutable std::vector<Value> assignment_;                         // by choice point
     mutable std::vector<std::pair<ThreadId, int>> assignedPoints_;  // points not at LO
     mutable std::vector<Value> inputs_;                             // see inputs()
 };

@@ -15,10 +15,14 @@ std::string literalOf(const CGlobal& g) {
     for (std::size_t i = 0; i + 1 < g.bytes.size(); ++i) {
         const auto c = static_cast<char>(g.bytes[i]);
         if (c == 0) return "";  // not a single string
-        if (c == '\n') s += "\\n";
-        else if (c == '"' || c == '\\') s += std::string("\\") + c;
-        else if (g.bytes[i] < 32 || g.bytes[i] >= 127) return "";
-        else s += c;
+        if (c == '\n')
+            s += "\\n";
+        else if (c == '"' || c == '\\')
+            s += std::string("\\") + c;
+        else if (g.bytes[i] < 32 || g.bytes[i] >= 127)
+            return "";
+        else
+            s += c;
         if (s.size() > 40) return s + "...\"";
     }
     return s + "\"";
@@ -27,9 +31,13 @@ std::string literalOf(const CGlobal& g) {
 }  // namespace
 
 CodeValueNames::CodeValueNames(const CModule& m, Value dead, std::size_t maxLocations)
-    : objShift_(m.objShift), localTag_(m.localTag), offMask_(m.offMask),
+    : objShift_(m.objShift),
+      localTag_(m.localTag),
+      offMask_(m.offMask),
       staticBase_(m.staticBase),
-      firstDynamic_(m.firstDynamicObject()), dead_(dead), locationObject_(maxLocations, 0) {
+      firstDynamic_(m.firstDynamicObject()),
+      dead_(dead),
+      locationObject_(maxLocations, 0) {
     for (const auto& f : m.functions) functions_.push_back(f.name);
     for (const auto& g : m.globals) {
         Global x;
@@ -94,7 +102,8 @@ std::string CodeValueNames::pointer(Value v) const {
         return off && *off == 0 ? functions_[static_cast<std::size_t>(obj - 1)] : "";
     }
     if (obj < firstDynamic_) {
-        const auto gi = static_cast<std::size_t>(obj - 1 - static_cast<std::int64_t>(functions_.size()));
+        const auto gi =
+            static_cast<std::size_t>(obj - 1 - static_cast<std::int64_t>(functions_.size()));
         const auto o = staticOffset();
         if (gi >= globals_.size() || !o) return "";
         const std::uint32_t off = *o;
@@ -103,7 +112,8 @@ std::string CodeValueNames::pointer(Value v) const {
         const std::string plus = off ? "+" + std::to_string(off) : "";
         if (!g.literal.empty()) return g.literal + plus;
         // The outermost struct that starts there, else the scalar that does, else a byte offset.
-        auto at = [&](const std::vector<std::pair<std::uint32_t, std::string>>& named) -> const std::string* {
+        auto at = [&](const std::vector<std::pair<std::uint32_t, std::string>>& named)
+            -> const std::string* {
             auto it = std::lower_bound(named.begin(), named.end(), off,
                                        [](const auto& p, std::uint32_t x) { return p.first < x; });
             return it != named.end() && it->first == off ? &it->second : nullptr;

@@ -18,7 +18,7 @@
 namespace porlab::code {
 
 class CodeValueNames final : public ValueNames {
-public:
+  public:
     // `dead`: what a free or a frame end leaves in a location.
     CodeValueNames(const CModule& m, Value dead, std::size_t maxLocations);
 
@@ -33,7 +33,7 @@ public:
     void setLocationObject(LocId l, std::int64_t obj);
     void addChoiceSite(ThreadId t, int n, SourcePos pos);
 
-private:
+  private:
     struct Global {
         std::string name;
         std::uint32_t size = 0;
@@ -53,8 +53,8 @@ private:
     std::vector<Global> globals_;
 
     mutable std::mutex mu_;
-    std::vector<ObjectInfo> dynamic_;          // by object id - firstDynamic_ (name "" = unknown)
-    std::vector<std::uint64_t> dynamicBase_;   // their bases, likewise
+    std::vector<ObjectInfo> dynamic_;           // by object id - firstDynamic_ (name "" = unknown)
+    std::vector<std::uint64_t> dynamicBase_;    // their bases, likewise
     std::vector<std::int64_t> locationObject_;  // by LocId: its dynamic object (0: none)
     std::map<std::pair<ThreadId, int>, SourcePos> choiceSites_;
 };

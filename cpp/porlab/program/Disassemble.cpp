@@ -6,12 +6,14 @@
 
 namespace porlab::code {
 
-// ---- listing ---------------------------------------------------------------------------------------
+// ---- listing
+// ---------------------------------------------------------------------------------------
 
 std::string disassemble(const CModule& m) {
     std::ostringstream o;
     auto opd = [&](std::int32_t x) {
-        return x >= 0 ? "r" + std::to_string(x) : "#" + std::to_string(m.constants[static_cast<std::size_t>(~x)]);
+        return x >= 0 ? "r" + std::to_string(x)
+                      : "#" + std::to_string(m.constants[static_cast<std::size_t>(~x)]);
     };
     for (const auto& f : m.functions) {
         if (!f.defined) continue;
@@ -23,7 +25,8 @@ std::string disassemble(const CModule& m) {
             if (in.op == COp::Builtin) o << " " << kBuiltinNames[in.sub];
             if (in.op == COp::Call) o << " " << m.functions[static_cast<std::size_t>(in.imm)].name;
             if (in.a >= 0) o << " a=r" << in.a;
-            if (in.b != -1 && in.op != COp::Call && in.op != COp::Builtin && in.op != COp::CallPtr) o << " b=" << opd(in.b);
+            if (in.b != -1 && in.op != COp::Call && in.op != COp::Builtin && in.op != COp::CallPtr)
+                o << " b=" << opd(in.b);
             if (in.c != -1 && (in.op == COp::Bin || in.op == COp::Cmp || in.op == COp::Store ||
                                in.op == COp::Rmw || in.op == COp::CmpXchg || in.op == COp::Select))
                 o << " c=" << opd(in.c);

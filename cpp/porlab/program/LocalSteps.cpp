@@ -24,7 +24,6 @@ void CodeExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
     th.frames.back().pc += 1;
 }
 
-
 // Shared memory access: resolve the location and make it the thread's pending event.
 // `ad`: the address in.b resolves to (deadOk).
 bool CodeExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
@@ -33,36 +32,39 @@ bool CodeExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     const LocId loc = cellOf(ad.obj, ad.off, static_cast<unsigned>(in.imm), false, in.pos);
     Event& e = th.pend;
     switch (in.op) {
-    case COp::Load: setPend(th, t, EventKind::Read, loc, in.pos); break;
-    case COp::Store:
-        setPend(th, t, EventKind::Write, loc, in.pos);
-        e.wval = val(th, in.c);
-        break;
-    case COp::Rmw:
-        if (static_cast<CRmw>(in.sub) == CRmw::Xchg) {
-            setPend(th, t, EventKind::Exchange, loc, in.pos);
+        case COp::Load:
+            setPend(th, t, EventKind::Read, loc, in.pos);
+            break;
+        case COp::Store:
+            setPend(th, t, EventKind::Write, loc, in.pos);
             e.wval = val(th, in.c);
-        } else {
-            setPend(th, t, EventKind::FetchAdd, loc, in.pos);
-            e.rmwOp = kRmwOfCRmw[in.sub];
+            break;
+        case COp::Rmw:
+            if (static_cast<CRmw>(in.sub) == CRmw::Xchg) {
+                setPend(th, t, EventKind::Exchange, loc, in.pos);
+                e.wval = val(th, in.c);
+            } else {
+                setPend(th, t, EventKind::FetchAdd, loc, in.pos);
+                e.rmwOp = kRmwOfCRmw[in.sub];
+                e.operand = val(th, in.c);
+                e.resultUsed = in.resultUsed;
+                e.zne = (in.imm2 & kAccessMarked) != 0;
+                // zne awaits: a canceling decrement whose thread's last write is the increment it
+                // cancels (same location, opposite amount) waits for an observer of the increment;
+                // aux is the increment's Event::index (-1: it runs as a plain fetch-and-add).
+                if (e.zne && zneAwaits_ && th.lastWriteLoc == loc && th.lastWriteAmount != 0 &&
+                    (e.rmwOp == RmwOp::Add || e.rmwOp == RmwOp::Sub) &&
+                    th.lastWriteAmount == -(e.rmwOp == RmwOp::Add ? e.operand : -e.operand))
+                    e.aux = th.lastWriteIndex;
+            }
+            break;
+        case COp::CmpXchg:
+            setPend(th, t, EventKind::CasFailure, loc, in.pos);
             e.operand = val(th, in.c);
-            e.resultUsed = in.resultUsed;
-            e.zne = (in.imm2 & kAccessMarked) != 0;
-            // zne awaits: a canceling decrement whose thread's last write is the increment it
-            // cancels (same location, opposite amount) waits for an observer of the increment;
-            // aux is the increment's Event::index (-1: it runs as a plain fetch-and-add).
-            if (e.zne && zneAwaits_ && th.lastWriteLoc == loc && th.lastWriteAmount != 0 &&
-                (e.rmwOp == RmwOp::Add || e.rmwOp == RmwOp::Sub) &&
-                th.lastWriteAmount == -(e.rmwOp == RmwOp::Add ? e.operand : -e.operand))
-                e.aux = th.lastWriteIndex;
-        }
-        break;
-    case COp::CmpXchg:
-        setPend(th, t, EventKind::CasFailure, loc, in.pos);
-        e.operand = val(th, in.c);
-        th.pendNew = val(th, in.d);
-        break;
-    default: return false;
+            th.pendNew = val(th, in.d);
+            break;
+        default:
+            return false;
     }
     th.pendW = in.w;
     e.pointer = (in.imm2 & kAccessPointer) != 0;
@@ -114,605 +116,724 @@ void CodeExecution::runLocalSteps(ThreadId t) {
         const CInstr& in = code[pc];
         auto V = [&](std::int32_t x) { return x >= 0 ? R[x] : consts[~x]; };
         auto ptrAdd = [&](const CInstr& q) {
-            std::uint64_t p = static_cast<std::uint64_t>(V(q.b)) + static_cast<std::uint64_t>(q.imm);
+            std::uint64_t p =
+                static_cast<std::uint64_t>(V(q.b)) + static_cast<std::uint64_t>(q.imm);
             if (q.c != -1)
                 p += static_cast<std::uint64_t>(norm(V(q.c), static_cast<unsigned>(q.d))) *
                      static_cast<std::uint64_t>(q.imm2);
             return static_cast<Value>(p);
         };
         switch (in.op) {
-        case COp::Mov: R[in.a] = V(in.b); fr->pc = pc = in.next; continue;
-        case COp::Bin: {
-            const Value x = V(in.b), y = V(in.c);
-            const unsigned w = in.w;
-            const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
-            std::uint64_t r = 0;
-            switch (static_cast<CBin>(in.sub)) {
-            case CBin::Add: r = ux + uy; break;
-            case CBin::Sub: r = ux - uy; break;
-            case CBin::Mul: r = ux * uy; break;
-            case CBin::UDiv:
-            case CBin::URem: {
+            case COp::Mov:
+                R[in.a] = V(in.b);
+                fr->pc = pc = in.next;
+                continue;
+            case COp::Bin: {
+                const Value x = V(in.b), y = V(in.c);
+                const unsigned w = in.w;
+                const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
+                std::uint64_t r = 0;
+                switch (static_cast<CBin>(in.sub)) {
+                    case CBin::Add:
+                        r = ux + uy;
+                        break;
+                    case CBin::Sub:
+                        r = ux - uy;
+                        break;
+                    case CBin::Mul:
+                        r = ux * uy;
+                        break;
+                    case CBin::UDiv:
+                    case CBin::URem: {
+                        const std::uint64_t mx = mask(x, w), my = mask(y, w);
+                        if (my == 0) {
+                            fault(t, FaultKind::DivisionByZero, in.pos);
+                            return;
+                        }
+                        if (w <= 32) {  // the same quotient, by the cheaper 32-bit division
+                            const auto nx = static_cast<std::uint32_t>(mx),
+                                       ny = static_cast<std::uint32_t>(my);
+                            r = static_cast<CBin>(in.sub) == CBin::UDiv ? nx / ny : nx % ny;
+                        } else {
+                            r = static_cast<CBin>(in.sub) == CBin::UDiv ? mx / my : mx % my;
+                        }
+                        break;
+                    }
+                    case CBin::SDiv:
+                    case CBin::SRem:
+                        if (y == 0) {
+                            fault(t, FaultKind::DivisionByZero, in.pos);
+                            return;
+                        }
+                        if (y ==
+                            -1)  // (x / -1 overflows for the least value: wraps as LLVM's sdiv)
+                            r = static_cast<CBin>(in.sub) == CBin::SDiv ? 0 - ux : 0;
+                        else if (w <=
+                                 32)  // operands are sign-extended from w bits: they fit 32 bits
+                            r = static_cast<std::uint64_t>(static_cast<std::int64_t>(
+                                static_cast<CBin>(in.sub) == CBin::SDiv
+                                    ? static_cast<std::int32_t>(x) / static_cast<std::int32_t>(y)
+                                    : static_cast<std::int32_t>(x) % static_cast<std::int32_t>(y)));
+                        else
+                            r = static_cast<std::uint64_t>(
+                                static_cast<CBin>(in.sub) == CBin::SDiv ? x / y : x % y);
+                        break;
+                    case CBin::And:
+                        r = ux & uy;
+                        break;
+                    case CBin::Or:
+                        r = ux | uy;
+                        break;
+                    case CBin::Xor:
+                        r = ux ^ uy;
+                        break;
+                    case CBin::Shl: {
+                        const std::uint64_t a = mask(y, w);
+                        r = a >= w ? 0 : ux << a;
+                        break;
+                    }
+                    case CBin::LShr: {
+                        const std::uint64_t a = mask(y, w);
+                        r = a >= w ? 0 : mask(x, w) >> a;
+                        break;
+                    }
+                    case CBin::AShr: {
+                        const std::uint64_t a = mask(y, w);
+                        const Value sx = w == 1 ? -(x & 1) : x;
+                        r = static_cast<std::uint64_t>(a >= w ? (sx < 0 ? -1 : 0) : sx >> a);
+                        break;
+                    }
+                }
+                R[in.a] = norm(static_cast<Value>(r), w);
+                fr->pc = pc = in.next;
+                continue;
+            }
+            case COp::Cmp:
+            case COp::CmpBr: {
+                Value x = V(in.b), y = V(in.c);
+                const unsigned w = in.w;
+                bool r = false;
                 const std::uint64_t mx = mask(x, w), my = mask(y, w);
-                if (my == 0) {
-                    fault(t, FaultKind::DivisionByZero, in.pos);
-                    return;
+                if (w == 1) {
+                    x = -(x & 1);
+                    y = -(y & 1);
                 }
-                if (w <= 32) {  // the same quotient, by the cheaper 32-bit division
-                    const auto nx = static_cast<std::uint32_t>(mx), ny = static_cast<std::uint32_t>(my);
-                    r = static_cast<CBin>(in.sub) == CBin::UDiv ? nx / ny : nx % ny;
-                } else {
-                    r = static_cast<CBin>(in.sub) == CBin::UDiv ? mx / my : mx % my;
+                switch (static_cast<CPred>(in.sub)) {
+                    case CPred::Eq:
+                        r = mx == my;
+                        break;
+                    case CPred::Ne:
+                        r = mx != my;
+                        break;
+                    case CPred::Ugt:
+                        r = mx > my;
+                        break;
+                    case CPred::Uge:
+                        r = mx >= my;
+                        break;
+                    case CPred::Ult:
+                        r = mx < my;
+                        break;
+                    case CPred::Ule:
+                        r = mx <= my;
+                        break;
+                    case CPred::Sgt:
+                        r = x > y;
+                        break;
+                    case CPred::Sge:
+                        r = x >= y;
+                        break;
+                    case CPred::Slt:
+                        r = x < y;
+                        break;
+                    case CPred::Sle:
+                        r = x <= y;
+                        break;
                 }
-                break;
-            }
-            case CBin::SDiv:
-            case CBin::SRem:
-                if (y == 0) {
-                    fault(t, FaultKind::DivisionByZero, in.pos);
-                    return;
-                }
-                if (y == -1)  // (x / -1 overflows for the least value: wraps as LLVM's sdiv)
-                    r = static_cast<CBin>(in.sub) == CBin::SDiv ? 0 - ux : 0;
-                else if (w <= 32)  // operands are sign-extended from w bits: they fit 32 bits
-                    r = static_cast<std::uint64_t>(static_cast<std::int64_t>(
-                        static_cast<CBin>(in.sub) == CBin::SDiv
-                            ? static_cast<std::int32_t>(x) / static_cast<std::int32_t>(y)
-                            : static_cast<std::int32_t>(x) % static_cast<std::int32_t>(y)));
+                R[in.a] = r;
+                if (in.op == COp::CmpBr)
+                    fr->pc = pc = r ? in.d : static_cast<std::int32_t>(in.imm);
                 else
-                    r = static_cast<std::uint64_t>(static_cast<CBin>(in.sub) == CBin::SDiv ? x / y
-                                                                                          : x % y);
-                break;
-            case CBin::And: r = ux & uy; break;
-            case CBin::Or: r = ux | uy; break;
-            case CBin::Xor: r = ux ^ uy; break;
-            case CBin::Shl: {
-                const std::uint64_t a = mask(y, w);
-                r = a >= w ? 0 : ux << a;
-                break;
-            }
-            case CBin::LShr: {
-                const std::uint64_t a = mask(y, w);
-                r = a >= w ? 0 : mask(x, w) >> a;
-                break;
-            }
-            case CBin::AShr: {
-                const std::uint64_t a = mask(y, w);
-                const Value sx = w == 1 ? -(x & 1) : x;
-                r = static_cast<std::uint64_t>(a >= w ? (sx < 0 ? -1 : 0) : sx >> a);
-                break;
-            }
-            }
-            R[in.a] = norm(static_cast<Value>(r), w);
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Cmp:
-        case COp::CmpBr: {
-            Value x = V(in.b), y = V(in.c);
-            const unsigned w = in.w;
-            bool r = false;
-            const std::uint64_t mx = mask(x, w), my = mask(y, w);
-            if (w == 1) {
-                x = -(x & 1);
-                y = -(y & 1);
-            }
-            switch (static_cast<CPred>(in.sub)) {
-            case CPred::Eq: r = mx == my; break;
-            case CPred::Ne: r = mx != my; break;
-            case CPred::Ugt: r = mx > my; break;
-            case CPred::Uge: r = mx >= my; break;
-            case CPred::Ult: r = mx < my; break;
-            case CPred::Ule: r = mx <= my; break;
-            case CPred::Sgt: r = x > y; break;
-            case CPred::Sge: r = x >= y; break;
-            case CPred::Slt: r = x < y; break;
-            case CPred::Sle: r = x <= y; break;
-            }
-            R[in.a] = r;
-            if (in.op == COp::CmpBr) fr->pc = pc = r ? in.d : static_cast<std::int32_t>(in.imm);
-            else fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Select: R[in.a] = (V(in.b) & 1) ? V(in.c) : V(in.d); fr->pc = pc = in.next; continue;
-        case COp::Cast:
-        case COp::CastPtrAdd: {
-            const Value x = V(in.b);
-            const auto from = static_cast<unsigned>(in.imm);
-            switch (static_cast<CCast>(in.sub)) {
-            case CCast::Trunc: R[in.a] = norm(x, in.w); break;
-            case CCast::ZExt: R[in.a] = norm(static_cast<Value>(mask(x, from)), in.w); break;
-            case CCast::SExt: R[in.a] = norm(from == 1 ? -(x & 1) : x, in.w); break;
-            }
-            if (in.op == COp::Cast) {
-                fr->pc = pc = in.next;
+                    fr->pc = pc = in.next;
                 continue;
             }
-            const CInstr& q = code[pc + 1];  // the ptradd
-            R[q.a] = ptrAdd(q);
-            fr->pc = pc = q.next;
-            continue;
-        }
-        case COp::PtrAdd:
-            R[in.a] = ptrAdd(in);
-            fr->pc = pc = in.next;
-            continue;
-        case COp::Jump: fr->pc = pc = in.a; continue;
-        case COp::Branch: fr->pc = pc = (V(in.b) & 1) ? in.a : in.c; continue;
-        case COp::Switch: {
-            const Value v = V(in.b);
-            std::int32_t target = in.a;
-            for (std::int32_t k = 0; k < in.c; ++k) {
-                const auto& cs = f.cases[static_cast<std::size_t>(in.imm + k)];
-                if (cs.first == v) {
-                    target = cs.second;
-                    break;
-                }
-            }
-            fr->pc = pc = target;
-            continue;
-        }
-        case COp::ParCopy: {
-            if (in.c == 1) {  // one copy: nothing to keep apart
-                const auto& cp = f.copies[static_cast<std::size_t>(in.imm)];
-                R[cp.first] = V(cp.second);
+            case COp::Select:
+                R[in.a] = (V(in.b) & 1) ? V(in.c) : V(in.d);
                 fr->pc = pc = in.next;
                 continue;
-            }
-            tmp_.clear();
-            for (std::int32_t k = 0; k < in.c; ++k)
-                tmp_.push_back(V(f.copies[static_cast<std::size_t>(in.imm + k)].second));
-            for (std::int32_t k = 0; k < in.c; ++k)
-                R[f.copies[static_cast<std::size_t>(in.imm + k)].first] = tmp_[static_cast<std::size_t>(k)];
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::LoopEnter: {
-            // Slots: jumps back so far, then at the last visit of the header the thread's next
-            // Event::index (the iteration's first event), its effect count and the steps of the
-            // other threads (totalEvents_ counts every thread's, evCount this one's).
-            Value* L = R + in.a;
-            L[0] = 0;
-            L[1] = th.evCount;
-            L[2] = th.effects + th.hidden;
-            L[3] = totalEvents_ - th.evCount;
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::LoopBack: {
-            Value* L = R + in.a;
-            if (in.imm >= 0) {  // --unroll: N visits of the header, N - 1 jumps back
-                if (L[0] >= in.imm) {
-                    warnLoop(in.imm2, BlockCause::LoopBound,
-                             "the loop at " + loopName(in.imm2) + " reached the bound (--unroll " +
-                                 std::to_string(in.imm + 1) + ": " + std::to_string(in.imm + 1) +
-                                 " visits of its header) and blocked executions there "
-                                 "(loop-bound): raise --unroll to explore further" +
-                                 (p_.opts().loopsAsWritten
-                                      ? ", or reduce spin loops (drop --loops none)"
-                                      : ""));
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
-                    return;
+            case COp::Cast:
+            case COp::CastPtrAdd: {
+                const Value x = V(in.b);
+                const auto from = static_cast<unsigned>(in.imm);
+                switch (static_cast<CCast>(in.sub)) {
+                    case CCast::Trunc:
+                        R[in.a] = norm(x, in.w);
+                        break;
+                    case CCast::ZExt:
+                        R[in.a] = norm(static_cast<Value>(mask(x, from)), in.w);
+                        break;
+                    case CCast::SExt:
+                        R[in.a] = norm(from == 1 ? -(x & 1) : x, in.w);
+                        break;
                 }
-                L[0] += 1;
-                L[1] = th.evCount;
-                th.lastLoop = in.imm2;
-            } else if ((++L[0] & (kLivelockPeriod - 1)) == 0) {
-                // Without a bound, every kLivelockPeriod-th jump back: did the iterations since
-                // the last check change nothing while no other thread moved? Then maybe a
-                // livelock (see livelock()). Under --unroll the bound ends the loop anyway, and
-                // whether others can run depends on the interleaving, so the check would tell
-                // equivalent executions apart by their block cause. It is skipped while
-                // another thread was found runnable and nothing changed since; sampling keeps
-                // tight local loops cheap and loses nothing (the check compares the state with
-                // the one at the previous check, nothing changed in between).
-                const std::int64_t others = totalEvents_ - th.evCount;
-                const std::int64_t changes = th.effects + th.hidden;
-                if (changes == L[2] && others == L[3] &&
-                    (th.cand.runnableAt != totalEvents_ || th.cand.runnableChanges != changes) &&
-                    livelock(t, in, L, others))
-                    return;
-                L[1] = th.evCount;
-                L[2] = changes;
-                L[3] = others;
-                th.lastLoop = in.imm2;
-            }
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Call:
-        case COp::CallPtr: {
-            std::int32_t fn = static_cast<std::int32_t>(in.imm);
-            if (in.op == COp::CallPtr) {
-                const auto u = static_cast<std::uint64_t>(V(in.d));
-                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-                if ((u & m_.localTag) || obj < 1 || obj > static_cast<std::int64_t>(m_.functions.size()) ||
-                    offsetIn(u, obj) != 0) {
-                    fault(t, u == 0 ? FaultKind::NullDereference : FaultKind::InvalidPointer, in.pos);
-                    return;
-                }
-                fn = static_cast<std::int32_t>(obj - 1);
-                if (!m_.functions[static_cast<std::size_t>(fn)].defined)
-                    throw UnsupportedError(p_.where(in.pos) + "call through a pointer to the library function '" +
-                                           m_.functions[static_cast<std::size_t>(fn)].name + "'");
-            }
-            const CFunction& callee = m_.functions[static_cast<std::size_t>(fn)];
-            if (callee.atomic) {
-                if (th.atomicDepth == 0 && th.phase == 0) {
-                    setPend(th, t, EventKind::Lock, cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
-                    return;
-                }
-                th.phase = 0;
-                ++th.atomicDepth;
-            }
-            if (th.frames.size() > 100000)
-                throw InputError(p_.where(in.pos) + "recursion deeper than 100000 calls");
-            tmp_.clear();
-            for (std::int32_t k = 0; k < in.c; ++k)
-                tmp_.push_back(V(f.args[static_cast<std::size_t>(in.b + k)]));
-            Frame nf;
-            nf.fn = fn;
-            nf.regBase = static_cast<std::int32_t>(th.regs.size());
-            nf.localBase = static_cast<std::int32_t>(th.local.size());
-            nf.retDst = in.a;
-            th.regs.resize(th.regs.size() + static_cast<std::size_t>(callee.numSlots), 0);
-            for (std::int32_t k = 0; k < std::min(in.c, callee.numParams); ++k)
-                th.regs[static_cast<std::size_t>(nf.regBase + k)] = tmp_[static_cast<std::size_t>(k)];
-            th.frames.push_back(nf);
-            enter();
-            continue;
-        }
-        case COp::Ret: {
-            if (frameEnd(t, in)) return;
-            if (f.atomic) {
-                if (th.atomicDepth == 1 && th.phase == 0) {
-                    setPend(th, t, EventKind::Unlock, cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
-                    return;
-                }
-                th.phase = 0;
-                if (th.atomicDepth > 0) --th.atomicDepth;
-            }
-            const bool has = in.b != -1;
-            const Value rv = has ? V(in.b) : 0;
-            const std::uint32_t endCtx = th.frames.size() == 1 ? ctxOf(th) : 0;  // the thread's last
-            doReturn(t, rv, has);
-            if (th.frames.empty()) {
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
-                return;
-            }
-            enter();
-            continue;
-        }
-        case COp::AllocaLocal:
-        case COp::AllocaShared: {
-            std::uint64_t size = static_cast<std::uint64_t>(in.imm);
-            if (in.c != -1) size *= static_cast<std::uint64_t>(V(in.c));
-            if (size > (1ULL << 28) || (in.op == COp::AllocaShared && size > maxObjectBytes()))
-                throw InputError(p_.where(in.pos) + "stack variable of " + std::to_string(size) +
-                                 " bytes is too large");
-            if (in.op == COp::AllocaShared) {
-                const Value p = allocShared(t, size, in.imm2, in.pos);  // (size checked above)
-                th.stackObjs.emplace_back(static_cast<std::int64_t>(th.frames.size()),
-                                          static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
-                th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
-            } else {
-                const std::size_t base = (th.local.size() + 15) & ~static_cast<std::size_t>(15);
-                th.local.resize(base + size, 0);
-                th.regs[static_cast<std::size_t>(fr->regBase + in.a)] =
-                    static_cast<Value>(m_.localTag | base);
-            }
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Load:
-        case COp::Store:
-        case COp::Rmw:
-        case COp::CmpXchg: {
-            const auto size = static_cast<std::uint64_t>(in.imm);
-            const auto u = static_cast<std::uint64_t>(V(in.b));
-            if ((u & m_.localTag) && (in.op == COp::Load || in.op == COp::Store)) {
-                // The common case first: a plain access to the private stack (as resolve()).
-                const std::uint64_t off = u & (m_.localTag - 1);
-                if (off + size <= th.local.size() && off < (1ULL << 40)) {
-                    if (in.op == COp::Load) R[in.a] = loadLocal(th, static_cast<std::uint32_t>(off), size, in.w);
-                    else storeLocal(th, static_cast<std::uint32_t>(off), size, V(in.c));
+                if (in.op == COp::Cast) {
                     fr->pc = pc = in.next;
                     continue;
                 }
+                const CInstr& q = code[pc + 1];  // the ptradd
+                R[q.a] = ptrAdd(q);
+                fr->pc = pc = q.next;
+                continue;
             }
-            const Addr ad = resolve(th, V(in.b), size, true);
-            if (ad.where == Where::Shared) {
-                stopAtAccess(t, in, ad);
-                return;
-            }
-            if (ad.where == Where::Fault || (ad.where == Where::Const && in.op != COp::Load)) {
-                fault(t, ad.where == Where::Fault ? ad.fault : FaultKind::InvalidPointer, in.pos);
-                return;
-            }
-            if (in.op == COp::Load) {
-                R[in.a] = ad.where == Where::Local ? loadLocal(th, ad.off, size, in.w)
-                                                   : loadConst(ad.obj, ad.off, size, in.w);
-            } else if (in.op == COp::Store) {
-                storeLocal(th, ad.off, size, V(in.c));
-            } else if (in.op == COp::Rmw) {
-                const Value old = loadLocal(th, ad.off, size, in.w);
-                const Value y = V(in.c);
-                const Value nv = static_cast<CRmw>(in.sub) == CRmw::Xchg
-                                     ? y
-                                     : applyRmw(kRmwOfCRmw[in.sub], old, y);
-                storeLocal(th, ad.off, size, norm(nv, in.w));
-                R[in.a] = old;
-            } else {
-                const Value old = loadLocal(th, ad.off, size, in.w);
-                const bool ok = old == V(in.c);
-                if (ok) storeLocal(th, ad.off, size, V(in.d));
-                R[in.a] = old;
-                R[in.a + 1] = ok;
-            }
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Builtin: {
-            const auto b = static_cast<Builtin>(in.sub);
-            auto A = [&](int k) { return V(f.args[static_cast<std::size_t>(in.b + k)]); };
-            auto setResult = [&](Value v) {
-                if (in.a >= 0) th.regs[static_cast<std::size_t>(th.frames.back().regBase + in.a)] = v;
-            };
-            switch (b) {
-            case Builtin::Malloc:
-            case Builtin::Calloc:
-            case Builtin::AlignedAlloc: {
-                const unsigned sw = 8 * m_.ptrBytes;  // size_t arguments
-                std::uint64_t size = mask(A(b == Builtin::AlignedAlloc ? 1 : 0), sw), align = 16;
-                if (b == Builtin::Calloc) {
-                    const std::uint64_t k = mask(A(1), sw);
-                    size = k != 0 && size > ~std::uint64_t{0} / k ? ~std::uint64_t{0} : size * k;
-                }
-                if (b == Builtin::AlignedAlloc) align = std::max<std::uint64_t>(mask(A(0), sw), 1);
-                setResult(allocHeap(t, size, b == Builtin::Calloc ? kCallocKind : kMallocKind, align,
-                                    in.pos));
-                break;
-            }
-            case Builtin::BlockSize: {  // realloc: the size of p's block (0 for NULL)
-                const auto u = static_cast<std::uint64_t>(A(0));
-                if (u == 0) {
-                    setResult(0);
-                    break;
-                }
-                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-                const auto i = static_cast<std::size_t>(obj);
-                if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
-                    objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
-                    fault(t, FaultKind::InvalidFree, in.pos);
-                    return;
-                }
-                // (a freed block: the copy and the free that follow find it, by the values
-                // their events read)
-                setResult(objs_[i].size);
-                break;
-            }
-            case Builtin::TlsAddress: {  // a thread-local whose address escapes: a copy per thread
-                const auto gi = static_cast<std::size_t>(in.imm);
-                const CGlobal& g = m_.globals[gi];
-                const auto ref = p_.dynamicObject(t, -1, g.size, tlsKind(static_cast<std::int64_t>(gi)), in.pos);
-                ensureObj(ref.id);
-                auto& o = objs_[static_cast<std::size_t>(ref.id)];
-                if (o.status == 0) o = {g.size, 1, 0, 1, static_cast<std::uint32_t>(ref.base)};
-                setResult(static_cast<Value>(m_.pointer(ref.id, ref.base)));
-                break;
-            }
-            case Builtin::ThreadEqual: setResult(A(0) == A(1)); break;
-            case Builtin::MtxInit:
-                if (A(1) & 1)  // mtx_recursive, from a value the lowering could not see
-                    throw UnsupportedError(p_.where(in.pos) + "a recursive mutex (mtx_recursive) is not supported");
-                if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
-                setResult(0);
-                break;
-            case Builtin::BarrierInit:
-                if ((A(2) & 0xffffffff) == 0) {
-                    setResult(22);  // EINVAL: a barrier of no thread
-                    break;
-                }
-                if (visibleBuiltin(t, in)) return;
-                break;
-            case Builtin::Strlen:
-            case Builtin::Strcmp:
-            case Builtin::Memcmp: {
-                // Read-only string functions over private or constant memory (byte by byte; a
-                // string in shared memory would need an event per location).
-                auto byteAt = [&](Value p, std::uint64_t k, std::uint8_t& out) {
-                    const Addr ad = resolve(th, static_cast<Value>(static_cast<std::uint64_t>(p) + k), 1);
-                    if (ad.where == Where::Shared)
-                        throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
-                                               " of memory other threads can reach is not supported");
-                    if (ad.where == Where::Fault) {
-                        fault(t, ad.fault, in.pos);
-                        return false;
-                    }
-                    out = static_cast<std::uint8_t>(ad.where == Where::Local ? th.local[ad.off]
-                                                                             : loadConst(ad.obj, ad.off, 1, 64));
-                    return true;
-                };
-                const std::uint64_t n = b == Builtin::Memcmp ? mask(A(2), 8 * m_.ptrBytes) : ~std::uint64_t{0};
-                Value r = 0;
-                for (std::uint64_t k = 0; k < n; ++k) {
-                    std::uint8_t x = 0, y = 0;
-                    if (!byteAt(A(0), k, x)) return;
-                    if (b == Builtin::Strlen) {
-                        if (x == 0) break;
-                        r = static_cast<Value>(k + 1);
-                        continue;
-                    }
-                    if (!byteAt(A(1), k, y)) return;
-                    if (x != y) {
-                        r = x < y ? -1 : 1;
+            case COp::PtrAdd:
+                R[in.a] = ptrAdd(in);
+                fr->pc = pc = in.next;
+                continue;
+            case COp::Jump:
+                fr->pc = pc = in.a;
+                continue;
+            case COp::Branch:
+                fr->pc = pc = (V(in.b) & 1) ? in.a : in.c;
+                continue;
+            case COp::Switch: {
+                const Value v = V(in.b);
+                std::int32_t target = in.a;
+                for (std::int32_t k = 0; k < in.c; ++k) {
+                    const auto& cs = f.cases[static_cast<std::size_t>(in.imm + k)];
+                    if (cs.first == v) {
+                        target = cs.second;
                         break;
                     }
-                    if (b == Builtin::Strcmp && x == 0) break;
                 }
-                setResult(norm(r, in.w));
-                break;
+                fr->pc = pc = target;
+                continue;
             }
-            case Builtin::Popcount: setResult(std::popcount(mask(A(0), in.w))); break;
-            case Builtin::Clz: {
-                const std::uint64_t x = mask(A(0), in.w);
-                setResult(x == 0 ? in.w : std::countl_zero(x) - (64 - in.w));
-                break;
+            case COp::ParCopy: {
+                if (in.c == 1) {  // one copy: nothing to keep apart
+                    const auto& cp = f.copies[static_cast<std::size_t>(in.imm)];
+                    R[cp.first] = V(cp.second);
+                    fr->pc = pc = in.next;
+                    continue;
+                }
+                tmp_.clear();
+                for (std::int32_t k = 0; k < in.c; ++k)
+                    tmp_.push_back(V(f.copies[static_cast<std::size_t>(in.imm + k)].second));
+                for (std::int32_t k = 0; k < in.c; ++k)
+                    R[f.copies[static_cast<std::size_t>(in.imm + k)].first] =
+                        tmp_[static_cast<std::size_t>(k)];
+                fr->pc = pc = in.next;
+                continue;
             }
-            case Builtin::Ctz: {
-                const std::uint64_t x = mask(A(0), in.w);
-                setResult(x == 0 ? in.w : std::countr_zero(x));
-                break;
+            case COp::LoopEnter: {
+                // Slots: jumps back so far, then at the last visit of the header the thread's next
+                // Event::index (the iteration's first event), its effect count and the steps of the
+                // other threads (totalEvents_ counts every thread's, evCount this one's).
+                Value* L = R + in.a;
+                L[0] = 0;
+                L[1] = th.evCount;
+                L[2] = th.effects + th.hidden;
+                L[3] = totalEvents_ - th.evCount;
+                fr->pc = pc = in.next;
+                continue;
             }
-            case Builtin::Bswap: {
-                const std::uint64_t x = mask(A(0), in.w);
-                std::uint64_t y = 0;
-                for (unsigned k = 0; k < in.w / 8; ++k) y = (y << 8) | ((x >> (8 * k)) & 0xff);
-                setResult(norm(static_cast<Value>(y), in.w));
-                break;
+            case COp::LoopBack: {
+                Value* L = R + in.a;
+                if (in.imm >= 0) {  // --unroll: N visits of the header, N - 1 jumps back
+                    if (L[0] >= in.imm) {
+                        warnLoop(in.imm2, BlockCause::LoopBound,
+                                 "the loop at " + loopName(in.imm2) +
+                                     " reached the bound (--unroll " + std::to_string(in.imm + 1) +
+                                     ": " + std::to_string(in.imm + 1) +
+                                     " visits of its header) and blocked executions there "
+                                     "(loop-bound): raise --unroll to explore further" +
+                                     (p_.opts().loopsAsWritten
+                                          ? ", or reduce spin loops (drop --loops none)"
+                                          : ""));
+                        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                             static_cast<int>(BlockCause::LoopBound), in.pos, L[1]);
+                        return;
+                    }
+                    L[0] += 1;
+                    L[1] = th.evCount;
+                    th.lastLoop = in.imm2;
+                } else if ((++L[0] & (kLivelockPeriod - 1)) == 0) {
+                    // Without a bound, every kLivelockPeriod-th jump back: did the iterations since
+                    // the last check change nothing while no other thread moved? Then maybe a
+                    // livelock (see livelock()). Under --unroll the bound ends the loop anyway, and
+                    // whether others can run depends on the interleaving, so the check would tell
+                    // equivalent executions apart by their block cause. It is skipped while
+                    // another thread was found runnable and nothing changed since; sampling keeps
+                    // tight local loops cheap and loses nothing (the check compares the state with
+                    // the one at the previous check, nothing changed in between).
+                    const std::int64_t others = totalEvents_ - th.evCount;
+                    const std::int64_t changes = th.effects + th.hidden;
+                    if (changes == L[2] && others == L[3] &&
+                        (th.cand.runnableAt != totalEvents_ ||
+                         th.cand.runnableChanges != changes) &&
+                        livelock(t, in, L, others))
+                        return;
+                    L[1] = th.evCount;
+                    L[2] = changes;
+                    L[3] = others;
+                    th.lastLoop = in.imm2;
+                }
+                fr->pc = pc = in.next;
+                continue;
             }
-            case Builtin::Free: {
-                const auto u = static_cast<std::uint64_t>(A(0));
-                if (u == 0) break;
-                const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-                const auto i = static_cast<std::size_t>(obj);
-                if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
-                    objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
-                    fault(t, FaultKind::InvalidFree, in.pos);
+            case COp::Call:
+            case COp::CallPtr: {
+                std::int32_t fn = static_cast<std::int32_t>(in.imm);
+                if (in.op == COp::CallPtr) {
+                    const auto u = static_cast<std::uint64_t>(V(in.d));
+                    const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+                    if ((u & m_.localTag) || obj < 1 ||
+                        obj > static_cast<std::int64_t>(m_.functions.size()) ||
+                        offsetIn(u, obj) != 0) {
+                        fault(t, u == 0 ? FaultKind::NullDereference : FaultKind::InvalidPointer,
+                              in.pos);
+                        return;
+                    }
+                    fn = static_cast<std::int32_t>(obj - 1);
+                    if (!m_.functions[static_cast<std::size_t>(fn)].defined)
+                        throw UnsupportedError(
+                            p_.where(in.pos) + "call through a pointer to the library function '" +
+                            m_.functions[static_cast<std::size_t>(fn)].name + "'");
+                }
+                const CFunction& callee = m_.functions[static_cast<std::size_t>(fn)];
+                if (callee.atomic) {
+                    if (th.atomicDepth == 0 && th.phase == 0) {
+                        setPend(th, t, EventKind::Lock,
+                                cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
+                        return;
+                    }
+                    th.phase = 0;
+                    ++th.atomicDepth;
+                }
+                if (th.frames.size() > 100000)
+                    throw InputError(p_.where(in.pos) + "recursion deeper than 100000 calls");
+                tmp_.clear();
+                for (std::int32_t k = 0; k < in.c; ++k)
+                    tmp_.push_back(V(f.args[static_cast<std::size_t>(in.b + k)]));
+                Frame nf;
+                nf.fn = fn;
+                nf.regBase = static_cast<std::int32_t>(th.regs.size());
+                nf.localBase = static_cast<std::int32_t>(th.local.size());
+                nf.retDst = in.a;
+                th.regs.resize(th.regs.size() + static_cast<std::size_t>(callee.numSlots), 0);
+                for (std::int32_t k = 0; k < std::min(in.c, callee.numParams); ++k)
+                    th.regs[static_cast<std::size_t>(nf.regBase + k)] =
+                        tmp_[static_cast<std::size_t>(k)];
+                th.frames.push_back(nf);
+                enter();
+                continue;
+            }
+            case COp::Ret: {
+                if (frameEnd(t, in)) return;
+                if (f.atomic) {
+                    if (th.atomicDepth == 1 && th.phase == 0) {
+                        setPend(th, t, EventKind::Unlock,
+                                cellOf(m_.atomicLockObject, 0, 0, true, in.pos), in.pos);
+                        return;
+                    }
+                    th.phase = 0;
+                    if (th.atomicDepth > 0) --th.atomicDepth;
+                }
+                const bool has = in.b != -1;
+                const Value rv = has ? V(in.b) : 0;
+                const std::uint32_t endCtx =
+                    th.frames.size() == 1 ? ctxOf(th) : 0;  // the thread's last
+                doReturn(t, rv, has);
+                if (th.frames.empty()) {
+                    mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
                     return;
                 }
-                // Visible: a write of every location of the block, in offset order (th.phase: the
-                // next offset), so that the free conflicts with every access to the block and
-                // with another free of it; the block is freed at the last write. A block without
-                // locations gets one at offset 0 (taking the size of a later access). Writing a
-                // location a free already wrote is a double free; accessing it, a use after free.
-                std::uint32_t off = 0;
-                LocId l = kNoLoc;
-                if (!p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
-                    l = cellOf(obj, 0, 0, false, in.pos);
-                    off = 0;
-                }
-                l = known(l);
-                setPend(th, t, deadKind(l), l, in.pos);
-                th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
-                th.pend.aux = kFreeAux;  // shown as a free, not an exchange
-                th.pend.mode = AccessMode::Internal;
-                th.pendObj = obj;
-                th.aux = off;
-                return;
+                enter();
+                continue;
             }
-            case Builtin::Memset:
-            case Builtin::Memcpy: {
-                const auto n = static_cast<std::uint64_t>(A(2));
-                if (n == 0) {
-                    setResult(A(0));
-                    break;
+            case COp::AllocaLocal:
+            case COp::AllocaShared: {
+                std::uint64_t size = static_cast<std::uint64_t>(in.imm);
+                if (in.c != -1) size *= static_cast<std::uint64_t>(V(in.c));
+                if (size > (1ULL << 28) || (in.op == COp::AllocaShared && size > maxObjectBytes()))
+                    throw InputError(p_.where(in.pos) + "stack variable of " +
+                                     std::to_string(size) + " bytes is too large");
+                if (in.op == COp::AllocaShared) {
+                    const Value p = allocShared(t, size, in.imm2, in.pos);  // (size checked above)
+                    th.stackObjs.emplace_back(
+                        static_cast<std::int64_t>(th.frames.size()),
+                        static_cast<std::int64_t>(static_cast<std::uint64_t>(p) >> m_.objShift));
+                    th.regs[static_cast<std::size_t>(fr->regBase + in.a)] = p;
+                } else {
+                    const std::size_t base = (th.local.size() + 15) & ~static_cast<std::size_t>(15);
+                    th.local.resize(base + size, 0);
+                    th.regs[static_cast<std::size_t>(fr->regBase + in.a)] =
+                        static_cast<Value>(m_.localTag | base);
                 }
-                const Addr d = resolve(th, A(0), n);
-                const Addr s = b == Builtin::Memcpy ? resolve(th, A(1), n) : Addr{Where::Local, 0, 0, {}};
-                if (d.where == Where::Fault || d.where == Where::Const || s.where == Where::Fault) {
-                    fault(t, d.where == Where::Fault ? d.fault
-                             : d.where == Where::Const ? FaultKind::InvalidPointer
-                                                      : s.fault,
+                fr->pc = pc = in.next;
+                continue;
+            }
+            case COp::Load:
+            case COp::Store:
+            case COp::Rmw:
+            case COp::CmpXchg: {
+                const auto size = static_cast<std::uint64_t>(in.imm);
+                const auto u = static_cast<std::uint64_t>(V(in.b));
+                if ((u & m_.localTag) && (in.op == COp::Load || in.op == COp::Store)) {
+                    // The common case first: a plain access to the private stack (as resolve()).
+                    const std::uint64_t off = u & (m_.localTag - 1);
+                    if (off + size <= th.local.size() && off < (1ULL << 40)) {
+                        if (in.op == COp::Load)
+                            R[in.a] = loadLocal(th, static_cast<std::uint32_t>(off), size, in.w);
+                        else
+                            storeLocal(th, static_cast<std::uint32_t>(off), size, V(in.c));
+                        fr->pc = pc = in.next;
+                        continue;
+                    }
+                }
+                const Addr ad = resolve(th, V(in.b), size, true);
+                if (ad.where == Where::Shared) {
+                    stopAtAccess(t, in, ad);
+                    return;
+                }
+                if (ad.where == Where::Fault || (ad.where == Where::Const && in.op != COp::Load)) {
+                    fault(t, ad.where == Where::Fault ? ad.fault : FaultKind::InvalidPointer,
                           in.pos);
                     return;
                 }
-                if (d.where == Where::Shared || s.where == Where::Shared) {  // one event per location
-                    if (visibleBuiltin(t, in)) return;
-                    break;
-                }
-                if (b == Builtin::Memset) {
-                    tmpBytes_.assign(n, static_cast<std::uint8_t>(A(1) & 0xff));
-                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
-                } else if (s.where == Where::Local) {
-                    tmpBytes_.assign(th.local.begin() + s.off, th.local.begin() + s.off + static_cast<std::ptrdiff_t>(n));
-                    writeLocalBytes(th, d.off, tmpBytes_.data(), n);
+                if (in.op == COp::Load) {
+                    R[in.a] = ad.where == Where::Local ? loadLocal(th, ad.off, size, in.w)
+                                                       : loadConst(ad.obj, ad.off, size, in.w);
+                } else if (in.op == COp::Store) {
+                    storeLocal(th, ad.off, size, V(in.c));
+                } else if (in.op == COp::Rmw) {
+                    const Value old = loadLocal(th, ad.off, size, in.w);
+                    const Value y = V(in.c);
+                    const Value nv = static_cast<CRmw>(in.sub) == CRmw::Xchg
+                                         ? y
+                                         : applyRmw(kRmwOfCRmw[in.sub], old, y);
+                    storeLocal(th, ad.off, size, norm(nv, in.w));
+                    R[in.a] = old;
                 } else {
-                    const CGlobal& g = m_.globals[static_cast<std::size_t>(
-                        s.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
-                    writeLocalBytes(th, d.off, g.bytes.data() + s.off, n);
+                    const Value old = loadLocal(th, ad.off, size, in.w);
+                    const bool ok = old == V(in.c);
+                    if (ok) storeLocal(th, ad.off, size, V(in.d));
+                    R[in.a] = old;
+                    R[in.a + 1] = ok;
                 }
-                setResult(A(0));
-                break;
+                fr->pc = pc = in.next;
+                continue;
             }
-            case Builtin::ThreadSelf: setResult(t); break;
-            case Builtin::MutexInit:
-            case Builtin::SpinInit:
-            case Builtin::RwInit:
-                if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
-                break;
-            case Builtin::CondInit:
-            case Builtin::CondDestroy:
-            case Builtin::Nop: setResult(0); break;
-            case Builtin::Nondet:
-                // --nondet-domain: the value of choice point (t, n-th call), set by the driver
-                // (exploreNondet) for this run; LO for points it has not assigned yet.
-                setResult(p_.opts().nondetDomain ? norm(p_.choice(t, th.nNondet++, in.pos), in.w) : 0);
-                break;
-            case Builtin::AssertFail:
-            case Builtin::ReachError:  // aux: the assertion's text (CModule::messages)
-                mark(t, EventKind::AssertFail, ThreadStatus::Failed, static_cast<std::int32_t>(in.imm) - 1,
-                     in.pos);
+            case COp::Builtin: {
+                const auto b = static_cast<Builtin>(in.sub);
+                auto A = [&](int k) { return V(f.args[static_cast<std::size_t>(in.b + k)]); };
+                auto setResult = [&](Value v) {
+                    if (in.a >= 0)
+                        th.regs[static_cast<std::size_t>(th.frames.back().regBase + in.a)] = v;
+                };
+                switch (b) {
+                    case Builtin::Malloc:
+                    case Builtin::Calloc:
+                    case Builtin::AlignedAlloc: {
+                        const unsigned sw = 8 * m_.ptrBytes;  // size_t arguments
+                        std::uint64_t size = mask(A(b == Builtin::AlignedAlloc ? 1 : 0), sw),
+                                      align = 16;
+                        if (b == Builtin::Calloc) {
+                            const std::uint64_t k = mask(A(1), sw);
+                            size = k != 0 && size > ~std::uint64_t{0} / k ? ~std::uint64_t{0}
+                                                                          : size * k;
+                        }
+                        if (b == Builtin::AlignedAlloc)
+                            align = std::max<std::uint64_t>(mask(A(0), sw), 1);
+                        setResult(allocHeap(t, size,
+                                            b == Builtin::Calloc ? kCallocKind : kMallocKind, align,
+                                            in.pos));
+                        break;
+                    }
+                    case Builtin::BlockSize: {  // realloc: the size of p's block (0 for NULL)
+                        const auto u = static_cast<std::uint64_t>(A(0));
+                        if (u == 0) {
+                            setResult(0);
+                            break;
+                        }
+                        const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+                        const auto i = static_cast<std::size_t>(obj);
+                        if ((u & m_.localTag) || obj < m_.firstDynamicObject() ||
+                            i >= objs_.size() || objs_[i].status == 0 || !objs_[i].heap ||
+                            offsetIn(u, obj) != 0) {
+                            fault(t, FaultKind::InvalidFree, in.pos);
+                            return;
+                        }
+                        // (a freed block: the copy and the free that follow find it, by the values
+                        // their events read)
+                        setResult(objs_[i].size);
+                        break;
+                    }
+                    case Builtin::TlsAddress: {  // a thread-local whose address escapes: a copy per
+                                                 // thread
+                        const auto gi = static_cast<std::size_t>(in.imm);
+                        const CGlobal& g = m_.globals[gi];
+                        const auto ref = p_.dynamicObject(
+                            t, -1, g.size, tlsKind(static_cast<std::int64_t>(gi)), in.pos);
+                        ensureObj(ref.id);
+                        auto& o = objs_[static_cast<std::size_t>(ref.id)];
+                        if (o.status == 0)
+                            o = {g.size, 1, 0, 1, static_cast<std::uint32_t>(ref.base)};
+                        setResult(static_cast<Value>(m_.pointer(ref.id, ref.base)));
+                        break;
+                    }
+                    case Builtin::ThreadEqual:
+                        setResult(A(0) == A(1));
+                        break;
+                    case Builtin::MtxInit:
+                        if (A(1) & 1)  // mtx_recursive, from a value the lowering could not see
+                            throw UnsupportedError(
+                                p_.where(in.pos) +
+                                "a recursive mutex (mtx_recursive) is not supported");
+                        if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
+                        setResult(0);
+                        break;
+                    case Builtin::BarrierInit:
+                        if ((A(2) & 0xffffffff) == 0) {
+                            setResult(22);  // EINVAL: a barrier of no thread
+                            break;
+                        }
+                        if (visibleBuiltin(t, in)) return;
+                        break;
+                    case Builtin::Strlen:
+                    case Builtin::Strcmp:
+                    case Builtin::Memcmp: {
+                        // Read-only string functions over private or constant memory (byte by byte;
+                        // a string in shared memory would need an event per location).
+                        auto byteAt = [&](Value p, std::uint64_t k, std::uint8_t& out) {
+                            const Addr ad = resolve(
+                                th, static_cast<Value>(static_cast<std::uint64_t>(p) + k), 1);
+                            if (ad.where == Where::Shared)
+                                throw UnsupportedError(
+                                    p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                    " of memory other threads can reach is not supported");
+                            if (ad.where == Where::Fault) {
+                                fault(t, ad.fault, in.pos);
+                                return false;
+                            }
+                            out = static_cast<std::uint8_t>(ad.where == Where::Local
+                                                                ? th.local[ad.off]
+                                                                : loadConst(ad.obj, ad.off, 1, 64));
+                            return true;
+                        };
+                        const std::uint64_t n =
+                            b == Builtin::Memcmp ? mask(A(2), 8 * m_.ptrBytes) : ~std::uint64_t{0};
+                        Value r = 0;
+                        for (std::uint64_t k = 0; k < n; ++k) {
+                            std::uint8_t x = 0, y = 0;
+                            if (!byteAt(A(0), k, x)) return;
+                            if (b == Builtin::Strlen) {
+                                if (x == 0) break;
+                                r = static_cast<Value>(k + 1);
+                                continue;
+                            }
+                            if (!byteAt(A(1), k, y)) return;
+                            if (x != y) {
+                                r = x < y ? -1 : 1;
+                                break;
+                            }
+                            if (b == Builtin::Strcmp && x == 0) break;
+                        }
+                        setResult(norm(r, in.w));
+                        break;
+                    }
+                    case Builtin::Popcount:
+                        setResult(std::popcount(mask(A(0), in.w)));
+                        break;
+                    case Builtin::Clz: {
+                        const std::uint64_t x = mask(A(0), in.w);
+                        setResult(x == 0 ? in.w : std::countl_zero(x) - (64 - in.w));
+                        break;
+                    }
+                    case Builtin::Ctz: {
+                        const std::uint64_t x = mask(A(0), in.w);
+                        setResult(x == 0 ? in.w : std::countr_zero(x));
+                        break;
+                    }
+                    case Builtin::Bswap: {
+                        const std::uint64_t x = mask(A(0), in.w);
+                        std::uint64_t y = 0;
+                        for (unsigned k = 0; k < in.w / 8; ++k)
+                            y = (y << 8) | ((x >> (8 * k)) & 0xff);
+                        setResult(norm(static_cast<Value>(y), in.w));
+                        break;
+                    }
+                    case Builtin::Free: {
+                        const auto u = static_cast<std::uint64_t>(A(0));
+                        if (u == 0) break;
+                        const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+                        const auto i = static_cast<std::size_t>(obj);
+                        if ((u & m_.localTag) || obj < m_.firstDynamicObject() ||
+                            i >= objs_.size() || objs_[i].status == 0 || !objs_[i].heap ||
+                            offsetIn(u, obj) != 0) {
+                            fault(t, FaultKind::InvalidFree, in.pos);
+                            return;
+                        }
+                        // Visible: a write of every location of the block, in offset order
+                        // (th.phase: the next offset), so that the free conflicts with every access
+                        // to the block and with another free of it; the block is freed at the last
+                        // write. A block without locations gets one at offset 0 (taking the size of
+                        // a later access). Writing a location a free already wrote is a double
+                        // free; accessing it, a use after free.
+                        std::uint32_t off = 0;
+                        LocId l = kNoLoc;
+                        if (!p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
+                            l = cellOf(obj, 0, 0, false, in.pos);
+                            off = 0;
+                        }
+                        l = known(l);
+                        setPend(th, t, deadKind(l), l, in.pos);
+                        th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+                        th.pend.aux = kFreeAux;  // shown as a free, not an exchange
+                        th.pend.mode = AccessMode::Internal;
+                        th.pendObj = obj;
+                        th.aux = off;
+                        return;
+                    }
+                    case Builtin::Memset:
+                    case Builtin::Memcpy: {
+                        const auto n = static_cast<std::uint64_t>(A(2));
+                        if (n == 0) {
+                            setResult(A(0));
+                            break;
+                        }
+                        const Addr d = resolve(th, A(0), n);
+                        const Addr s = b == Builtin::Memcpy ? resolve(th, A(1), n)
+                                                            : Addr{Where::Local, 0, 0, {}};
+                        if (d.where == Where::Fault || d.where == Where::Const ||
+                            s.where == Where::Fault) {
+                            fault(t,
+                                  d.where == Where::Fault   ? d.fault
+                                  : d.where == Where::Const ? FaultKind::InvalidPointer
+                                                            : s.fault,
+                                  in.pos);
+                            return;
+                        }
+                        if (d.where == Where::Shared ||
+                            s.where == Where::Shared) {  // one event per location
+                            if (visibleBuiltin(t, in)) return;
+                            break;
+                        }
+                        if (b == Builtin::Memset) {
+                            tmpBytes_.assign(n, static_cast<std::uint8_t>(A(1) & 0xff));
+                            writeLocalBytes(th, d.off, tmpBytes_.data(), n);
+                        } else if (s.where == Where::Local) {
+                            tmpBytes_.assign(
+                                th.local.begin() + s.off,
+                                th.local.begin() + s.off + static_cast<std::ptrdiff_t>(n));
+                            writeLocalBytes(th, d.off, tmpBytes_.data(), n);
+                        } else {
+                            const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                                s.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+                            writeLocalBytes(th, d.off, g.bytes.data() + s.off, n);
+                        }
+                        setResult(A(0));
+                        break;
+                    }
+                    case Builtin::ThreadSelf:
+                        setResult(t);
+                        break;
+                    case Builtin::MutexInit:
+                    case Builtin::SpinInit:
+                    case Builtin::RwInit:
+                        if (visibleBuiltin(t, in)) return;  // the init of a destroyed mutex
+                        break;
+                    case Builtin::CondInit:
+                    case Builtin::CondDestroy:
+                    case Builtin::Nop:
+                        setResult(0);
+                        break;
+                    case Builtin::Nondet:
+                        // --nondet-domain: the value of choice point (t, n-th call), set by the
+                        // driver (exploreNondet) for this run; LO for points it has not assigned
+                        // yet.
+                        setResult(p_.opts().nondetDomain
+                                      ? norm(p_.choice(t, th.nNondet++, in.pos), in.w)
+                                      : 0);
+                        break;
+                    case Builtin::AssertFail:
+                    case Builtin::ReachError:  // aux: the assertion's text (CModule::messages)
+                        mark(t, EventKind::AssertFail, ThreadStatus::Failed,
+                             static_cast<std::int32_t>(in.imm) - 1, in.pos);
+                        return;
+                    case Builtin::Abort:
+                    case Builtin::Exit:
+                    case Builtin::ThreadExit: {
+                        // Every frame ends here: its escaped variables die with the events a return
+                        // gives them (frameEnd; step() comes back here after each).
+                        if (frameEnd(t, in, true)) return;
+                        th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
+                        const Value ev = th.exitVal;
+                        const std::uint32_t endCtx = ctxOf(th);  // the call of exit ends the thread
+                        while (!th.frames.empty()) doReturn(t, 0, false);
+                        th.exitVal = ev;
+                        mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1,
+                             endCtx);
+                        return;
+                    }
+                    case Builtin::Assume:
+                        if (A(0) == 0) {
+                            mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                                 static_cast<int>(BlockCause::Assume), in.pos);
+                            return;
+                        }
+                        break;
+                    case Builtin::IterationBegin:
+                        setResult(th.effects);
+                        break;
+                    case Builtin::IterationStart:
+                        setResult(th.evCount);
+                        break;
+                    case Builtin::PurityCheck:
+                        // SAVER's dynamic purity check at a potentially effect-free backedge: an
+                        // iteration without effects changed nothing another iteration could not
+                        // redo.
+                        if (A(0) == th.effects) {
+                            mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                                 static_cast<int>(BlockCause::PureIteration), in.pos,
+                                 in.c > 1 ? A(1) : -1);
+                            return;
+                        }
+                        break;
+                    case Builtin::SpinAssume:
+                        // An assume a loop reduction inserted (spin-assume, PLP): told apart from
+                        // the program's own __VERIFIER_assume by its cause.
+                        if (A(0) == 0) {
+                            mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+                                 static_cast<int>(BlockCause::SpinAssume), in.pos,
+                                 in.c > 1 ? A(1) : -1);
+                            return;
+                        }
+                        break;
+                    case Builtin::SMax:
+                        setResult(std::max(A(0), A(1)));
+                        break;
+                    case Builtin::SMin:
+                        setResult(std::min(A(0), A(1)));
+                        break;
+                    case Builtin::UMax:
+                        setResult(mask(A(0), in.w) >= mask(A(1), in.w) ? A(0) : A(1));
+                        break;
+                    case Builtin::UMin:
+                        setResult(mask(A(0), in.w) <= mask(A(1), in.w) ? A(0) : A(1));
+                        break;
+                    case Builtin::Abs:
+                        setResult(norm(A(0) < 0 ? -A(0) : A(0), in.w));
+                        break;
+                    default:
+                        if (visibleBuiltin(t, in)) return;
+                        break;
+                }
+                fr->pc = pc = in.next;
+                continue;
+            }
+            case COp::Unreachable:
+                fault(t, FaultKind::Unreachable, in.pos);
                 return;
-            case Builtin::Abort:
-            case Builtin::Exit:
-            case Builtin::ThreadExit: {
-                // Every frame ends here: its escaped variables die with the events a return
-                // gives them (frameEnd; step() comes back here after each).
-                if (frameEnd(t, in, true)) return;
-                th.exitVal = b == Builtin::ThreadExit ? A(0) : 0;
-                const Value ev = th.exitVal;
-                const std::uint32_t endCtx = ctxOf(th);  // the call of exit ends the thread
-                while (!th.frames.empty()) doReturn(t, 0, false);
-                th.exitVal = ev;
-                mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos, -1, endCtx);
-                return;
-            }
-            case Builtin::Assume:
-                if (A(0) == 0) {
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::Assume), in.pos);
-                    return;
-                }
-                break;
-            case Builtin::IterationBegin: setResult(th.effects); break;
-            case Builtin::IterationStart: setResult(th.evCount); break;
-            case Builtin::PurityCheck:
-                // SAVER's dynamic purity check at a potentially effect-free backedge: an
-                // iteration without effects changed nothing another iteration could not redo.
-                if (A(0) == th.effects) {
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::PureIteration), in.pos, in.c > 1 ? A(1) : -1);
-                    return;
-                }
-                break;
-            case Builtin::SpinAssume:
-                // An assume a loop reduction inserted (spin-assume, PLP): told apart from the
-                // program's own __VERIFIER_assume by its cause.
-                if (A(0) == 0) {
-                    mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
-                         static_cast<int>(BlockCause::SpinAssume), in.pos, in.c > 1 ? A(1) : -1);
-                    return;
-                }
-                break;
-            case Builtin::SMax: setResult(std::max(A(0), A(1))); break;
-            case Builtin::SMin: setResult(std::min(A(0), A(1))); break;
-            case Builtin::UMax:
-                setResult(mask(A(0), in.w) >= mask(A(1), in.w) ? A(0) : A(1));
-                break;
-            case Builtin::UMin:
-                setResult(mask(A(0), in.w) <= mask(A(1), in.w) ? A(0) : A(1));
-                break;
-            case Builtin::Abs: setResult(norm(A(0) < 0 ? -A(0) : A(0), in.w)); break;
-            default:
-                if (visibleBuiltin(t, in)) return;
-                break;
-            }
-            fr->pc = pc = in.next;
-            continue;
-        }
-        case COp::Unreachable: fault(t, FaultKind::Unreachable, in.pos); return;
         }
     }
 }
@@ -754,10 +875,11 @@ bool CodeExecution::livelock(ThreadId t, const CInstr& in, const Value* L, std::
         std::equal(c.regs.begin(), c.regs.end(), regs)) {
         warnLoop(in.imm2, BlockCause::Livelock,
                  "thread " + p_.info_->threadName(t) + " can never leave the loop at " +
-                     loopName(in.imm2) + ": an iteration changed nothing and no other thread can "
+                     loopName(in.imm2) +
+                     ": an iteration changed nothing and no other thread can "
                      "run (livelock); the execution is blocked there (livelock)");
-        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(BlockCause::Livelock),
-             in.pos, L[1]);
+        mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked,
+             static_cast<int>(BlockCause::Livelock), in.pos, L[1]);
         c.valid = false;
         return true;
     }

@@ -15,12 +15,12 @@
 
 namespace porlab {
 
-#define PORLAB_THREAD_STATUSES(X)                                                                  \
-    X(NotStarted, "not-started")                                                                   \
-    X(Ready, "ready")       /* has a pending visible operation (maybe disabled) */                \
-    X(Finished, "finished")                                                                        \
-    X(Blocked, "blocked")   /* blocked for good: failed assume or loop bound */                    \
-    X(Failed, "failed")     /* assertion failure or fault */
+#define PORLAB_THREAD_STATUSES(X)                                             \
+    X(NotStarted, "not-started")                                              \
+    X(Ready, "ready") /* has a pending visible operation (maybe disabled) */  \
+    X(Finished, "finished")                                                   \
+    X(Blocked, "blocked") /* blocked for good: failed assume or loop bound */ \
+    X(Failed, "failed")   /* assertion failure or fault */
 
 enum class ThreadStatus : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -36,7 +36,7 @@ struct Snapshot {
 // One run of a program. Deterministic per thread: the same sequence of step() calls (with the same
 // forced read values) yields the same events.
 class Execution {
-public:
+  public:
     virtual ~Execution() = default;
 
     // Back to the initial state. Returns the marker events of threads that end, block or fail
@@ -103,7 +103,7 @@ public:
 // assignment gives a value to each point found so far (LO for the others); executions then run
 // under it. A driver (explore/Inputs.cpp) enumerates the assignments around an explorer.
 class InputChoices {
-public:
+  public:
     virtual ~InputChoices() = default;
     // The values each point ranges over, [LO, HI].
     [[nodiscard]] virtual std::pair<Value, Value> domain() const = 0;
@@ -121,7 +121,7 @@ public:
 // An immutable program; executions are independent of each other, so one program can be
 // explored by several workers at once.
 class Program {
-public:
+  public:
     virtual ~Program() = default;
     [[nodiscard]] virtual std::unique_ptr<Execution> newExecution() const = 0;
     [[nodiscard]] virtual const std::shared_ptr<const ProgramInfo>& info() const = 0;

@@ -6,7 +6,8 @@
 
 namespace porlab::code {
 
-// ---- snapshots -----------------------------------------------------------------------------------
+// ---- snapshots
+// -----------------------------------------------------------------------------------
 
 namespace {
 constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
@@ -14,7 +15,7 @@ constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
 inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
 }
-}
+}  // namespace
 
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
@@ -43,7 +44,8 @@ void CodeExecution::save(Snapshot& s) const {
     }
     for (const auto& o : objs_) {
         *w++ = static_cast<std::int64_t>(o.size) | (static_cast<std::int64_t>(o.status) << 32) |
-               (static_cast<std::int64_t>(o.heap) << 40) | (static_cast<std::int64_t>(o.published) << 48);
+               (static_cast<std::int64_t>(o.heap) << 40) |
+               (static_cast<std::int64_t>(o.published) << 48);
         *w++ = o.base;
     }
     for (const auto& th : threads_) {
@@ -96,7 +98,8 @@ void CodeExecution::restore(const Snapshot& s) {
     totalEvents_ = w[i++];
     const auto nl = static_cast<std::size_t>(w[i++]);
     const auto no = static_cast<std::size_t>(w[i++]);
-    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i), w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i),
+              w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
     i += nl;
     for (std::size_t k = 0; k < nl; ++k) owner_[k] = static_cast<ThreadId>(w[i++]);
     const auto now = static_cast<std::size_t>(p_.numLocs_.load());
@@ -117,9 +120,10 @@ void CodeExecution::restore(const Snapshot& s) {
     objs_.resize(no);
     for (std::size_t k = 0; k < no; ++k) {
         const std::int64_t x = w[i++];
-        objs_[k] = {static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
-                    static_cast<std::uint8_t>((x >> 40) & 0xff), static_cast<std::uint8_t>((x >> 48) & 0xff),
-                    static_cast<std::uint32_t>(w[i++])};
+        objs_[k] = {
+            static_cast<std::uint32_t>(x & 0xffffffff), static_cast<std::uint8_t>((x >> 32) & 0xff),
+            static_cast<std::uint8_t>((x >> 40) & 0xff),
+            static_cast<std::uint8_t>((x >> 48) & 0xff), static_cast<std::uint32_t>(w[i++])};
     }
     for (auto& th : threads_) {
         th.status = static_cast<ThreadStatus>(w[i++]);
@@ -157,7 +161,8 @@ void CodeExecution::restore(const Snapshot& s) {
         th.lastWriteStep = w[i++];
         th.lastWriteAmount = w[i++];
         th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
-        th.lastWriteLoc = static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        th.lastWriteLoc =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
         th.cand.valid = false;  // the livelock check starts over after a restore
         th.cand.runnableAt = -1;
         copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));

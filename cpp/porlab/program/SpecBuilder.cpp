@@ -82,13 +82,19 @@ int SpecBuilder::Thread::here() const {
 SpecBuilder::Thread& SpecBuilder::Thread::load(int r, LocId l, int idxReg, int len) {
     if (r < 0) r = reg();
     Instr& in = emit(Opcode::Load);
-    in.a = r; in.loc = l; in.idx = idxReg; in.len = len;
+    in.a = r;
+    in.loc = l;
+    in.idx = idxReg;
+    in.len = len;
     return *this;
 }
 
 SpecBuilder::Thread& SpecBuilder::Thread::storeReg(LocId l, int r, int idxReg, int len) {
     Instr& in = emit(Opcode::Store);
-    in.c = r; in.loc = l; in.idx = idxReg; in.len = len;
+    in.c = r;
+    in.loc = l;
+    in.idx = idxReg;
+    in.len = len;
     return *this;
 }
 
@@ -96,7 +102,10 @@ SpecBuilder::Thread& SpecBuilder::Thread::faa(int r, LocId l, Value v, bool resu
     if (r < 0) r = reg();
     const int c = constant(v);
     Instr& in = emit(Opcode::FetchOp);
-    in.a = r; in.c = c; in.loc = l; in.sub = static_cast<std::uint8_t>(op);
+    in.a = r;
+    in.c = c;
+    in.loc = l;
+    in.sub = static_cast<std::uint8_t>(op);
     in.resultUsed = resultUsed;
     return *this;
 }
@@ -105,7 +114,9 @@ SpecBuilder::Thread& SpecBuilder::Thread::xchg(int r, LocId l, Value v) {
     if (r < 0) r = reg();
     const int c = constant(v);
     Instr& in = emit(Opcode::Xchg);
-    in.a = r; in.c = c; in.loc = l;
+    in.a = r;
+    in.c = c;
+    in.loc = l;
     return *this;
 }
 
@@ -114,7 +125,11 @@ SpecBuilder::Thread& SpecBuilder::Thread::cas(int r, int okReg, LocId l, Value e
     if (r < 0) r = reg();
     const int c = constant(expected), d = constant(desired);
     Instr& in = emit(Opcode::Cas);
-    in.a = r; in.e = okReg; in.c = c; in.d = d; in.loc = l;
+    in.a = r;
+    in.e = okReg;
+    in.c = c;
+    in.d = d;
+    in.loc = l;
     return *this;
 }
 
@@ -142,7 +157,10 @@ SpecBuilder::Thread& SpecBuilder::Thread::await(int r, LocId l, AwaitCond c, Val
     if (r < 0) r = reg();
     const int o = constant(operand);
     Instr& in = emit(Opcode::Await);
-    in.a = r; in.c = o; in.loc = l; in.sub = static_cast<std::uint8_t>(c);
+    in.a = r;
+    in.c = o;
+    in.loc = l;
+    in.sub = static_cast<std::uint8_t>(c);
     return *this;
 }
 
@@ -151,19 +169,27 @@ SpecBuilder::Thread& SpecBuilder::Thread::xchgAwait(int r, LocId l, AwaitCond c,
     if (r < 0) r = reg();
     const int o = constant(operand), d = constant(desired);
     Instr& in = emit(Opcode::XchgAwait);
-    in.a = r; in.c = o; in.d = d; in.loc = l; in.sub = static_cast<std::uint8_t>(c);
+    in.a = r;
+    in.c = o;
+    in.d = d;
+    in.loc = l;
+    in.sub = static_cast<std::uint8_t>(c);
     return *this;
 }
 
 SpecBuilder::Thread& SpecBuilder::Thread::set(int r, Value v) {
     Instr& in = emit(Opcode::Const);
-    in.a = r; in.imm = v;
+    in.a = r;
+    in.imm = v;
     return *this;
 }
 
 SpecBuilder::Thread& SpecBuilder::Thread::bin(int r, BinOp op, int a, int b) {
     Instr& in = emit(Opcode::Bin);
-    in.a = r; in.b = a; in.c = b; in.sub = static_cast<std::uint8_t>(op);
+    in.a = r;
+    in.b = a;
+    in.c = b;
+    in.sub = static_cast<std::uint8_t>(op);
     return *this;
 }
 
@@ -203,7 +229,8 @@ SpecBuilder::Thread& SpecBuilder::Thread::jumpTo(int target) {
 
 SpecBuilder::Thread& SpecBuilder::Thread::loopCheck(int counterReg, Value bound) {
     Instr& in = emit(Opcode::LoopCheck);
-    in.b = counterReg; in.imm = bound;
+    in.b = counterReg;
+    in.imm = bound;
     return *this;
 }
 

@@ -13,9 +13,9 @@
 namespace porlab {
 
 class SpecBuilder {
-public:
+  public:
     class Thread {
-    public:
+      public:
         Thread(SpecBuilder& b, int id) : b_(&b), id_(id) {}
         [[nodiscard]] int id() const { return id_; }
 
@@ -51,7 +51,7 @@ public:
         Thread& jumpTo(int target);
         Thread& loopCheck(int counterReg, Value bound);
 
-    private:
+      private:
         Instr& emit(Opcode op);
         SpecBuilder* b_;
         int id_;
@@ -69,7 +69,7 @@ public:
     [[nodiscard]] ProgramSpec spec() const;
     [[nodiscard]] std::shared_ptr<BytecodeProgram> build() const;
 
-private:
+  private:
     friend class Thread;
     ProgramSpec s_;
     std::vector<std::unique_ptr<Thread>> threads_;

@@ -18,20 +18,26 @@ std::uint32_t CodeExecution::computeCtx(Thread& th) {
             const Frame& caller = th.frames[k - 1];
             parent = static_cast<std::uint32_t>(caller.ctx);
             pc = caller.pc;
-            site = m_.functions[static_cast<std::size_t>(caller.fn)].code[static_cast<std::size_t>(pc)].pos;
+            site = m_.functions[static_cast<std::size_t>(caller.fn)]
+                       .code[static_cast<std::size_t>(pc)]
+                       .pos;
         }
         const std::pair<std::uint64_t, std::uint64_t> key{
             (static_cast<std::uint64_t>(parent) << 32) | static_cast<std::uint32_t>(pc),
             static_cast<std::uint32_t>(f.fn)};
         auto it = ctxCache_.find(key);
         if (it == ctxCache_.end())
-            it = ctxCache_.emplace(key, p_.contexts_->intern(parent, static_cast<std::uint32_t>(f.fn), site)).first;
+            it = ctxCache_
+                     .emplace(key,
+                              p_.contexts_->intern(parent, static_cast<std::uint32_t>(f.fn), site))
+                     .first;
         f.ctx = static_cast<std::int32_t>(it->second);
     }
     return static_cast<std::uint32_t>(th.frames.back().ctx);
 }
 
-// ---- visible steps -------------------------------------------------------------------------------
+// ---- visible steps
+// -------------------------------------------------------------------------------
 
 std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forcedRead) {
     emitted_.clear();
@@ -64,14 +70,17 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
     bool keepDead = false;  // a write to a dead location: it faults and the location stays dead
     if (th.pendObj && !isFree && !isFrameEnd) {
         const auto& o = objs_[static_cast<std::size_t>(th.pendObj)];
-        const bool dead = ev.loc >= 0 && (readsMemory(ev.kind) ? ev.rval == kDead : mem_[loc] == kDead);
+        const bool dead =
+            ev.loc >= 0 && (readsMemory(ev.kind) ? ev.rval == kDead : mem_[loc] == kDead);
         keepDead = dead;
-        if (o.status != 1 || dead) freeFault = o.heap ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
+        if (o.status != 1 || dead)
+            freeFault = o.heap ? FaultKind::UseAfterFree : FaultKind::InvalidPointer;
     }
     // A program's read (load, read-modify-write, compare-and-swap, await) of memory nothing wrote:
     // the access happens, then the thread faults. (memcpy copies uninitialised bytes as they are;
     // porlab's own accesses, e.g. a free's, read whatever is there.)
-    if (!freeFault && readsMemory(ev.kind) && ev.rval == kUninit && ev.mode != AccessMode::Internal &&
+    if (!freeFault && readsMemory(ev.kind) && ev.rval == kUninit &&
+        ev.mode != AccessMode::Internal &&
         (in.op == COp::Load || in.op == COp::Rmw || in.op == COp::CmpXchg ||
          (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::LoadAwait ||
                                     static_cast<Builtin>(in.sub) == Builtin::XchgAwait))))
@@ -97,105 +106,116 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
     // Read-write locks and barriers (visibleBuiltin describes them).
     bool handled = true;
     switch (bi) {
-    case Builtin::RwRdLock:
-    case Builtin::RwWrLock:
-    case Builtin::RwTryRdLock:
-    case Builtin::RwTryWrLock: {
-        const bool reader = bi == Builtin::RwRdLock || bi == Builtin::RwTryRdLock;
-        const auto m = static_cast<std::size_t>(th.aux);
-        switch (ev.kind) {
-        case EventKind::Lock:
-        case EventKind::CasSuccess:
-            mem_[loc] = 1;
-            owner_[loc] = t;
-            th.aux = ev.loc;  // M, for the steps to come
-            goOn(1);
+        case Builtin::RwRdLock:
+        case Builtin::RwWrLock:
+        case Builtin::RwTryRdLock:
+        case Builtin::RwTryWrLock: {
+            const bool reader = bi == Builtin::RwRdLock || bi == Builtin::RwTryRdLock;
+            const auto m = static_cast<std::size_t>(th.aux);
+            switch (ev.kind) {
+                case EventKind::Lock:
+                case EventKind::CasSuccess:
+                    mem_[loc] = 1;
+                    owner_[loc] = t;
+                    th.aux = ev.loc;  // M, for the steps to come
+                    goOn(1);
+                    break;
+                case EventKind::CasFailure:
+                    setResult(kEBusy);
+                    break;
+                case EventKind::FetchAdd:
+                    mem_[loc] = ev.wval;
+                    goOn(2);
+                    break;             // a reader registered
+                case EventKind::Read:  // trywrlock: readers hold the lock?
+                    if (ev.rval != 0) {
+                        goOn(2);
+                    } else {
+                        th.wrHeld.push_back(static_cast<LocId>(m));
+                        setResult(0);
+                    }
+                    break;
+                case EventKind::Await:  // wrlock: the last reader left
+                    th.wrHeld.push_back(static_cast<LocId>(m));
+                    setResult(0);
+                    break;
+                case EventKind::Unlock:
+                    mem_[loc] = 0;
+                    owner_[loc] = -1;
+                    setResult(reader ? 0 : kEBusy);
+                    break;
+                default:
+                    handled = false;
+                    break;
+            }
             break;
-        case EventKind::CasFailure: setResult(kEBusy); break;
-        case EventKind::FetchAdd: mem_[loc] = ev.wval; goOn(2); break;  // a reader registered
-        case EventKind::Read:  // trywrlock: readers hold the lock?
-            if (ev.rval != 0) {
-                goOn(2);
+        }
+        case Builtin::RwUnlock:
+            if (ev.kind == EventKind::Unlock) {
+                mem_[loc] = 0;
+                owner_[loc] = -1;
+                th.wrHeld.erase(std::find(th.wrHeld.begin(), th.wrHeld.end(), ev.loc));
+                setResult(0);
             } else {
-                th.wrHeld.push_back(static_cast<LocId>(m));
+                mem_[loc] = ev.wval;
+                if (ev.rval <= 0 && !freeFault)
+                    freeFault = FaultKind::UnlockNotHeld;  // no reader held it
                 setResult(0);
             }
             break;
-        case EventKind::Await:  // wrlock: the last reader left
-            th.wrHeld.push_back(static_cast<LocId>(m));
-            setResult(0);
-            break;
-        case EventKind::Unlock:
-            mem_[loc] = 0;
-            owner_[loc] = -1;
-            setResult(reader ? 0 : kEBusy);
-            break;
-        default: handled = false; break;
-        }
-        break;
-    }
-    case Builtin::RwUnlock:
-        if (ev.kind == EventKind::Unlock) {
-            mem_[loc] = 0;
-            owner_[loc] = -1;
-            th.wrHeld.erase(std::find(th.wrHeld.begin(), th.wrHeld.end(), ev.loc));
-            setResult(0);
-        } else {
-            mem_[loc] = ev.wval;
-            if (ev.rval <= 0 && !freeFault) freeFault = FaultKind::UnlockNotHeld;  // no reader held it
-            setResult(0);
-        }
-        break;
-    case Builtin::BarrierWait:
-        if (ev.kind == EventKind::FetchAdd) {
-            mem_[loc] = ev.wval;
-            const auto word = static_cast<std::uint64_t>(ev.rval);
-            const std::uint64_t n = word >> 32, arrived = word & 0xffffffffULL;
-            if (n == kBarrierDestroyedHi) {
-                if (!freeFault) freeFault = FaultKind::BarrierDestroyed;
-            } else if (n == 0) {
-                if (!freeFault) freeFault = FaultKind::BarrierNotInitialized;
-            } else if (arrived % n == n - 1) {
-                setResult(-1);  // PTHREAD_BARRIER_SERIAL_THREAD: the last to arrive
+        case Builtin::BarrierWait:
+            if (ev.kind == EventKind::FetchAdd) {
+                mem_[loc] = ev.wval;
+                const auto word = static_cast<std::uint64_t>(ev.rval);
+                const std::uint64_t n = word >> 32, arrived = word & 0xffffffffULL;
+                if (n == kBarrierDestroyedHi) {
+                    if (!freeFault) freeFault = FaultKind::BarrierDestroyed;
+                } else if (n == 0) {
+                    if (!freeFault) freeFault = FaultKind::BarrierNotInitialized;
+                } else if (arrived % n == n - 1) {
+                    setResult(-1);  // PTHREAD_BARRIER_SERIAL_THREAD: the last to arrive
+                } else {
+                    th.aux = static_cast<Value>((n << 32) + (arrived / n + 1) * n);
+                    goOn(1);
+                }
             } else {
-                th.aux = static_cast<Value>((n << 32) + (arrived / n + 1) * n);
-                goOn(1);
+                setResult(0);
             }
-        } else {
-            setResult(0);
-        }
-        break;
-    case Builtin::MutexDestroy:
-    case Builtin::SpinDestroy:
-    case Builtin::RwDestroy:
-        if (freeFault) break;
-        // A thread holds the mutex (the exchange read its 1; under lapor, whose locks write
-        // nothing, only owner_ tells).
-        if (owner_[loc] >= 0) {
-            freeFault = FaultKind::DestroyLockedMutex;
-            mem_[loc] = 0;  // as the event says (the execution has an error; the owner stays)
-        } else if (owner_[loc] == kDestroyedOwner) {
-            freeFault = FaultKind::MutexDestroyed;  // destroyed twice
-        } else {
+            break;
+        case Builtin::MutexDestroy:
+        case Builtin::SpinDestroy:
+        case Builtin::RwDestroy:
+            if (freeFault) break;
+            // A thread holds the mutex (the exchange read its 1; under lapor, whose locks write
+            // nothing, only owner_ tells).
+            if (owner_[loc] >= 0) {
+                freeFault = FaultKind::DestroyLockedMutex;
+                mem_[loc] = 0;  // as the event says (the execution has an error; the owner stays)
+            } else if (owner_[loc] == kDestroyedOwner) {
+                freeFault = FaultKind::MutexDestroyed;  // destroyed twice
+            } else {
+                mem_[loc] = 0;
+                owner_[loc] = kDestroyedOwner;
+                setResult(0);
+            }
+            break;
+        case Builtin::MutexInit:
+        case Builtin::MtxInit:
+        case Builtin::SpinInit:
+        case Builtin::RwInit:  // of a destroyed mutex (visibleBuiltin)
             mem_[loc] = 0;
-            owner_[loc] = kDestroyedOwner;
+            owner_[loc] = -1;
             setResult(0);
-        }
-        break;
-    case Builtin::MutexInit:
-    case Builtin::MtxInit:
-    case Builtin::SpinInit:
-    case Builtin::RwInit:  // of a destroyed mutex (visibleBuiltin)
-        mem_[loc] = 0;
-        owner_[loc] = -1;
-        setResult(0);
-        break;
-    default: handled = false; break;
+            break;
+        default:
+            handled = false;
+            break;
     }
     // A location of a freed block or of a dead frame (see frameEnd and Builtin::Free).
     auto killLocation = [&] {
-        if (ev.kind == EventKind::Exchange ? ev.rval == kDead
-                                           : objs_[static_cast<std::size_t>(th.pendObj)].status == 2) {
+        if (ev.kind == EventKind::Exchange
+                ? ev.rval == kDead
+                : objs_[static_cast<std::size_t>(th.pendObj)].status == 2) {
             freeFault = FaultKind::DoubleFree;
             return;
         }
@@ -210,158 +230,166 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
         }
     };
     switch (handled ? EventKind::ThreadEnd : ev.kind) {  // (ThreadEnd: nothing more to do)
-    case EventKind::Read:
-        if (in.op == COp::Load) setResult(norm(ev.rval, in.w));
-        else if (static_cast<Builtin>(in.sub) == Builtin::Memcpy) {  // a chunk of the source
-            const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
-            const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
-            const Addr d = resolve(th, arg(th, in, 0), n);
-            const Addr s = resolve(th, arg(th, in, 1), n);
-            const unsigned chunk = copyChunk(in, d, s, k, n);
-            th.aux = ev.rval == kUninit ? ev.rval : norm(ev.rval, chunk * 8);
-            advance = false;
-            if (d.where == Where::Shared) {
-                th.phase |= 1;  // the write of this chunk comes next
-            } else {
-                if (d.where == Where::Local) storeLocal(th, d.off + static_cast<std::uint32_t>(k), chunk, th.aux);
-                th.phase = static_cast<std::int32_t>(2 * (k + chunk));
-                if (k + chunk >= n) {
-                    setResult(arg(th, in, 0));
-                    advance = true;
-                }
-            }
-        } else {  // pthread_cond_wait, phase 0
-            th.aux = ev.rval;
-            th.phase = 1;
-            advance = false;
-        }
-        break;
-    case EventKind::Write:
-        mem_[loc] = ev.wval;
-        if (isFree || isFrameEnd) {
-            killLocation();
-            break;
-        }
-        if (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::Memset ||
-                                      static_cast<Builtin>(in.sub) == Builtin::Memcpy)) {
-            const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
-            const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
-            const Addr d = resolve(th, arg(th, in, 0), n);
-            const Addr s = static_cast<Builtin>(in.sub) == Builtin::Memcpy ? resolve(th, arg(th, in, 1), n)
-                                                                           : Addr{Where::Local, 0, 0, {}};
-            const std::uint64_t done = k + copyChunk(in, d, s, k, n);
-            th.phase = static_cast<std::int32_t>(2 * done);
-            if (done < n)
+        case EventKind::Read:
+            if (in.op == COp::Load)
+                setResult(norm(ev.rval, in.w));
+            else if (static_cast<Builtin>(in.sub) == Builtin::Memcpy) {  // a chunk of the source
+                const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
+                const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
+                const Addr d = resolve(th, arg(th, in, 0), n);
+                const Addr s = resolve(th, arg(th, in, 1), n);
+                const unsigned chunk = copyChunk(in, d, s, k, n);
+                th.aux = ev.rval == kUninit ? ev.rval : norm(ev.rval, chunk * 8);
                 advance = false;
-            else
-                setResult(arg(th, in, 0));
-            break;
-        }
-        if (bi == Builtin::ThreadCreate || bi == Builtin::ThrdCreate) {
-            th.phase = 1;  // the handle is stored; the spawn comes next
-            advance = false;
-            break;
-        }
-        if (in.op == COp::Builtin) setResult(0);  // pthread_join's *retval
-        break;
-    case EventKind::FetchAdd:
-        mem_[loc] = ev.wval;
-        if (in.op == COp::Rmw) {
-            if (in.resultUsed) setResult(norm(ev.rval, in.w));
-        } else {
-            setResult(0);
-        }
-        break;
-    case EventKind::Exchange:
-        mem_[loc] = ev.wval;
-        if (isFree || isFrameEnd) {
-            killLocation();
-            break;
-        }
-        setResult(norm(ev.rval, in.w));
-        break;
-    case EventKind::CasSuccess:
-    case EventKind::CasFailure:
-        if (th.pendTry) {
-            if (ev.kind == EventKind::CasSuccess) {
-                mem_[loc] = 1;
-                owner_[loc] = t;
-                setResult(0);
-            } else {
-                setResult(bi == Builtin::MtxTryLock ? 1 : kEBusy);  // thrd_busy : EBUSY
-            }
-            break;
-        }
-        if (ev.kind == EventKind::CasSuccess) mem_[loc] = ev.wval;
-        reg(th, in.a) = norm(ev.rval, in.w);
-        reg(th, in.a + 1) = ev.kind == EventKind::CasSuccess;
-        break;
-    case EventKind::Lock:
-        mem_[loc] = 1;
-        owner_[loc] = t;
-        if (in.op == COp::Call || in.op == COp::CallPtr) {
-            th.phase = 1;
-            advance = false;
-        } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicBegin) {
-            th.atomicDepth = 1;
-        } else {
-            setResult(0);
-        }
-        break;
-    case EventKind::Unlock:
-        mem_[loc] = 0;
-        owner_[loc] = -1;
-        if (in.op == COp::Ret) {
-            th.phase = 1;
-            advance = false;
-        } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicEnd) {
-            th.atomicDepth = 0;
-        } else if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
-            th.phase = 2;
-            advance = false;
-        } else {
-            setResult(0);
-        }
-        break;
-    case EventKind::Await:
-    case EventKind::XchgAwait:
-        if (ev.kind == EventKind::XchgAwait) mem_[loc] = ev.wval;
-        if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
-            th.phase = 3;
-            advance = false;
-        } else {
-            setResult(norm(ev.rval, in.w));
-        }
-        break;
-    case EventKind::Spawn: {
-        spawned = ev.aux;
-        const CFunction& f = fnOf(th);
-        const auto A = [&](int k) { return val(th, f.args[static_cast<std::size_t>(in.b + k)]); };
-        const int fnArg = bi == Builtin::ThrdCreate ? 1 : 2;
-        spawnFn = static_cast<std::int32_t>((static_cast<std::uint64_t>(A(fnArg)) >> m_.objShift) - 1);
-        spawnArg = A(fnArg + 1);
-        const Addr ad = resolve(th, A(0), m_.ptrBytes);
-        if (ad.where == Where::Local) storeLocal(th, ad.off, m_.ptrBytes, spawned);
-        ++th.nSpawns;
-        setResult(0);
-        break;
-    }
-    case EventKind::Join: {
-        const Value rp = arg(th, in, 1);
-        setResult(0);
-        if (rp != 0) {
-            const unsigned bytes = bi == Builtin::ThrdJoin ? 4 : m_.ptrBytes;
-            const Addr ad = resolve(th, rp, bytes);
-            if (ad.where == Where::Local) {
-                storeLocal(th, ad.off, bytes, threads_[static_cast<std::size_t>(ev.aux)].exitVal);
-            } else if (ad.where == Where::Shared) {
+                if (d.where == Where::Shared) {
+                    th.phase |= 1;  // the write of this chunk comes next
+                } else {
+                    if (d.where == Where::Local)
+                        storeLocal(th, d.off + static_cast<std::uint32_t>(k), chunk, th.aux);
+                    th.phase = static_cast<std::int32_t>(2 * (k + chunk));
+                    if (k + chunk >= n) {
+                        setResult(arg(th, in, 0));
+                        advance = true;
+                    }
+                }
+            } else {  // pthread_cond_wait, phase 0
+                th.aux = ev.rval;
                 th.phase = 1;
                 advance = false;
             }
+            break;
+        case EventKind::Write:
+            mem_[loc] = ev.wval;
+            if (isFree || isFrameEnd) {
+                killLocation();
+                break;
+            }
+            if (in.op == COp::Builtin && (static_cast<Builtin>(in.sub) == Builtin::Memset ||
+                                          static_cast<Builtin>(in.sub) == Builtin::Memcpy)) {
+                const auto n = static_cast<std::uint64_t>(arg(th, in, 2));
+                const auto k = static_cast<std::uint64_t>(th.phase) >> 1;
+                const Addr d = resolve(th, arg(th, in, 0), n);
+                const Addr s = static_cast<Builtin>(in.sub) == Builtin::Memcpy
+                                   ? resolve(th, arg(th, in, 1), n)
+                                   : Addr{Where::Local, 0, 0, {}};
+                const std::uint64_t done = k + copyChunk(in, d, s, k, n);
+                th.phase = static_cast<std::int32_t>(2 * done);
+                if (done < n)
+                    advance = false;
+                else
+                    setResult(arg(th, in, 0));
+                break;
+            }
+            if (bi == Builtin::ThreadCreate || bi == Builtin::ThrdCreate) {
+                th.phase = 1;  // the handle is stored; the spawn comes next
+                advance = false;
+                break;
+            }
+            if (in.op == COp::Builtin) setResult(0);  // pthread_join's *retval
+            break;
+        case EventKind::FetchAdd:
+            mem_[loc] = ev.wval;
+            if (in.op == COp::Rmw) {
+                if (in.resultUsed) setResult(norm(ev.rval, in.w));
+            } else {
+                setResult(0);
+            }
+            break;
+        case EventKind::Exchange:
+            mem_[loc] = ev.wval;
+            if (isFree || isFrameEnd) {
+                killLocation();
+                break;
+            }
+            setResult(norm(ev.rval, in.w));
+            break;
+        case EventKind::CasSuccess:
+        case EventKind::CasFailure:
+            if (th.pendTry) {
+                if (ev.kind == EventKind::CasSuccess) {
+                    mem_[loc] = 1;
+                    owner_[loc] = t;
+                    setResult(0);
+                } else {
+                    setResult(bi == Builtin::MtxTryLock ? 1 : kEBusy);  // thrd_busy : EBUSY
+                }
+                break;
+            }
+            if (ev.kind == EventKind::CasSuccess) mem_[loc] = ev.wval;
+            reg(th, in.a) = norm(ev.rval, in.w);
+            reg(th, in.a + 1) = ev.kind == EventKind::CasSuccess;
+            break;
+        case EventKind::Lock:
+            mem_[loc] = 1;
+            owner_[loc] = t;
+            if (in.op == COp::Call || in.op == COp::CallPtr) {
+                th.phase = 1;
+                advance = false;
+            } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicBegin) {
+                th.atomicDepth = 1;
+            } else {
+                setResult(0);
+            }
+            break;
+        case EventKind::Unlock:
+            mem_[loc] = 0;
+            owner_[loc] = -1;
+            if (in.op == COp::Ret) {
+                th.phase = 1;
+                advance = false;
+            } else if (static_cast<Builtin>(in.sub) == Builtin::AtomicEnd) {
+                th.atomicDepth = 0;
+            } else if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
+                th.phase = 2;
+                advance = false;
+            } else {
+                setResult(0);
+            }
+            break;
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            if (ev.kind == EventKind::XchgAwait) mem_[loc] = ev.wval;
+            if (static_cast<Builtin>(in.sub) == Builtin::CondWait) {
+                th.phase = 3;
+                advance = false;
+            } else {
+                setResult(norm(ev.rval, in.w));
+            }
+            break;
+        case EventKind::Spawn: {
+            spawned = ev.aux;
+            const CFunction& f = fnOf(th);
+            const auto A = [&](int k) {
+                return val(th, f.args[static_cast<std::size_t>(in.b + k)]);
+            };
+            const int fnArg = bi == Builtin::ThrdCreate ? 1 : 2;
+            spawnFn = static_cast<std::int32_t>(
+                (static_cast<std::uint64_t>(A(fnArg)) >> m_.objShift) - 1);
+            spawnArg = A(fnArg + 1);
+            const Addr ad = resolve(th, A(0), m_.ptrBytes);
+            if (ad.where == Where::Local) storeLocal(th, ad.off, m_.ptrBytes, spawned);
+            ++th.nSpawns;
+            setResult(0);
+            break;
         }
-        break;
-    }
-    default: break;
+        case EventKind::Join: {
+            const Value rp = arg(th, in, 1);
+            setResult(0);
+            if (rp != 0) {
+                const unsigned bytes = bi == Builtin::ThrdJoin ? 4 : m_.ptrBytes;
+                const Addr ad = resolve(th, rp, bytes);
+                if (ad.where == Where::Local) {
+                    storeLocal(th, ad.off, bytes,
+                               threads_[static_cast<std::size_t>(ev.aux)].exitVal);
+                } else if (ad.where == Where::Shared) {
+                    th.phase = 1;
+                    advance = false;
+                }
+            }
+            break;
+        }
+        default:
+            break;
     }
     if (keepDead) mem_[loc] = kDead;
     if (onDestroyed) {
@@ -372,10 +400,13 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
         publish(ev.wval);
         // SAVER's relaxation: a store the pass found dead at its loop's header, into a block
         // no other thread can reach yet, is no effect.
-        const bool invisible = th.pendObj != 0 && !objs_[static_cast<std::size_t>(th.pendObj)].published &&
+        const bool invisible = th.pendObj != 0 &&
+                               !objs_[static_cast<std::size_t>(th.pendObj)].published &&
                                in.op == COp::Store && (in.imm2 & kAccessMarked) != 0;
-        if (!invisible) ++th.effects;
-        else ++th.hidden;
+        if (!invisible)
+            ++th.effects;
+        else
+            ++th.hidden;
         // The thread's last write (zne awaits; see stopAtAccess).
         th.lastWriteStep = totalEvents_ + 1;
         th.lastWriteIndex = static_cast<std::int32_t>(th.evCount);

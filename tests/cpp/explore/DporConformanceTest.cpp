@@ -16,8 +16,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -136,7 +136,8 @@ Finding check(const Program& p, const Oracle& o, const Variant& v) {
     }
     if (r.errorSites != o.run.errorSites) {
         f.ok = false;
-        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size() << ";";
+        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size()
+            << ";";
     }
     if (!eq) {
         f.message = msg.str();
@@ -185,7 +186,6 @@ Finding check(const Program& p, const Oracle& o, const Variant& v) {
 
 class DporConformance : public testing::TestWithParam<Variant> {};
 
-
 // The random programs of one variant are split into shards, each its own test (every test stays
 // a few seconds long on a loaded machine): shard k checks programs k, k + kShards, ...
 constexpr int kShards = 6;
@@ -225,7 +225,8 @@ void runRandomFamily(const Variant& v, int n, std::uint64_t seedBase,
         }
         if (f.blockedMismatch) {
             if (blockedMismatches < 5)
-                mism << " seed " << seed << " (" << f.blockedTraces << " vs " << f.blockedClasses << ")";
+                mism << " seed " << seed << " (" << f.blockedTraces << " vs " << f.blockedClasses
+                     << ")";
             ++blockedMismatches;
         }
     }
@@ -258,6 +259,7 @@ TEST_P(DporConformanceRandom, RandomSyncHeavyPrograms) {
                     testprog::syncHeavyOptions(), GetParam().shard);
 }
 
-INSTANTIATE_TEST_SUITE_P(Explorers, DporConformance, testing::ValuesIn(dporVariants()), variantName);
+INSTANTIATE_TEST_SUITE_P(Explorers, DporConformance, testing::ValuesIn(dporVariants()),
+                         variantName);
 INSTANTIATE_TEST_SUITE_P(Explorers, DporConformanceRandom, testing::ValuesIn(shardedVariants()),
                          shardedName);

@@ -38,18 +38,24 @@ std::string checkLapor(const Program& p, const std::string& coherence) {
     ExploreOptions lo;
     lo.params["coherence"] = coherence;
     lo.onTrace = [&](const Trace& t) {
-        if (t.status() == TraceStatus::Complete) got.dups += !got.complete.insert(traceKey(eq, t)).second;
-        if (t.status() == TraceStatus::Blocked) got.dups += !got.blocked.insert(traceKey(eq, t)).second;
+        if (t.status() == TraceStatus::Complete)
+            got.dups += !got.complete.insert(traceKey(eq, t)).second;
+        if (t.status() == TraceStatus::Blocked)
+            got.dups += !got.blocked.insert(traceKey(eq, t)).second;
     };
     const auto r = explore(p, "lapor", lo);
     std::ostringstream m;
-    if (got.complete != want.complete) m << " complete classes " << got.complete.size() << " vs " << want.complete.size() << ";";
-    if (got.blocked != want.blocked) m << " blocked classes " << got.blocked.size() << " vs " << want.blocked.size() << ";";
+    if (got.complete != want.complete)
+        m << " complete classes " << got.complete.size() << " vs " << want.complete.size() << ";";
+    if (got.blocked != want.blocked)
+        m << " blocked classes " << got.blocked.size() << " vs " << want.blocked.size() << ";";
     if (got.dups) m << " " << got.dups << " repeated classes;";
     if (r.complete != want.complete.size()) m << " complete traces " << r.complete << ";";
     if (r.blocked != want.blocked.size()) m << " blocked traces " << r.blocked << ";";
-    if (r.outcomes != oracle.outcomes) m << " outcomes " << r.outcomes.size() << " vs " << oracle.outcomes.size() << ";";
-    if (r.errorSites != oracle.errorSites) m << " error sites " << r.errorSites.size() << " vs " << oracle.errorSites.size() << ";";
+    if (r.outcomes != oracle.outcomes)
+        m << " outcomes " << r.outcomes.size() << " vs " << oracle.outcomes.size() << ";";
+    if (r.errorSites != oracle.errorSites)
+        m << " error sites " << r.errorSites.size() << " vs " << oracle.errorSites.size() << ";";
     return m.str();
 }
 
@@ -90,8 +96,10 @@ TEST(Lapor, RandomPrograms) {
     for (const char* coherence : {"wb", "mo"}) {
         int bad = 0;
         for (int i = 1; i <= n; ++i) {
-            const auto msg = checkLapor(*testprog::randomProgram(static_cast<std::uint64_t>(i)), coherence);
-            if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << i << " coherence=" << coherence << ":" << msg;
+            const auto msg =
+                checkLapor(*testprog::randomProgram(static_cast<std::uint64_t>(i)), coherence);
+            if (!msg.empty() && ++bad <= 10)
+                ADD_FAILURE() << "seed " << i << " coherence=" << coherence << ":" << msg;
         }
         EXPECT_EQ(bad, 0) << "of " << n << " random programs, coherence=" << coherence;
     }
@@ -103,8 +111,10 @@ TEST(Lapor, RandomSyncHeavyPrograms) {
         int bad = 0;
         for (int i = 1; i <= n; ++i) {
             const auto seed = 1000000 + static_cast<std::uint64_t>(i);
-            const auto msg = checkLapor(*testprog::randomProgram(seed, testprog::syncHeavyOptions()), coherence);
-            if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << seed << " coherence=" << coherence << ":" << msg;
+            const auto msg =
+                checkLapor(*testprog::randomProgram(seed, testprog::syncHeavyOptions()), coherence);
+            if (!msg.empty() && ++bad <= 10)
+                ADD_FAILURE() << "seed " << seed << " coherence=" << coherence << ":" << msg;
         }
         EXPECT_EQ(bad, 0) << "of " << n << " sync-heavy programs, coherence=" << coherence;
     }
@@ -127,6 +137,7 @@ TEST(Lapor, FibBench) {
     EXPECT_EQ(laporComplete(*testprog::fibBench(5)), 5922u);
 #else
     const auto p = testprog::fibBench(2);
-    EXPECT_EQ(laporComplete(*p), partitionSizes(*p).classes[static_cast<int>(Equivalence::LockAware)].complete);
+    EXPECT_EQ(laporComplete(*p),
+              partitionSizes(*p).classes[static_cast<int>(Equivalence::LockAware)].complete);
 #endif
 }

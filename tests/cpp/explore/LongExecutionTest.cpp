@@ -42,12 +42,14 @@ std::vector<std::int32_t> referencePorf(const ExecutionGraph& g, Ref a) {
         if (n.placeholder) return;
         if (readsMemory(n.ev.kind) && n.rf.t != kInitThread) raise(n.rf.t, n.rf.i + 1);
         if (n.ev.kind == EventKind::Join && n.ev.aux >= 0)
-            raise(n.ev.aux, static_cast<std::int32_t>(g.threads[static_cast<std::size_t>(n.ev.aux)].size()));
+            raise(n.ev.aux,
+                  static_cast<std::int32_t>(g.threads[static_cast<std::size_t>(n.ev.aux)].size()));
         if (i == 0)
             for (std::size_t u = 0; u < T; ++u)
                 for (std::size_t j = 0; j < g.threads[u].size(); ++j) {
                     const Event& e = g.threads[u][j].ev;
-                    if (e.kind == EventKind::Spawn && e.aux == t) raise(static_cast<ThreadId>(u), static_cast<std::int32_t>(j) + 1);
+                    if (e.kind == EventKind::Spawn && e.aux == t)
+                        raise(static_cast<ThreadId>(u), static_cast<std::int32_t>(j) + 1);
                 }
     };
     raise(a.t, a.i);
@@ -71,7 +73,8 @@ std::vector<std::int32_t> referencePorf(const ExecutionGraph& g, Ref a) {
             const Ref a{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
             g.porfPrefix(a, got);
             if (got != referencePorf(g, a))
-                return ::testing::AssertionFailure() << "porf of " << t << "." << i << "\n" << g.toString();
+                return ::testing::AssertionFailure() << "porf of " << t << "." << i << "\n"
+                                                     << g.toString();
         }
         // a stand-in next node with no edges of its own: what porf(a) is without a's source
         ExecutionGraph h = g;
@@ -82,14 +85,15 @@ std::vector<std::int32_t> referencePorf(const ExecutionGraph& g, Ref a) {
         h.push(static_cast<ThreadId>(t), stand);
         const Ref s{static_cast<std::int32_t>(t), static_cast<std::int32_t>(g.threads[t].size())};
         if (got != referencePorf(h, s))
-            return ::testing::AssertionFailure() << "porf before the next node of " << t << "\n" << g.toString();
+            return ::testing::AssertionFailure() << "porf before the next node of " << t << "\n"
+                                                 << g.toString();
     }
     return ::testing::AssertionSuccess();
 }
 
 // Lock balance and open sections of thread t, by walking its nodes.
-std::pair<std::int32_t, std::vector<std::pair<LocId, std::int32_t>>> referenceLocks(const ExecutionGraph& g,
-                                                                                   ThreadId t) {
+std::pair<std::int32_t, std::vector<std::pair<LocId, std::int32_t>>> referenceLocks(
+    const ExecutionGraph& g, ThreadId t) {
     std::int32_t held = 0;
     std::vector<std::pair<LocId, std::int32_t>> open;
     const auto& th = g.threads[static_cast<std::size_t>(t)];
@@ -115,7 +119,8 @@ std::pair<std::int32_t, std::vector<std::pair<LocId, std::int32_t>>> referenceLo
 ::testing::AssertionResult locksMatch(const ExecutionGraph& g) {
     for (std::size_t t = 0; t < g.threads.size(); ++t) {
         const auto [held, open] = referenceLocks(g, static_cast<ThreadId>(t));
-        if (g.lockBalance(static_cast<ThreadId>(t)) != held || g.openSections(static_cast<ThreadId>(t)) != open)
+        if (g.lockBalance(static_cast<ThreadId>(t)) != held ||
+            g.openSections(static_cast<ThreadId>(t)) != open)
             return ::testing::AssertionFailure() << "locks of thread " << t << "\n" << g.toString();
     }
     return ::testing::AssertionSuccess();
@@ -125,7 +130,7 @@ std::pair<std::int32_t, std::vector<std::pair<LocId, std::int32_t>>> referenceLo
 // three locations (a read from any write of its location already in the graph), lock and unlock
 // two mutexes, and may end with a placeholder (a blocked await).
 class RandomGraph {
-public:
+  public:
     explicit RandomGraph(unsigned seed, int threads = 4) : rng_(seed), T_(threads) {
         g.init(T_, {0, 0, 0, 0, 0});
         started_.assign(static_cast<std::size_t>(T_), false);
@@ -137,7 +142,8 @@ public:
     bool step() {
         std::vector<ThreadId> movable;
         for (ThreadId t = 0; t < T_; ++t)
-            if (started_[static_cast<std::size_t>(t)] && !done_[static_cast<std::size_t>(t)]) movable.push_back(t);
+            if (started_[static_cast<std::size_t>(t)] && !done_[static_cast<std::size_t>(t)])
+                movable.push_back(t);
         if (movable.empty()) return false;
         const ThreadId t = movable[pick(movable.size())];
         Node n;
@@ -157,7 +163,8 @@ public:
             n.ev.kind = EventKind::Write;
             n.ev.loc = static_cast<LocId>(pick(3));
             g.ensureLoc(n.ev.loc);
-            g.co[static_cast<std::size_t>(n.ev.loc)].push_back(Ref{t, static_cast<std::int32_t>(n.ev.index)});
+            g.co[static_cast<std::size_t>(n.ev.loc)].push_back(
+                Ref{t, static_cast<std::int32_t>(n.ev.index)});
         } else if (choice <= 7) {
             n.ev.kind = EventKind::Read;
             n.ev.loc = static_cast<LocId>(pick(3));
@@ -192,14 +199,17 @@ public:
         if (n.ev.kind == EventKind::Write) g.co[static_cast<std::size_t>(n.ev.loc)].pop_back();
         if (n.ev.kind == EventKind::Spawn) started_[static_cast<std::size_t>(--nextSpawn_)] = false;
         if (n.ev.kind == EventKind::Join) joined_.pop_back();
-        if (n.placeholder || (n.ev.kind == EventKind::ThreadEnd && t != 0)) done_[static_cast<std::size_t>(t)] = false;
+        if (n.placeholder || (n.ev.kind == EventKind::ThreadEnd && t != 0))
+            done_[static_cast<std::size_t>(t)] = false;
     }
 
-    [[nodiscard]] std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
+    [[nodiscard]] std::size_t pick(std::size_t n) {
+        return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_);
+    }
 
     ExecutionGraph g;
 
-private:
+  private:
     // A finished (not blocked) thread not joined yet, or -1.
     [[nodiscard]] ThreadId joinable() const {
         for (ThreadId u = 1; u < T_; ++u) {
@@ -275,7 +285,8 @@ TEST(LongExecution, RevisitedGraphsKeepTheirViews) {
         // ... and gives the last read of a thread another source (one it does not come before).
         for (std::size_t t = 0; t < h.threads.size(); ++t) {
             if (h.threads[t].empty()) continue;
-            const Ref a{static_cast<std::int32_t>(t), static_cast<std::int32_t>(h.threads[t].size()) - 1};
+            const Ref a{static_cast<std::int32_t>(t),
+                        static_cast<std::int32_t>(h.threads[t].size()) - 1};
             Node& n = h.at(a);
             if (n.placeholder || n.ev.kind != EventKind::Read) continue;
             std::vector<std::int32_t> porfW;

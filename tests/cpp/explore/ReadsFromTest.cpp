@@ -36,8 +36,10 @@ RfOracle rfOracle(const Program& p) {
     RfOracle o;
     ExploreOptions opts;
     opts.onTrace = [&](const Trace& t) {
-        if (t.status() == TraceStatus::Complete) o.complete.insert(traceKey(Equivalence::ReadsFrom, t));
-        if (t.status() == TraceStatus::Blocked) o.blocked.insert(traceKey(Equivalence::ReadsFrom, t));
+        if (t.status() == TraceStatus::Complete)
+            o.complete.insert(traceKey(Equivalence::ReadsFrom, t));
+        if (t.status() == TraceStatus::Blocked)
+            o.blocked.insert(traceKey(Equivalence::ReadsFrom, t));
     };
     o.run = exploreNaive(p, opts);
     return o;
@@ -61,7 +63,8 @@ RfFinding checkRf(const std::string& explorer, const Program& p, const RfOracle&
     opts.onTrace = [&](const Trace& t) {
         cc.add(t);
         if (t.status() == TraceStatus::Blocked) blocked.insert(traceKey(Equivalence::ReadsFrom, t));
-        if (t.status() == TraceStatus::Complete) complete.insert(traceKey(Equivalence::ReadsFrom, t));
+        if (t.status() == TraceStatus::Complete)
+            complete.insert(traceKey(Equivalence::ReadsFrom, t));
     };
     ExploreResult r;
     try {
@@ -77,7 +80,8 @@ RfFinding checkRf(const std::string& explorer, const Program& p, const RfOracle&
     }
     if (r.errorSites != o.run.errorSites) {
         f.ok = false;
-        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size() << ";";
+        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size()
+            << ";";
     }
     if (r.complete != o.complete.size()) {
         f.ok = false;
@@ -111,7 +115,8 @@ RfFinding checkRf(const std::string& explorer, const Program& p, const RfOracle&
         msg << " UNSOUND (error site, class not in naive, or duplicate);";
     }
     f.blockedExact = r.blocked == o.blocked.size();
-    if (!f.blockedExact) msg << " blocked traces " << r.blocked << " vs classes " << o.blocked.size() << ";";
+    if (!f.blockedExact)
+        msg << " blocked traces " << r.blocked << " vs classes " << o.blocked.size() << ";";
     f.message = msg.str();
     return f;
 }
@@ -140,14 +145,15 @@ FamilyStats runFamily(const std::string& explorer, int n, std::uint64_t seedBase
                           << (popts.syncHeavy ? " (syncHeavyOptions)" : "") << ":" << f.message;
         if (!f.ok && ++s.inexact <= 10)
             s.inexactSeeds += "\n  seed " + std::to_string(seed) + ":" + f.message;
-        if (!f.blockedExact && ++s.blockedInexact <= 5) s.blockedSeeds += " " + std::to_string(seed);
+        if (!f.blockedExact && ++s.blockedInexact <= 5)
+            s.blockedSeeds += " " + std::to_string(seed);
     }
     return s;
 }
 
 // The explorers under test, by registry name.
 class ReadsFrom : public ::testing::TestWithParam<std::string> {
-protected:
+  protected:
     [[nodiscard]] ExploreResult run(const Program& p, const ExploreOptions& o = {}) const {
         return explore(p, GetParam(), o);
     }
@@ -185,7 +191,8 @@ TEST_P(ReadsFrom, HandWrittenPrograms) {
         EXPECT_TRUE(f.ok) << name << ":" << f.message;
         EXPECT_TRUE(f.blockedExact) << name << ":" << f.message;
         // the oracle's class count is the partition's
-        EXPECT_EQ(o.complete.size(), partitionSizes(*p).classes[static_cast<int>(Equivalence::ReadsFrom)].complete)
+        EXPECT_EQ(o.complete.size(),
+                  partitionSizes(*p).classes[static_cast<int>(Equivalence::ReadsFrom)].complete)
             << name;
     }
 }
@@ -217,7 +224,8 @@ TEST(ReadsFromRfGraph, ExploresMazurkiewiczReportsReadsFrom) {
     const auto g = exploreGraph(*p, {});
     EXPECT_EQ(g.complete, sizes.classes[static_cast<int>(Equivalence::Mazurkiewicz)].complete);
     EXPECT_EQ(r.complete, sizes.classes[static_cast<int>(Equivalence::ReadsFrom)].complete);
-    EXPECT_EQ(r.complete + static_cast<std::uint64_t>(r.stats.at("graphs_not_reported")), g.complete);
+    EXPECT_EQ(r.complete + static_cast<std::uint64_t>(r.stats.at("graphs_not_reported")),
+              g.complete);
 }
 
 TEST_P(ReadsFrom, PaperNumbers) {
@@ -276,9 +284,11 @@ TEST_P(ReadsFrom, Deterministic) {
 // each complete and blocked class exactly once.
 TEST(ReadsFromRfSmc, RandomProgramsWithoutHeuristics) {
     const int n = std::max(1, randomProgramCount() / 5);
-    const std::map<std::string, std::string> off = {
-        {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"},
-        {"engine", "classic"}};
+    const std::map<std::string, std::string> off = {{"backtrack_signals", "off"},
+                                                    {"closure", "off"},
+                                                    {"greedy", "off"},
+                                                    {"guidance", "off"},
+                                                    {"engine", "classic"}};
     auto s = runFamily("rf", n, 3000000, {}, off);
     EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "of " << n << ":" << s.inexactSeeds;
     s = runFamily("rf", n / 2 + 1, 4000000, testprog::syncHeavyOptions(), off);
@@ -312,7 +322,8 @@ TEST(ReadsFromRfSmc, ExploresOneTracePerClass) {
 TEST(ReadsFromRfSmc, SaturateEngineMatchesClassic) {
     const int n = std::max(1, randomProgramCount() / 5);
     auto s = runFamily("rf", n, 5000000, {}, {{"engine", "classic"}});
-    EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0) << "classic of " << n << ":" << s.inexactSeeds;
+    EXPECT_EQ(s.unsound + s.inexact + s.blockedInexact, 0)
+        << "classic of " << n << ":" << s.inexactSeeds;
     const auto p = testprog::rvfFig13c(4);
     ExploreOptions classic;
     classic.params["engine"] = "classic";
@@ -337,9 +348,12 @@ TEST(ReadsFromRfSmc, AblationsChangeWorkNotResults) {
         ExploreOptions base;
         const auto b = explore(*p, "rf", base);
         bool changed = false;
-        for (const auto& [opt, value] : std::vector<std::pair<std::string, std::string>>{
-                 {"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"},
-                 {"guidance", "off"}, {"engine", "classic"}}) {
+        for (const auto& [opt, value] :
+             std::vector<std::pair<std::string, std::string>>{{"backtrack_signals", "off"},
+                                                              {"closure", "off"},
+                                                              {"greedy", "off"},
+                                                              {"guidance", "off"},
+                                                              {"engine", "classic"}}) {
             ExploreOptions o;
             o.params[opt] = value;
             const auto r = explore(*p, "rf", o);

@@ -72,7 +72,8 @@ std::string checkRvf(const Program& p, const RvfOracle& o,
         msg << " outcomes: " << missing << " missing, " << extra << " unreachable;";
     }
     if (r.errorSites != o.run.errorSites)
-        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size() << ";";
+        msg << " error sites " << r.errorSites.size() << " vs naive " << o.run.errorSites.size()
+            << ";";
     if (dupComplete) msg << " " << dupComplete << " complete traces repeat an RVF class;";
     if (r.complete > o.complete.size())
         msg << " " << r.complete << " complete traces > " << o.complete.size() << " RVF classes;";
@@ -222,14 +223,17 @@ TEST(Rvf, RandomSyncHeavyPrograms) {
 // Every heuristic switched off at once still conforms (the proofs do not rely on them).
 TEST(Rvf, RandomProgramsWithoutHeuristics) {
     runFamily(std::max(1, randomProgramCount() / 5), 2000000, {},
-              {{"backtrack_signals", "off"}, {"closure", "off"}, {"greedy", "off"}, {"guidance", "off"},
+              {{"backtrack_signals", "off"},
+               {"closure", "off"},
+               {"greedy", "off"},
+               {"guidance", "off"},
                {"engine", "classic"}});
 }
 
 // The paper's numbers.
 TEST(Rvf, PaperNumbers) {
     EXPECT_EQ(rvfComplete(*testprog::rvfFig1()), 1u);  // Figure 1: 1 trace (rf: 9)
-    const auto fig6 = runRvf(*rvfFig6());             // Figure 6: 2 maximal traces
+    const auto fig6 = runRvf(*rvfFig6());              // Figure 6: 2 maximal traces
     EXPECT_EQ(fig6.complete + fig6.blocked, 2u);
     EXPECT_EQ(fig6.errors, 0u);
     for (int n = 1; n <= 8; ++n) {  // Figure 13: 1 trace for every n
@@ -270,20 +274,22 @@ TEST(Rvf, AblationsChangeWorkNotResults) {
             EXPECT_EQ(r.blocked, base.blocked) << name << " " << opt << "=off";
             EXPECT_EQ(r.outcomes, base.outcomes) << name << " " << opt << "=off";
             EXPECT_EQ(r.errorSites, base.errorSites) << name << " " << opt << "=off";
-            const bool differs = r.stats.at("verifysc_calls") != base.stats.at("verifysc_calls") ||
-                                 r.stats.at("verifysc_states") != base.stats.at("verifysc_states") ||
-                                 r.stats.at("nodes") != base.stats.at("nodes") ||
-                                 r.stats.at("verifysc_skipped") != base.stats.at("verifysc_skipped");
+            const bool differs =
+                r.stats.at("verifysc_calls") != base.stats.at("verifysc_calls") ||
+                r.stats.at("verifysc_states") != base.stats.at("verifysc_states") ||
+                r.stats.at("nodes") != base.stats.at("nodes") ||
+                r.stats.at("verifysc_skipped") != base.stats.at("verifysc_skipped");
             changedWork[opt] = changedWork[opt] || differs;
         }
     }
-    for (const auto& opt : opts) EXPECT_TRUE(changedWork[opt]) << opt << "=off did not change any work";
+    for (const auto& opt : opts)
+        EXPECT_TRUE(changedWork[opt]) << opt << "=off did not change any work";
 }
 
 TEST(Rvf, Statistics) {
     const auto r = runRvf(*testprog::spawnJoinChain());
-    for (const char* k : {"verifysc_calls", "verifysc_seconds", "verifysc_states", "verifysc_skipped",
-                          "verifysc_linearised", "closure_rejections", "nodes"})
+    for (const char* k : {"verifysc_calls", "verifysc_seconds", "verifysc_states",
+                          "verifysc_skipped", "verifysc_linearised", "closure_rejections", "nodes"})
         EXPECT_TRUE(r.stats.count(k)) << k;
     EXPECT_GT(r.stats.at("verifysc_calls"), 0.0);
     // every call is decided by the closure, one linearisation or the search

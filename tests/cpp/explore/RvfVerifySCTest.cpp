@@ -110,7 +110,9 @@ Built randomInstance(std::mt19937& rng, bool sets, int maxT = 4, int maxLen = 3,
         for (int i = 0; i < len; ++i) {
             const auto x = static_cast<LocId>(rng() % locs);
             const int k = static_cast<int>(rng() % 5);
-            const EventKind kind = k < 2 ? EventKind::Read : k < 4 ? EventKind::Write : EventKind::FetchAdd;
+            const EventKind kind = k < 2   ? EventKind::Read
+                                   : k < 4 ? EventKind::Write
+                                           : EventKind::FetchAdd;
             th.push_back(makeStep(kind, x, v++));
         }
     }
@@ -121,8 +123,10 @@ Built randomInstance(std::mt19937& rng, bool sets, int maxT = 4, int maxLen = 3,
             std::vector<WriteRef> cands{rvf::kInitWrite};
             for (std::size_t u = 0; u < b.steps.size(); ++u)
                 for (std::size_t j = 0; j < b.steps[u].size(); ++j)
-                    if (b.steps[u][j].writes && b.steps[u][j].ev.loc == s.ev.loc && !(u == t && j == i))
-                        cands.push_back({static_cast<std::int32_t>(u), static_cast<std::int32_t>(j)});
+                    if (b.steps[u][j].writes && b.steps[u][j].ev.loc == s.ev.loc &&
+                        !(u == t && j == i))
+                        cands.push_back(
+                            {static_cast<std::int32_t>(u), static_cast<std::int32_t>(j)});
             const std::size_t m = sets ? 1 + rng() % 2 : 1;
             for (std::size_t q = 0; q < m; ++q) {
                 const WriteRef w = cands[rng() % cands.size()];
@@ -183,7 +187,8 @@ TEST(RvfVerifySC, AgreesWithBruteForceOnEveryPath) {
                 if (!saturate || !closure) continue;
                 rejected += st.closureRejects;
                 linearised += st.linearised;
-                if (!st.closureRejects && !st.linearised) (expected ? searchedYes : searchedNo) += 1;
+                if (!st.closureRejects && !st.linearised)
+                    (expected ? searchedYes : searchedNo) += 1;
                 if (st.linearised) {
                     EXPECT_EQ(st.states, 0u);  // decided without a witness state
                 }
@@ -233,7 +238,6 @@ TEST(RvfVerifySC, SaturationLinearises) {
     EXPECT_EQ(st.linearised, 1u);
     EXPECT_EQ(st.states, 0u);
 }
-
 
 // Hand-built (found by a random search against the brute force): good-writes sets of two writes
 // for which the closure finds nothing to reject, the linearisation reaches a dead end, and only

@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "llvm/CTestSupport.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
-#include "llvm/CTestSupport.hpp"
 
 namespace porlab {
 namespace {
@@ -151,7 +151,9 @@ int main() {
 #include <porlab.h>
 int x;
 pthread_mutex_t l = PTHREAD_MUTEX_INITIALIZER;
-void *t1(void *arg) { pthread_mutex_lock(&l); porlab_await_eq(&x, 1); pthread_mutex_unlock(&l); return 0; }
+void *t1(void *arg) {
+    pthread_mutex_lock(&l); porlab_await_eq(&x, 1); pthread_mutex_unlock(&l); return 0;
+}
 int main() {
     pthread_t t;
     pthread_create(&t, 0, t1, 0);
@@ -357,9 +359,10 @@ int main() {
 }  // namespace
 }  // namespace porlab
 
-// ---- every C program of the corpus, under every explorer, with budgets ---------------------------
-// Run in the sanitizer build (make test-sanitize): no input may crash porlab. Programs that are
-// unsupported must say so with an UnsupportedError / InputError, never a crash.
+// ---- every C program of the corpus, under every explorer, with budgets
+// --------------------------- Run in the sanitizer build (make test-sanitize): no input may crash
+// porlab. Programs that are unsupported must say so with an UnsupportedError / InputError, never a
+// crash.
 
 #include <filesystem>
 #include <fstream>
@@ -393,17 +396,25 @@ std::vector<CorpusProgram> corpus() {
                 std::string a;
                 bool clang = false;  // after "--": clang's own flags
                 while (args >> a) {
-                    if (clang) p.opts.clangArgs.push_back(a);
-                    else if (a == "--") clang = true;
-                    else if (a == "--unroll" && args >> a) p.opts.unroll = std::stoi(a);
-                    else if (a == "--max-threads" && args >> a) p.opts.maxThreads = std::stoi(a);
-                    else if (a == "--max-locations" && args >> a) p.opts.maxDynamicLocations = std::stoi(a);
-                    else if (a == "--loops" && args >> a) p.opts.loops = a;
-                    else if (a == "--deadlock-blocked") p.opts.deadlockIsError = false;
+                    if (clang)
+                        p.opts.clangArgs.push_back(a);
+                    else if (a == "--")
+                        clang = true;
+                    else if (a == "--unroll" && args >> a)
+                        p.opts.unroll = std::stoi(a);
+                    else if (a == "--max-threads" && args >> a)
+                        p.opts.maxThreads = std::stoi(a);
+                    else if (a == "--max-locations" && args >> a)
+                        p.opts.maxDynamicLocations = std::stoi(a);
+                    else if (a == "--loops" && args >> a)
+                        p.opts.loops = a;
+                    else if (a == "--deadlock-blocked")
+                        p.opts.deadlockIsError = false;
                     else if (a.rfind("-D", 0) == 0) {
                         const auto eq = a.find('=');
-                        p.opts.defines.emplace_back(a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
-                                                    eq == std::string::npos ? "" : a.substr(eq + 1));
+                        p.opts.defines.emplace_back(
+                            a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
+                            eq == std::string::npos ? "" : a.substr(eq + 1));
                     }
                 }
             }
@@ -450,9 +461,10 @@ TEST(CFrontCorpus, NoProgramCrashesAnyExplorer) {
                     (void)explore(*p, info.name, o);
                     ADD_FAILURE() << "no UnsupportedError";
                 } catch (const UnsupportedError& e) {
-                    EXPECT_NE(std::string(e.what()).find("program '" +
-                                                         std::filesystem::path(cp.path).stem().string() + "'"),
-                              std::string::npos)
+                    EXPECT_NE(
+                        std::string(e.what()).find(
+                            "program '" + std::filesystem::path(cp.path).stem().string() + "'"),
+                        std::string::npos)
                         << e.what();
                 }
                 continue;
@@ -480,10 +492,12 @@ TEST(CFront, NaiveAndOptimalAgreeOnCorpusOutcomes) {
 }
 
 TEST(CFront, CompileErrorsAndUnsupportedCallsAreTypedErrors) {
-    EXPECT_THROW((void)loadCSource("int main(void) { return nope; }", "bad.c", withPorlabHeader()), InputError);
+    EXPECT_THROW((void)loadCSource("int main(void) { return nope; }", "bad.c", withPorlabHeader()),
+                 InputError);
     try {
-        (void)loadCSource("#include <stdio.h>\nint main(void) {\n  return fopen(\"a\", \"r\") != 0;\n}\n",
-                          "lib.c", withPorlabHeader());
+        (void)loadCSource(
+            "#include <stdio.h>\nint main(void) {\n  return fopen(\"a\", \"r\") != 0;\n}\n",
+            "lib.c", withPorlabHeader());
         ADD_FAILURE() << "fopen accepted";
     } catch (const UnsupportedError& e) {
         EXPECT_NE(std::string(e.what()).find("lib.c:3"), std::string::npos) << e.what();

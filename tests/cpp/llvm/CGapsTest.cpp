@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
 #include "porlab/llvm/CProgram.hpp"
 
 namespace porlab {
@@ -42,7 +42,8 @@ TEST(CGaps, FreeKillsEveryLocationOfTheBlock) {
     auto p = loadCSource(kFreeField, "free_field.c");
     // The free is one event per location (two), each conflicting with accesses to it: every
     // explorer sees both orders of the read and the free of p->second.
-    for (const char* e : {"naive", "source", "optimal", "optimal-await", "graph", "rf", "rvf", "lapor"}) {
+    for (const char* e :
+         {"naive", "source", "optimal", "optimal-await", "graph", "rf", "rvf", "lapor"}) {
         SCOPED_TRACE(e);
         const auto r = explore(*p, e);
         EXPECT_EQ(r.errors, 1U);
@@ -85,7 +86,8 @@ int main(void) {
         EXPECT_EQ(r.complete, 0U);
         EXPECT_GE(r.errors, 2U);
         ASSERT_EQ(r.errorSites.size(), 2U);  // whichever thread frees second
-        for (const auto& s : r.errorSites) EXPECT_EQ(s.aux, static_cast<int>(FaultKind::DoubleFree));
+        for (const auto& s : r.errorSites)
+            EXPECT_EQ(s.aux, static_cast<int>(FaultKind::DoubleFree));
     }
 }
 
@@ -286,7 +288,8 @@ int main(void) {
     // the writer's unlock releases the mutex (an Unlock), the reader's decrements the count
     std::vector<EventKind> kinds;
     for (const Event& ev : first) kinds.push_back(ev.kind);
-    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), EventKind::Unlock), 2);  // write unlock, rdlock's
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), EventKind::Unlock),
+              2);  // write unlock, rdlock's
     e->restore(s);
     EXPECT_EQ(rest(*e), first);
     auto other = p->newExecution();

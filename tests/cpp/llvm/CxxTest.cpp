@@ -5,11 +5,11 @@
 
 #include <string>
 
+#include "llvm/CTestSupport.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/llvm/CProgram.hpp"
 #include "porlab/llvm/Cxx.hpp"
-#include "llvm/CTestSupport.hpp"
 
 namespace porlab {
 namespace {

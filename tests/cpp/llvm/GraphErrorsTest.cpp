@@ -11,10 +11,10 @@
 #include <sstream>
 #include <string>
 
-#include "porlab/explore/PartitionSizes.hpp"
-#include "porlab/explore/Explorer.hpp"
-#include "porlab/llvm/CProgram.hpp"
 #include "llvm/CTestSupport.hpp"
+#include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/PartitionSizes.hpp"
+#include "porlab/llvm/CProgram.hpp"
 
 namespace porlab {
 namespace {
@@ -59,7 +59,8 @@ std::string checkLapor(const Program& p) {
     const auto naive = explore(p, "naive", noRaces);
     const auto sizes = partitionSizes(p, noRaces);
     for (const char* coherence : {"wb", "mo"}) {
-        const Equivalence eq = std::string(coherence) == "mo" ? Equivalence::LockAwareMo : Equivalence::LockAware;
+        const Equivalence eq =
+            std::string(coherence) == "mo" ? Equivalence::LockAwareMo : Equivalence::LockAware;
         ClassCounter counter;
         ExploreOptions o;
         o.checkRaces = false;
@@ -67,14 +68,19 @@ std::string checkLapor(const Program& p) {
         o.onTrace = [&](const Trace& t) { counter.add(t); };
         const auto r = explore(p, "lapor", o);
         const auto want = sizes.classes[static_cast<int>(eq)];
-        m << (r.outcomes != naive.outcomes ? std::string(" ") + coherence + ": outcomes differ;" : "");
+        m << (r.outcomes != naive.outcomes ? std::string(" ") + coherence + ": outcomes differ;"
+                                           : "");
         if (r.errorSites != naive.errorSites)
-            m << " " << coherence << ": error sites " << r.errorSites.size() << " vs " << naive.errorSites.size() << ";";
+            m << " " << coherence << ": error sites " << r.errorSites.size() << " vs "
+              << naive.errorSites.size() << ";";
         if (r.complete != want.complete)
-            m << " " << coherence << ": complete " << r.complete << " vs " << want.complete << " classes;";
-        if (counter.classes(eq).complete != r.complete) m << " " << coherence << ": repeated classes;";
+            m << " " << coherence << ": complete " << r.complete << " vs " << want.complete
+              << " classes;";
+        if (counter.classes(eq).complete != r.complete)
+            m << " " << coherence << ": repeated classes;";
         if (r.blocked != want.blocked)
-            m << " " << coherence << ": blocked " << r.blocked << " vs " << want.blocked << " classes;";
+            m << " " << coherence << ": blocked " << r.blocked << " vs " << want.blocked
+              << " classes;";
     }
     return m.str();
 }
@@ -85,10 +91,10 @@ TEST(GraphEngineOnC, ErrorTracesEndWithTheirFault) {
     // not happen-after it. double_free.c: whichever free comes second faults.
     // write_after_free_*.c, write_after_frame_end.c: the same with a read before the write, the
     // free in the other thread, two writers.
-    for (const char* file : {"dead_frame.c", "double_free.c", "deadlock_abba.c", "use_after_free_field.c",
-                             "cond_broadcast_bug.c", "null_deref.c", "write_after_free_read.c",
-                             "write_after_free_other.c", "write_after_free_two.c",
-                             "write_after_frame_end.c"}) {
+    for (const char* file :
+         {"dead_frame.c", "double_free.c", "deadlock_abba.c", "use_after_free_field.c",
+          "cond_broadcast_bug.c", "null_deref.c", "write_after_free_read.c",
+          "write_after_free_other.c", "write_after_free_two.c", "write_after_frame_end.c"}) {
         SCOPED_TRACE(file);
         const auto p = corpus(file);
         std::set<Site> want;
@@ -123,9 +129,9 @@ TEST(LaporOnC, WritesRacingWithAFree) {
     // A plain write faults when it comes after the free (or frame end) of its location: lapor
     // (wb) reported a graph only if its coherence was that of a canonical witness that could put
     // the write after the free, a faulting order, and lost the class where it precedes it.
-    for (const char* file : {"write_after_free.c", "write_after_free_read.c", "write_after_free_other.c",
-                             "write_after_free_two.c", "write_after_free_po.c", "write_after_frame_end.c",
-                             "dead_frame.c"}) {
+    for (const char* file : {"write_after_free.c", "write_after_free_read.c",
+                             "write_after_free_other.c", "write_after_free_two.c",
+                             "write_after_free_po.c", "write_after_frame_end.c", "dead_frame.c"}) {
         SCOPED_TRACE(file);
         EXPECT_EQ(checkLapor(*corpus(file)), "");
     }
@@ -273,9 +279,11 @@ TEST(LaporOnC, GeneratedTrylockPrograms) {
         "if (pthread_mutex_trylock(&m) == 0) { x = K; pthread_mutex_unlock(&m); } else { y = K; }",
         "if (x) { if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m); else y = K; }",
         "pthread_mutex_lock(&m); r = y; pthread_mutex_unlock(&m); x = r + K;",
-        "pthread_mutex_lock(&n); if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m); else y = K; "
+        "pthread_mutex_lock(&n); if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m); "
+        "else y = K; "
         "pthread_mutex_unlock(&n);",
-        "pthread_mutex_lock(&m); if (pthread_mutex_trylock(&m) != 0) y = K; pthread_mutex_unlock(&m);",
+        "pthread_mutex_lock(&m); if (pthread_mutex_trylock(&m) != 0) y = K; "
+        "pthread_mutex_unlock(&m);",
         "if (pthread_mutex_trylock(&n) == 0) { r = x; y = r + K; pthread_mutex_unlock(&n); }",
         "y = K;",
     };
@@ -289,7 +297,8 @@ TEST(LaporOnC, GeneratedTrylockPrograms) {
         std::string b;
         for (int j = 0; j < fragments; ++j) {
             std::string f = frags[pick()];
-            for (std::size_t at; (at = f.find('K')) != std::string::npos;) f.replace(at, 1, std::to_string(k * 10 + j + 1));
+            for (std::size_t at; (at = f.find('K')) != std::string::npos;)
+                f.replace(at, 1, std::to_string(k * 10 + j + 1));
             b += "    " + f + "\n";
         }
         return b;
@@ -302,16 +311,20 @@ TEST(LaporOnC, GeneratedTrylockPrograms) {
     const int want = small ? 8 : 16;
     int checked = 0;
     for (int prog = 0; prog < 60 && checked < want; ++prog) {
-        std::string src = "#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER, "
-                          "n = PTHREAD_MUTEX_INITIALIZER;\nint x, y;\n";
+        std::string src =
+            "#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER, "
+            "n = PTHREAD_MUTEX_INITIALIZER;\nint x, y;\n";
         src += "void *t1(void *a) {\n    int r = 0; (void)r;\n" + body(1, 2) + "    return 0;\n}\n";
         src += "void *t2(void *a) {\n    int r = 0; (void)r;\n" + body(2, 2) + "    return 0;\n}\n";
-        src += "int main(void) {\n    int r = 0; (void)r;\n    pthread_t a, b;\n    pthread_create(&a, 0, t1, 0);\n"
-               "    pthread_create(&b, 0, t2, 0);\n" + body(3, 1) + "    return 0;\n}\n";
+        src +=
+            "int main(void) {\n    int r = 0; (void)r;\n    pthread_t a, b;\n    "
+            "pthread_create(&a, 0, t1, 0);\n"
+            "    pthread_create(&b, 0, t2, 0);\n" +
+            body(3, 1) + "    return 0;\n}\n";
         SCOPED_TRACE(src);
         const auto p = loadCSource(src, "gen.c", options());
         ExploreOptions noRaces;  // (as checkLapor: with the race check, most traces end early as
-        noRaces.checkRaces = false;  // errors and the cap would let much larger programs through)
+        noRaces.checkRaces = false;   // errors and the cap would let much larger programs through)
         noRaces.maxTraces = cap + 1;  // (a rejected program is not enumerated to its end)
         if (explore(*p, "naive", noRaces).budgetExceeded) continue;
         ++checked;
@@ -326,8 +339,8 @@ TEST(LaporOnC, FindsTheLostWakeUpOfCondBroadcastBug) {
     const auto p = corpus("cond_broadcast_bug.c");
     EXPECT_EQ(checkLapor(*p), "");
     EXPECT_GE(explore(*p, "lapor").errors, 1U);
-    for (const char* file : {"cond_broadcast.c", "cond_signal.c", "producer_consumer.c", "lapor_2rw_lock.c",
-                             "lapor_ww_rr_lock.c", "philosophers_deadlock.c"}) {
+    for (const char* file : {"cond_broadcast.c", "cond_signal.c", "producer_consumer.c",
+                             "lapor_2rw_lock.c", "lapor_ww_rr_lock.c", "philosophers_deadlock.c"}) {
         SCOPED_TRACE(file);
         EXPECT_EQ(checkLapor(*corpus(file)), "");
     }

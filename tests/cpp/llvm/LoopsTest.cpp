@@ -93,7 +93,9 @@ const char* kLoopPeel = R"(
 #include <stdatomic.h>
 atomic_int x;
 void *one(void *v) { (void)v; int a; do a = atomic_load(&x); while (a != 0); return 0; }
-void *two(void *v) { (void)v; int b = atomic_load(&x); while (b != 0) b = atomic_load(&x); return 0; }
+void *two(void *v) {
+    (void)v; int b = atomic_load(&x); while (b != 0) b = atomic_load(&x); return 0;
+}
 int main() {
     pthread_t t[2];
     atomic_store(&x, 1);
@@ -129,9 +131,12 @@ std::set<std::vector<Value>> completeStates(const ExploreResult& r) {
             if (o[k] != -1 || k + 1 >= o.size() || o[k + 1] != kFinished) continue;
             bool finished = true;
             for (std::size_t i = k + 1; i < o.size() && finished;) {
-                if (o[i] == kNotStarted) i += 1;
-                else if (o[i] == kFinished && i + 1 < o.size()) i += 2;
-                else finished = false;
+                if (o[i] == kNotStarted)
+                    i += 1;
+                else if (o[i] == kFinished && i + 1 < o.size())
+                    i += 2;
+                else
+                    finished = false;
             }
             if (finished) {
                 out.insert(o);
@@ -174,7 +179,8 @@ TEST(CLoops, BisimilarityMakesLoopPeelSpinAssumable) {
     EXPECT_EQ(count(functionListing(spin, "two"), "__porlab_spin_assume"), 0U);
     EXPECT_GE(count(functionListing(saver, "two"), "__porlab_spin_assume"), 1U);
     // One load of x left in thread II, as in thread I.
-    EXPECT_EQ(count(functionListing(saver, "two"), "load"), count(functionListing(saver, "one"), "load"));
+    EXPECT_EQ(count(functionListing(saver, "two"), "load"),
+              count(functionListing(saver, "one"), "load"));
     for (const char* explorer : {"optimal", "graph"}) {
         const ExploreResult none = explore(*loadSrc(kLoopPeel, "none"), explorer);
         const ExploreResult sa = explore(*loadSrc(kLoopPeel, "spin-assume"), explorer);
@@ -268,7 +274,8 @@ int main() {
 )";
 
 // The AssumeBlock markers of the traces of `r`, as (thread, cause, index, operand).
-std::set<std::tuple<ThreadId, std::string, std::uint32_t, Value>> blockMarkers(const ExploreResult& r) {
+std::set<std::tuple<ThreadId, std::string, std::uint32_t, Value>> blockMarkers(
+    const ExploreResult& r) {
     std::set<std::tuple<ThreadId, std::string, std::uint32_t, Value>> out;
     for (const Trace& t : r.traces)
         for (const Event& e : t.events())
@@ -297,7 +304,8 @@ TEST(CLoops, BlockCausesAndIterationStarts) {
     // (read y) while p ran its first iterations; at the 16th jump back nothing else can run and
     // nothing changed since the 8th: p's state is recorded, and found again at the 24th, a
     // livelock, named by the iteration that began with the read at index 16.
-    EXPECT_EQ(run("none", std::nullopt), (std::set<M>{{0, "assume", 2, -1}, {1, "livelock", 24, 16}}));
+    EXPECT_EQ(run("none", std::nullopt),
+              (std::set<M>{{0, "assume", 2, -1}, {1, "livelock", 24, 16}}));
 }
 
 // The livelock check is exact: while another thread can still run, the loop goes on. Here the
@@ -324,7 +332,8 @@ int main() {
     keep.keepTraces = true;
     const ExploreResult r = explore(*loadCSource(src, "nolive.c", o), "optimal", keep);
     EXPECT_GT(r.complete, 0U);
-    for (const auto& [t, cause, index, operand] : blockMarkers(r)) EXPECT_EQ(cause, "execution-cut");
+    for (const auto& [t, cause, index, operand] : blockMarkers(r))
+        EXPECT_EQ(cause, "execution-cut");
     // The cut's warning names the loop and the options that help.
     bool named = false;
     const auto prog = loadCSource(src, "nolive.c", o);
@@ -336,9 +345,7 @@ int main() {
     EXPECT_TRUE(named);
 }
 
-TEST(CLoops, UnknownModeIsAnInputError) {
-    EXPECT_THROW((void)load("rotate"), InputError);
-}
+TEST(CLoops, UnknownModeIsAnInputError) { EXPECT_THROW((void)load("rotate"), InputError); }
 
 }  // namespace
 }  // namespace porlab

@@ -23,7 +23,9 @@ void *inc(void *a) {
     while (1) { int v = atomic_fetch_add(&x, 1); if (v == 42) break; atomic_fetch_add(&x, -1); }
     return 0;
 }
-void *obs(void *a) { int b = atomic_load(&x); if (b) { int c = atomic_load(&x); assert(c); } return 0; }
+void *obs(void *a) {
+    int b = atomic_load(&x); if (b) { int c = atomic_load(&x); assert(c); } return 0;
+}
 int main() {
     pthread_t t[2];
     pthread_create(&t[0], 0, inc, 0);
@@ -66,9 +68,11 @@ TEST(Saver, InstrumentsPurityChecksAndZne) {
     const std::string push = disassembleC(*load(kPush, "saver"));
     EXPECT_NE(push.find("__porlab_purity_check"), std::string::npos);
     EXPECT_NE(push.find("__porlab_iteration_begin"), std::string::npos);
-    EXPECT_EQ(disassembleC(*load(kPush, "spin-assume")).find("__porlab_purity_check"), std::string::npos);
+    EXPECT_EQ(disassembleC(*load(kPush, "spin-assume")).find("__porlab_purity_check"),
+              std::string::npos);
     // The zne loop gets no purity check (its decrement is annotated instead).
-    EXPECT_EQ(disassembleC(*load(kZneObs, "saver")).find("__porlab_purity_check"), std::string::npos);
+    EXPECT_EQ(disassembleC(*load(kZneObs, "saver")).find("__porlab_purity_check"),
+              std::string::npos);
 }
 
 TEST(Saver, PurityCheckBlocksFailedPushes) {

@@ -110,7 +110,8 @@ TEST(TraceDisplay, ErrorSitesAreCountedOverNondetRuns) {
         EXPECT_EQ(s.site, r.errorSites[k]);
         EXPECT_EQ(s.traces, 1U);
         EXPECT_EQ(s.site.pos.line, 6U + k);
-        EXPECT_EQ(s.first.errorMessage(), k == 0 ? "assertion `v != 1' failed" : "assertion `v != 2' failed");
+        EXPECT_EQ(s.first.errorMessage(),
+                  k == 0 ? "assertion `v != 1' failed" : "assertion `v != 2' failed");
         // the trace of the input that fails there: (main, first call, value 1 or 2)
         EXPECT_EQ(s.first.inputs(), (std::vector<Value>{0, 0, static_cast<Value>(k + 1)}));
     }
@@ -165,7 +166,8 @@ TEST(TraceDisplay, ReachErrorAndFree) {
     o.keepTraces = true;
     // p and *p race on purpose (t1 reads them unsynchronised): with the race check, the race is
     // the error; without it, reach_error.
-    EXPECT_EQ(explore(*p, "optimal", o).firstError->errorMessage().rfind("fault: data race", 0), 0U);
+    EXPECT_EQ(explore(*p, "optimal", o).firstError->errorMessage().rfind("fault: data race", 0),
+              0U);
     o.checkRaces = false;
     const auto r = explore(*p, "optimal", o);
     ASSERT_EQ(r.errors, 1U);

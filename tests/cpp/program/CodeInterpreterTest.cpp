@@ -19,7 +19,7 @@ using namespace code;
 
 // A module of hand-written functions over one 8-byte global `x` (initially 0).
 class ModuleBuilder {
-public:
+  public:
     ModuleBuilder() {
         mod_.files = {"", "hand.c"};
         CGlobal x;
@@ -51,8 +51,8 @@ public:
         code.push_back(in);
         return static_cast<std::int32_t>(code.size() - 1);
     }
-    std::int32_t builtin(std::int32_t f, Builtin b, std::vector<std::int32_t> args, std::int32_t dst,
-                         std::uint32_t line, std::int64_t imm = 0) {
+    std::int32_t builtin(std::int32_t f, Builtin b, std::vector<std::int32_t> args,
+                         std::int32_t dst, std::uint32_t line, std::int64_t imm = 0) {
         CInstr in;
         in.op = COp::Builtin;
         in.sub = static_cast<std::uint8_t>(b);
@@ -68,7 +68,8 @@ public:
         mod_.mainFunction = mainFunction;
         mod_.staticBase.assign(static_cast<std::size_t>(mod_.firstDynamicObject()), 0);
         std::uint64_t base = 16;
-        for (std::size_t o = 1; o < mod_.staticBase.size(); ++o, base += 16) mod_.staticBase[o] = base;
+        for (std::size_t o = 1; o < mod_.staticBase.size(); ++o, base += 16)
+            mod_.staticBase[o] = base;
         mod_.dynamicBase = 1 << 16;
         return mod_;
     }
@@ -77,7 +78,7 @@ public:
     }
     const CModule& mod() const { return mod_; }
 
-private:
+  private:
     CModule mod_;
 };
 
@@ -109,7 +110,8 @@ CModule lostUpdate() {
     const auto zero = mb.constant(0);
     const auto one = mb.constant(1);
     const auto two = mb.constant(2);
-    const auto wfn = mb.constant(mb.pointerTo(mb.mod().functionObject(static_cast<std::size_t>(worker))));
+    const auto wfn =
+        mb.constant(mb.pointerTo(mb.mod().functionObject(static_cast<std::size_t>(worker))));
     CInstr alloca = op(COp::AllocaLocal, 0);
     alloca.imm = 8;
     mb.emit(main, alloca, 10);
@@ -163,8 +165,8 @@ TEST(CodeInterpreter, RunsThroughTheExecutionInterface) {
     ev = e->step(0);
     EXPECT_EQ(e->status(0), ThreadStatus::Failed);
     EXPECT_TRUE(e->failed());
-    const auto fails = std::count_if(ev.begin(), ev.end(),
-                                     [](const Event& x) { return x.kind == EventKind::AssertFail; });
+    const auto fails = std::count_if(
+        ev.begin(), ev.end(), [](const Event& x) { return x.kind == EventKind::AssertFail; });
     EXPECT_EQ(fails, 1);
 }
 

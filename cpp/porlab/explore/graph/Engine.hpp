@@ -24,7 +24,7 @@
 namespace porlab::graph {
 
 class Engine {
-public:
+  public:
     virtual ~Engine() = default;
 
     [[nodiscard]] virtual Execution& execution() = 0;
@@ -61,7 +61,7 @@ public:
     [[nodiscard]] virtual std::vector<std::int32_t>& porfScratch(std::size_t depth) = 0;
     [[nodiscard]] virtual std::vector<Ref>& refScratch(std::size_t depth) = 0;
 
-protected:
+  protected:
     Engine() = default;
     Engine(const Engine&) = default;
     Engine& operator=(const Engine&) = default;

@@ -11,19 +11,24 @@ Event withReadValue(const Node& n, Value v) {
     Event e = n.ev;
     e.rval = v;
     switch (e.kind) {
-    case EventKind::FetchAdd: e.wval = rmwResult(e, v); break;
-    case EventKind::CasSuccess:
-    case EventKind::CasFailure:
-        if (v == e.operand) {
-            e.kind = EventKind::CasSuccess;
-            e.wval = n.casWval;
-        } else {
-            e.kind = EventKind::CasFailure;
-            e.wval = 0;
-        }
-        break;
-    case EventKind::Lock: e.wval = 1; break;
-    default: break;
+        case EventKind::FetchAdd:
+            e.wval = rmwResult(e, v);
+            break;
+        case EventKind::CasSuccess:
+        case EventKind::CasFailure:
+            if (v == e.operand) {
+                e.kind = EventKind::CasSuccess;
+                e.wval = n.casWval;
+            } else {
+                e.kind = EventKind::CasFailure;
+                e.wval = 0;
+            }
+            break;
+        case EventKind::Lock:
+            e.wval = 1;
+            break;
+        default:
+            break;
     }
     return e;
 }
@@ -54,7 +59,8 @@ Ref ExecutionGraph::spawnerOf(ThreadId t) const {
     const std::size_t T = threads.size();
     auto spawns = [&](Ref r) {
         if (r.t == kInitThread) return false;
-        if (static_cast<std::size_t>(r.i) >= threads[static_cast<std::size_t>(r.t)].size()) return false;
+        if (static_cast<std::size_t>(r.i) >= threads[static_cast<std::size_t>(r.t)].size())
+            return false;
         const Event& e = at(r).ev;
         return e.kind == EventKind::Spawn && e.aux == t;
     };
@@ -140,7 +146,8 @@ void ExecutionGraph::push(ThreadId t, const Node& n) {
     computeView(t, i, &v[static_cast<std::size_t>(i) * width_]);
     lockNodeAdded(t, n, i);
     const auto child = static_cast<std::size_t>(n.ev.aux);
-    if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && child < threads.size()) spawner_[child] = Ref{t, i};
+    if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && child < threads.size())
+        spawner_[child] = Ref{t, i};
 }
 
 void ExecutionGraph::pop(ThreadId t) {
@@ -171,10 +178,12 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
     views_.resize(T);
     zneDone.resize(T);
     for (std::size_t t = 0; t < T; ++t) {
-        const auto n = std::min<std::size_t>(static_cast<std::size_t>(keep[t]), g.threads[t].size());
+        const auto n =
+            std::min<std::size_t>(static_cast<std::size_t>(keep[t]), g.threads[t].size());
         const auto k = static_cast<std::ptrdiff_t>(n);
         threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + k);
-        views_[t].assign(g.views_[t].begin(), g.views_[t].begin() + k * static_cast<std::ptrdiff_t>(width_));
+        views_[t].assign(g.views_[t].begin(),
+                         g.views_[t].begin() + k * static_cast<std::ptrdiff_t>(width_));
         // positions deleted: their zne is new again
         zneDone[t].clear();
         for (const std::int32_t x : g.zneDone[t])
@@ -258,7 +267,8 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
         for (const Node& n : g.threads[t]) {
             if (n.ev.loc >= 0) maxLoc = std::max(maxLoc, static_cast<std::size_t>(n.ev.loc) + 1);
             if (n.placeholder) {
-                if (placeholders && n.ev.kind == EventKind::Lock) lockPlaceholders_.push_back(n.ev.loc);
+                if (placeholders && n.ev.kind == EventKind::Lock)
+                    lockPlaceholders_.push_back(n.ev.loc);
             } else {
                 ++liveLen_[t];
             }
@@ -269,7 +279,8 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     for (std::size_t t = 0; t < T; ++t)
         for (const Node& n : g.threads[t])
             if (!n.placeholder && observesHeld(n) && n.rf.t != kInitThread)
-                ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
+                ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] +
+                                                       n.rf.i)];
     live_ = 0;
     for (auto l : liveLen_) live_ += static_cast<std::size_t>(l);
     trail_.clear();
@@ -301,7 +312,8 @@ void CoChecker::exec(std::int32_t v) {
     trail_.push_back(v);
     ++pos_[static_cast<std::size_t>(r.t)];
     ++mutexStates;
-    for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+    for (auto k = succStart_[static_cast<std::size_t>(v)];
+         k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
         --indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
     const auto loc = static_cast<std::size_t>(n.ev.loc);
     if (acquires(n)) {
@@ -313,15 +325,16 @@ void CoChecker::exec(std::int32_t v) {
         // The last failed trylock of a section of an open-ended thread that has no more
         // events: the section may end now.
         const auto src = off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i;
-        if (--pendingObs_[static_cast<std::size_t>(src)] == 0 && holder_[loc] >= 0 && holderAcq_[loc] == src &&
-            endedOpen(holder_[loc]))
+        if (--pendingObs_[static_cast<std::size_t>(src)] == 0 && holder_[loc] >= 0 &&
+            holderAcq_[loc] == src && endedOpen(holder_[loc]))
             release(loc);
     }
     // An open-ended thread's open critical sections end after its last event so far (or after
     // the failed trylocks that observe them).
     if (endedOpen(r.t))
         for (std::size_t l = 0; l < holder_.size(); ++l)
-            if (holder_[l] == r.t && pendingObs_[static_cast<std::size_t>(holderAcq_[l])] == 0) release(l);
+            if (holder_[l] == r.t && pendingObs_[static_cast<std::size_t>(holderAcq_[l])] == 0)
+                release(l);
 }
 
 void CoChecker::unexec() {
@@ -338,9 +351,11 @@ void CoChecker::unexec() {
         released_.pop_back();
     }
     if (acquires(n)) holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
-    if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
+    if (observesHeld(n))
+        ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
     --pos_[static_cast<std::size_t>(r.t)];
-    for (auto k = succStart_[static_cast<std::size_t>(v)]; k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+    for (auto k = succStart_[static_cast<std::size_t>(v)];
+         k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
         ++indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
 }
 
@@ -355,7 +370,9 @@ bool CoChecker::search() {
     auto ready = [&](std::size_t t) {
         return pos_[t] < liveLen_[t] && indeg_[static_cast<std::size_t>(nodeOf(t))] == 0;
     };
-    auto next = [&](std::size_t t) -> const Node& { return g_->threads[t][static_cast<std::size_t>(pos_[t])]; };
+    auto next = [&](std::size_t t) -> const Node& {
+        return g_->threads[t][static_cast<std::size_t>(pos_[t])];
+    };
     // Greedy: everything but lock acquisitions. (A failed trylock is ready once its section
     // has begun, and its section cannot end before it: edges and deferred ends.)
     for (bool progress = true; progress;) {
@@ -399,7 +416,8 @@ bool CoChecker::search() {
 bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
     const std::size_t T = g.threads.size();
     off_.assign(T + 1, 0);
-    for (std::size_t t = 0; t < T; ++t) off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    for (std::size_t t = 0; t < T; ++t)
+        off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
     const auto N = static_cast<std::size_t>(off_[T]);
     auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
     edges_.clear();
@@ -407,7 +425,8 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
     // Position of every write in its location's co (a linear search per read was the hot spot).
     coPos_.assign(N, -1);
     for (const auto& c : g.co)
-        for (std::size_t k = 0; k < c.size(); ++k) coPos_[static_cast<std::size_t>(flat(c[k]))] = static_cast<std::int32_t>(k);
+        for (std::size_t k = 0; k < c.size(); ++k)
+            coPos_[static_cast<std::size_t>(flat(c[k]))] = static_cast<std::int32_t>(k);
     for (std::size_t t = 0; t < T; ++t) {
         const auto& th = g.threads[t];
         for (std::size_t i = 0; i < th.size(); ++i) {
@@ -417,16 +436,19 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
             if (n.placeholder) {
                 if (placeholders && !(mutexMode_ && n.ev.kind == EventKind::Lock)) {
                     const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
-                    const Value v = c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
+                    const Value v =
+                        c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
                     if (admits(n.ev, v)) return false;
                 }
                 continue;
             }
             if (i > 0) edges_.emplace_back(flat(x) - 1, flat(x));
-            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T &&
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T &&
                 !g.threads[static_cast<std::size_t>(n.ev.aux)].empty())
                 edges_.emplace_back(flat(x), flat(Ref{n.ev.aux, 0}));
-            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T) {
+            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T) {
                 const auto& ch = g.threads[static_cast<std::size_t>(n.ev.aux)];
                 std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
                 if (last >= 0 && ch.back().placeholder) --last;
@@ -439,24 +461,29 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
                 edges_.emplace_back(flat(n.rf), flat(x));
                 const auto& st = g.threads[static_cast<std::size_t>(n.rf.t)];
                 for (auto k = static_cast<std::size_t>(n.rf.i) + 1; k < st.size(); ++k)
-                    if (!st[k].placeholder && st[k].ev.kind == EventKind::Unlock && st[k].ev.loc == n.ev.loc) {
-                        edges_.emplace_back(flat(x), flat(Ref{n.rf.t, static_cast<std::int32_t>(k)}));
+                    if (!st[k].placeholder && st[k].ev.kind == EventKind::Unlock &&
+                        st[k].ev.loc == n.ev.loc) {
+                        edges_.emplace_back(flat(x),
+                                            flat(Ref{n.rf.t, static_cast<std::int32_t>(k)}));
                         break;
                     }
                 continue;
             }
             if (memoryEdges_ && readsMemory(n.ev.kind)) {
                 if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
-                const int k = n.rf.t == kInitThread ? -1 : coPos_[static_cast<std::size_t>(flat(n.rf))];
+                const int k =
+                    n.rf.t == kInitThread ? -1 : coPos_[static_cast<std::size_t>(flat(n.rf))];
                 const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
-                if (static_cast<std::size_t>(k + 1) < c.size() && !(c[static_cast<std::size_t>(k + 1)] == x))
+                if (static_cast<std::size_t>(k + 1) < c.size() &&
+                    !(c[static_cast<std::size_t>(k + 1)] == x))
                     edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));
             }
         }
     }
     if (memoryEdges_)
         for (const auto& c : g.co)
-            for (std::size_t k = 1; k < c.size(); ++k) edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
+            for (std::size_t k = 1; k < c.size(); ++k)
+                edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
     indeg_.assign(N, 0);
     succStart_.assign(N + 1, 0);
     for (const auto& [a, b] : edges_) {
@@ -467,7 +494,8 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
     succ_.assign(edges_.size(), 0);
     {
         std::vector<std::int32_t> fill(succStart_.begin(), succStart_.end() - 1);
-        for (const auto& [a, b] : edges_) succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
+        for (const auto& [a, b] : edges_)
+            succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
     }
     return true;
 }
@@ -493,10 +521,13 @@ std::string ExecutionGraph::toString() const {
         o << "T" << t << ":";
         for (const Node& n : threads[t]) {
             o << " [" << n.stamp << "]" << name(n.ev.kind) << "(" << n.ev.loc << ")";
-            if (n.placeholder) o << "<-?";
+            if (n.placeholder)
+                o << "<-?";
             else if (readsMemory(n.ev.kind)) {
-                if (n.rf.t == kInitThread) o << "<-init";
-                else o << "<-" << n.rf.t << "." << n.rf.i;
+                if (n.rf.t == kInitThread)
+                    o << "<-init";
+                else
+                    o << "<-" << n.rf.t << "." << n.rf.i;
             }
         }
         o << "\n";
@@ -525,7 +556,8 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     watchers_.clear();
     for (std::size_t t = 0; t < T; ++t) {
         const auto& th = g.threads[t];
-        if (lim_[t] > static_cast<std::int32_t>(th.size())) lim_[t] = static_cast<std::int32_t>(th.size());
+        if (lim_[t] > static_cast<std::int32_t>(th.size()))
+            lim_[t] = static_cast<std::int32_t>(th.size());
         if (lim_[t] > 0 && th[static_cast<std::size_t>(lim_[t] - 1)].placeholder) {
             --lim_[t];
             if (placeholders) {
@@ -553,12 +585,17 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
                     watched_.push_back(n.ev.loc);
             }
             if (readsMemory(n.ev.kind) && !isMutexEvent(n)) {
-                if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
-                else ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+                if (n.rf.t == kInitThread)
+                    ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
+                else
+                    ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
             }
-            if (isMutexEvent(n) && observesHeld(n) && n.rf.t != kInitThread) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
-            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T)
-                spawnOf_[static_cast<std::size_t>(n.ev.aux)] = {static_cast<ThreadId>(t), Ref{static_cast<std::int32_t>(t), i}};
+            if (isMutexEvent(n) && observesHeld(n) && n.rf.t != kInitThread)
+                ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T)
+                spawnOf_[static_cast<std::size_t>(n.ev.aux)] = {
+                    static_cast<ThreadId>(t), Ref{static_cast<std::int32_t>(t), i}};
         }
     }
     trail_.clear();
@@ -566,7 +603,8 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     interrupted_ = false;
     if (enumerate_) {
         watched_.clear();
-        for (std::size_t l = 0; l < g.initial.size(); ++l) watched_.push_back(static_cast<LocId>(l));
+        for (std::size_t l = 0; l < g.initial.size(); ++l)
+            watched_.push_back(static_cast<LocId>(l));
     }
     const bool ok = dfs() && !interrupted_;
     order.clear();
@@ -591,7 +629,8 @@ bool SCChecker::enabledNoWrite(ThreadId t) const {
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
     if (isMutexEvent(n) && acquires(n)) return false;  // branched on
     // A failed trylock goes inside the section of its source, which ends after it.
-    if (isMutexEvent(n) && observesHeld(n)) return holder_[static_cast<std::size_t>(n.ev.loc)] == flat(n.rf);
+    if (isMutexEvent(n) && observesHeld(n))
+        return holder_[static_cast<std::size_t>(n.ev.loc)] == flat(n.rf);
     if (isMutexEvent(n) && n.ev.kind == EventKind::Unlock) {
         const std::int32_t h = holder_[static_cast<std::size_t>(n.ev.loc)];
         if (h >= 0 && pendingObs_[static_cast<std::size_t>(h)] > 0) return false;
@@ -605,7 +644,8 @@ bool SCChecker::enabledNoWrite(ThreadId t) const {
 }
 
 bool SCChecker::isMutexEvent(const Node& n) const {
-    return mutexLocks && (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
+    return mutexLocks &&
+           (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
 }
 
 bool SCChecker::enabledWrite(ThreadId t) const {
@@ -634,16 +674,20 @@ bool SCChecker::step(ThreadId t, bool) {
     if (isMutexEvent(n)) {
         auto& h = holder_[static_cast<std::size_t>(n.ev.loc)];
         prev = h;
-        if (observesHeld(n)) --pendingObs_[static_cast<std::size_t>(flat(n.rf))];
-        else h = acquires(n) ? flat(r) : -1;
+        if (observesHeld(n))
+            --pendingObs_[static_cast<std::size_t>(flat(n.rf))];
+        else
+            h = acquires(n) ? flat(r) : -1;
         trail_.emplace_back(r, prev);
         ++pos_[t];
         ++states;
         return true;
     }
     if (readsMemory(n.ev.kind)) {
-        if (n.rf.t == kInitThread) --initReaders_[static_cast<std::size_t>(n.ev.loc)];
-        else --readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+        if (n.rf.t == kInitThread)
+            --initReaders_[static_cast<std::size_t>(n.ev.loc)];
+        else
+            --readersLeft_[static_cast<std::size_t>(flat(n.rf))];
     }
     if (writesMemory(n.ev.kind)) {
         prev = cur_[static_cast<std::size_t>(n.ev.loc)];
@@ -667,8 +711,10 @@ void SCChecker::undo() {
     }
     if (writesMemory(n.ev.kind)) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;
     if (readsMemory(n.ev.kind)) {
-        if (n.rf.t == kInitThread) ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
-        else ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+        if (n.rf.t == kInitThread)
+            ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
+        else
+            ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
     }
 }
 
@@ -716,7 +762,9 @@ bool SCChecker::dfs() {
                 if (c >= 0) {
                     ThreadId u = 0;
                     while (off_[static_cast<std::size_t>(u) + 1] <= c) ++u;
-                    v = g_->threads[static_cast<std::size_t>(u)][static_cast<std::size_t>(c - off_[static_cast<std::size_t>(u)])].ev.wval;
+                    v = g_->threads[static_cast<std::size_t>(u)]
+                                   [static_cast<std::size_t>(c - off_[static_cast<std::size_t>(u)])]
+                                       .ev.wval;
                 }
                 if (admits(p.ev, v)) {
                     rollback();
@@ -732,7 +780,10 @@ bool SCChecker::dfs() {
                 if (c >= 0) {
                     ThreadId u = 0;
                     while (off_[static_cast<std::size_t>(u) + 1] <= c) ++u;
-                    mem[l] = g_->threads[static_cast<std::size_t>(u)][static_cast<std::size_t>(c - off_[static_cast<std::size_t>(u)])].ev.wval;
+                    mem[l] =
+                        g_->threads[static_cast<std::size_t>(u)]
+                                   [static_cast<std::size_t>(c - off_[static_cast<std::size_t>(u)])]
+                                       .ev.wval;
                 }
             }
             if (std::find(finals_->begin(), finals_->end(), mem) == finals_->end())

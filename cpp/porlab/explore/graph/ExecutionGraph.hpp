@@ -35,8 +35,8 @@ struct Node {
     // When its write was added: a read-modify-write revisited by a later write has its write
     // part re-added after that write (TruSt adds the two parts separately).
     std::uint64_t wstamp = 0;
-    Value casWval = 0;        // CAS: the value written if the CAS succeeds
-    bool placeholder = false; // a lock/await left blocked: reads "the final value" (no source)
+    Value casWval = 0;         // CAS: the value written if the CAS succeeds
+    bool placeholder = false;  // a lock/await left blocked: reads "the final value" (no source)
     // SAVER: a zne marker (ev: an AssumeBlock with cause Zne, at the decrement's location) in
     // place of a canceling decrement; rf is the increment it cancels. It blocks its thread.
     bool zne = false;
@@ -55,10 +55,13 @@ struct Node {
 // Does value v let read-like event e proceed (lock: free mutex; await: condition holds)?
 [[nodiscard]] constexpr bool admits(const Event& e, Value v) {
     switch (e.kind) {
-    case EventKind::Lock: return v == 0;
-    case EventKind::Await:
-    case EventKind::XchgAwait: return evalAwaitCond(e.cond, v, e.operand);
-    default: return true;
+        case EventKind::Lock:
+            return v == 0;
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            return evalAwaitCond(e.cond, v, e.operand);
+        default:
+            return true;
     }
 }
 
@@ -75,12 +78,12 @@ struct Node {
 [[nodiscard]] Event withReadValue(const Node& n, Value v);
 
 class ExecutionGraph {
-public:
+  public:
     // By ThreadId. Change the nodes through push/pop/truncate (and refreshView after changing a
     // node's edges): every node carries its porf view, which they keep up to date.
     std::vector<std::vector<Node>> threads;
-    std::vector<Value> initial;              // initial value per location
-    std::vector<std::vector<Ref>> co;        // per location: its writes in coherence order
+    std::vector<Value> initial;        // initial value per location
+    std::vector<std::vector<Ref>> co;  // per location: its writes in coherence order
     std::uint64_t nextStamp = 1;
     // SAVER: per thread, the positions where a zne marker was invalidated (Algorithm 2): the
     // real decrement runs there.
@@ -110,19 +113,25 @@ public:
     [[nodiscard]] std::int32_t lockBalance(ThreadId t) const {
         return lockBalance_[static_cast<std::size_t>(t)];
     }
-    [[nodiscard]] const Sections& openSections(ThreadId t) const { return open_[static_cast<std::size_t>(t)]; }
+    [[nodiscard]] const Sections& openSections(ThreadId t) const {
+        return open_[static_cast<std::size_t>(t)];
+    }
     [[nodiscard]] bool stuck(ThreadId t) const {
         return !threads[t].empty() && threads[t].back().placeholder;
     }
     // Value written by a source (init or node).
     [[nodiscard]] Value valueOf(Ref w, LocId loc) const {
         if (w.t != kInitThread) return at(w).ev.wval;
-        return static_cast<std::size_t>(loc) < initial.size() ? initial[static_cast<std::size_t>(loc)] : 0;
+        return static_cast<std::size_t>(loc) < initial.size()
+                   ? initial[static_cast<std::size_t>(loc)]
+                   : 0;
     }
     // Locations discovered at run time (C programs) start at 0.
     void ensureLoc(LocId loc) {
-        if (static_cast<std::size_t>(loc) >= co.size()) co.resize(static_cast<std::size_t>(loc) + 1);
-        if (static_cast<std::size_t>(loc) >= initial.size()) initial.resize(static_cast<std::size_t>(loc) + 1, 0);
+        if (static_cast<std::size_t>(loc) >= co.size())
+            co.resize(static_cast<std::size_t>(loc) + 1);
+        if (static_cast<std::size_t>(loc) >= initial.size())
+            initial.resize(static_cast<std::size_t>(loc) + 1, 0);
     }
     // Position of write w in co[loc] (-1: init or absent).
     [[nodiscard]] int coIndex(Ref w, LocId loc) const;
@@ -133,11 +142,13 @@ public:
     // Is the write at co position p+1 a read-modify-write reading the write at p (p = -1: init)?
     // Nothing may then be inserted between them.
     [[nodiscard]] bool rmwAfter(LocId loc, int p) const;
-    [[nodiscard]] std::uint64_t stampOf(Ref w) const { return w.t == kInitThread ? 0 : at(w).stamp; }
+    [[nodiscard]] std::uint64_t stampOf(Ref w) const {
+        return w.t == kInitThread ? 0 : at(w).stamp;
+    }
     // Is node w (or init) a write of loc?
     [[nodiscard]] bool isWriteOf(Ref w, LocId loc) const {
-        return w.t == kInitThread || (!at(w).placeholder && writesMemory(at(w).ev.kind) &&
-                                      at(w).ev.loc == loc);
+        return w.t == kInitThread ||
+               (!at(w).placeholder && writesMemory(at(w).ev.kind) && at(w).ev.loc == loc);
     }
     // The porf-prefix (po ∪ rf ∪ spawn ∪ join)* strictly before node a, as per-thread counts
     // (the prefix is po-closed, so a count per thread describes it). O(threads): every node keeps
@@ -149,7 +160,7 @@ public:
     void porfBeforeNext(ThreadId t, std::vector<std::int32_t>& upto) const;
     [[nodiscard]] std::string toString() const;
 
-private:
+  private:
     // views_[t][i * width_ + u]: the nodes of thread u strictly porf-before node (t, i).
     std::vector<std::vector<std::int32_t>> views_;
     std::size_t width_ = 0;
@@ -190,7 +201,7 @@ private:
 // A successful trylock is a lock; a failed one lies inside the critical section of its source
 // (edges; an open-ended section ends after the failed trylocks that observe it).
 class CoChecker {
-public:
+  public:
     bool check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order);
     // memoryEdges = false: only program order, spawn/join and mutual exclusion (an order in
     // which the interpreter can replay the threads with their reads forced).
@@ -201,7 +212,7 @@ public:
     // is stopping).
     std::function<bool()> interrupt;
 
-private:
+  private:
     bool build(const ExecutionGraph& g, bool placeholders);
     bool search();
     void exec(std::int32_t v);
@@ -217,8 +228,8 @@ private:
     struct Released {
         std::int32_t loc, thread, acq;
     };
-    std::vector<Released> released_;  // sections ended, per trail entry
-    std::vector<std::int32_t> holderAcq_;   // by mutex: the acquire (node) of its holder
+    std::vector<Released> released_;       // sections ended, per trail entry
+    std::vector<std::int32_t> holderAcq_;  // by mutex: the acquire (node) of its holder
     std::vector<std::size_t> releasedMark_;
     std::vector<bool> openEnded_;
     std::vector<LocId> lockPlaceholders_;
@@ -247,7 +258,7 @@ private:
 // (write_after_free_read.c under rf-graph and lapor). A kill stays the last write of its location
 // in such a witness (nothing reads it, nothing writes after it), so it is part of the memo key.
 class SCChecker {
-public:
+  public:
     // Returns true and fills `order` with a witness linearisation (nodes, in execution order).
     bool check(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
                std::vector<Ref>& order);
@@ -263,27 +274,29 @@ public:
     // Asked every few dozen states: true ends the search (no witness; the caller is stopping).
     std::function<bool()> interrupt;
 
-private:
+  private:
     bool dfs();
     bool step(ThreadId t, bool writesAllowed);
     void undo();
     bool enabledNoWrite(ThreadId t) const;
     bool enabledWrite(ThreadId t) const;
     [[nodiscard]] bool isMutexEvent(const Node& n) const;
-    [[nodiscard]] std::int32_t flat(Ref r) const { return r.t == kInitThread ? -1 : off_[r.t] + r.i; }
+    [[nodiscard]] std::int32_t flat(Ref r) const {
+        return r.t == kInitThread ? -1 : off_[r.t] + r.i;
+    }
     void key(std::string& k) const;
 
     const ExecutionGraph* g_ = nullptr;
     std::vector<std::int32_t> lim_, pos_, off_;
-    std::vector<std::int32_t> readersLeft_;      // by flat node id
-    std::vector<std::int32_t> initReaders_;      // by location
-    std::vector<std::int32_t> cur_;              // by location: flat id of last write, -1 = init
-    std::vector<char> kill_;                     // by flat node id: writes kDeadValue
-    std::vector<std::int32_t> holder_;           // mutex mode: by location, its acquire (flat), -1 = free
-    std::vector<std::int32_t> pendingObs_;       // mutex mode: by acquire, failed trylocks left
+    std::vector<std::int32_t> readersLeft_;  // by flat node id
+    std::vector<std::int32_t> initReaders_;  // by location
+    std::vector<std::int32_t> cur_;          // by location: flat id of last write, -1 = init
+    std::vector<char> kill_;                 // by flat node id: writes kDeadValue
+    std::vector<std::int32_t> holder_;  // mutex mode: by location, its acquire (flat), -1 = free
+    std::vector<std::int32_t> pendingObs_;  // mutex mode: by acquire, failed trylocks left
     std::vector<std::pair<Ref, std::int32_t>> trail_;  // executed node, previous cur of its loc
     std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
-    std::vector<LocId> watched_;                 // locations of placeholders (final check)
+    std::vector<LocId> watched_;                       // locations of placeholders (final check)
     std::vector<Ref> watchers_;
     std::unordered_set<std::string> failed_;
     std::string keyBuf_;

@@ -84,10 +84,12 @@ void FailureReports::report(const ExecutionGraph& g, std::span<const Ref> order)
             add(0xfffffffffULL + t);
             for (std::int32_t i = 0; i < upto[t]; ++i) {
                 const Node& n = g.threads[t][static_cast<std::size_t>(i)];
-                add((static_cast<std::uint64_t>(n.ev.kind) << 40) ^ static_cast<std::uint32_t>(n.ev.loc));
+                add((static_cast<std::uint64_t>(n.ev.kind) << 40) ^
+                    static_cast<std::uint32_t>(n.ev.loc));
                 add(static_cast<std::uint64_t>(n.ev.rval));
                 add(static_cast<std::uint64_t>(n.ev.wval));
-                add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) | static_cast<std::uint32_t>(n.rf.i));
+                add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) |
+                    static_cast<std::uint32_t>(n.rf.i));
             }
         }
         if (shared_ ? !shared_(h1, h2) : !seen_.insert({h1, h2}).second) continue;

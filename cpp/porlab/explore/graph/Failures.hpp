@@ -22,7 +22,7 @@ namespace porlab::graph {
 class MutexLocks;
 
 class FailureReports {
-public:
+  public:
     // `mutex`: LAPOR's lock policy, if on (the prefixes then need witnesses of their own).
     FailureReports(Engine& engine, MutexLocks* mutex) : engine_(engine), mutex_(mutex) {}
 
@@ -34,7 +34,7 @@ public:
         shared_ = std::move(firstSeen);
     }
 
-private:
+  private:
     // The prefix a failure needs (per-thread counts, porf-closed): closed under the
     // co-predecessor of every write in it.
     void closePrefix(const ExecutionGraph& g, std::vector<std::int32_t>& upto);

@@ -18,8 +18,13 @@ void GraphExplorer::useMutexLocks() {
 }
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
-    : exec_(p.newExecution()), rep_(p, o, r), result_(r), info_(p.info()),
-      collectOutcomes_(o.collectOutcomes), zne_(*this, o), failures_(*this, nullptr) {
+    : exec_(p.newExecution()),
+      rep_(p, o, r),
+      result_(r),
+      info_(p.info()),
+      collectOutcomes_(o.collectOutcomes),
+      zne_(*this, o),
+      failures_(*this, nullptr) {
     // The consistency searches can run long between two events: they ask the budgets too.
     co_.interrupt = [this] { return rep_.stop(); };
     sc_.interrupt = [this] { return rep_.stop(); };
@@ -68,7 +73,8 @@ void GraphExplorer::explore() {
 
 void GraphExplorer::joinPool(WorkPool& pool) {
     pool_ = &pool;
-    failures_.shareSeen([&pool](std::uint64_t h1, std::uint64_t h2) { return pool.firstFailure(h1, h2); });
+    failures_.shareSeen(
+        [&pool](std::uint64_t h1, std::uint64_t h2) { return pool.firstFailure(h1, h2); });
 }
 
 void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
@@ -122,7 +128,8 @@ bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
         scLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
         anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
     }
-    if (!sc_.check(g, scLim_, anyPlaceholder, scOrder_)) return false;  // g is consistent: not reached
+    if (!sc_.check(g, scLim_, anyPlaceholder, scOrder_))
+        return false;  // g is consistent: not reached
     // The witness's write order per location must be g's co (LAPOR: locks are in no co).
     coPos_.assign(g.co.size(), 0);
     for (const Ref r : scOrder_) {
@@ -156,8 +163,10 @@ bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
             continue;
         }
         std::optional<Value> forced;
-        if (n.trylock) forced = n.ev.rval;  // LAPOR: 0 (success) or held (failure), no source
-        else if (readsMemory(n.ev.kind)) forced = g.valueOf(n.rf, n.ev.loc);
+        if (n.trylock)
+            forced = n.ev.rval;  // LAPOR: 0 (success) or held (failure), no source
+        else if (readsMemory(n.ev.kind))
+            forced = g.valueOf(n.rf, n.ev.loc);
         auto ev = exec_->step(r.t, forced);
         rep_.countEvent();
         assert(!ev.empty() && ev[0].kind == n.ev.kind && ev[0].wval == n.ev.wval);
@@ -168,7 +177,8 @@ bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
 
 void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     bool anyPlaceholder = false;
-    for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t) anyPlaceholder |= g.stuck(t);
+    for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t)
+        anyPlaceholder |= g.stuck(t);
     std::span<const Ref> order = wit_.at(depth);
     if (anyPlaceholder || mutex_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
@@ -398,14 +408,16 @@ int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
     return -1;
 }
 
-bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf) {
+bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e,
+                                   const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
     if (mutex_)  // LAPOR's locks, unlocks and trylocks
         if (const auto m = MutexLocks::maximallyAdded(n, e)) return *m;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
-        return x.t == kInitThread || g.at(x).wstamp <= s || x.i < porf[static_cast<std::size_t>(x.t)];
+        return x.t == kInitThread || g.at(x).wstamp <= s ||
+               x.i < porf[static_cast<std::size_t>(x.t)];
     };
     const LocId loc = n.ev.loc;
     const auto& c = g.co[static_cast<std::size_t>(loc)];
@@ -438,26 +450,30 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
     // K = {e ≤ r} ∪ porf(a) ∪ {a}, per thread a prefix (stamps grow along each thread).
     for (std::size_t w = 0; w < T; ++w) {
         const auto& th = g.threads[w];
-        const auto it = std::upper_bound(th.begin(), th.end(), s,
-                                         [](std::uint64_t x, const Node& n) { return x < n.stamp; });
+        const auto it = std::upper_bound(
+            th.begin(), th.end(), s, [](std::uint64_t x, const Node& n) { return x < n.stamp; });
         keep[w] = std::max(static_cast<std::int32_t>(it - th.begin()), porf[w]);
     }
     keep[static_cast<std::size_t>(a.t)] = a.i + 1;
-    auto kept = [&](Ref x) { return x.t == kInitThread || x.i < keep[static_cast<std::size_t>(x.t)]; };
+    auto kept = [&](Ref x) {
+        return x.t == kInitThread || x.i < keep[static_cast<std::size_t>(x.t)];
+    };
     // Kept events read only kept events, and not r (a revisited read-modify-write would change
     // what they read, a revisited trylock what they observe: that graph has another parent).
     for (std::size_t w = 0; w < T; ++w)
         for (std::int32_t k = 0; k < keep[w]; ++k) {
             const Node& q = g.threads[w][static_cast<std::size_t>(k)];
-            if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r)) return false;
+            if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r))
+                return false;
             if (rep_.stop()) return false;  // (a candidate costs O(events): ask)
         }
     // Maximality of r and of every deleted event.
     if (!maximallyAdded(g, r, porf)) return false;
     for (std::size_t w = 0; w < T; ++w)
         for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size(); ++k)
-            if (rep_.stop() || !maximallyAdded(g, Ref{static_cast<std::int32_t>(w),
-                                                      static_cast<std::int32_t>(k)}, porf))
+            if (rep_.stop() ||
+                !maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)},
+                                porf))
                 return false;
     return true;
 }
@@ -483,7 +499,8 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop();
+             ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             if (r == a) continue;
             const Node& rn = g.at(r);

@@ -48,7 +48,7 @@ class WorkPool;  // Parallel.hpp: jobs > 1
 // path end at non-decreasing offsets, so everything past the end of depth d's witness belongs to
 // deeper depths that are done once d starts another child.
 class WitnessStack {
-public:
+  public:
     void reset() {
         buf_.clear();
         frames_.assign(1, Frame{});
@@ -76,7 +76,7 @@ public:
     }
     [[nodiscard]] std::size_t capacity() const { return buf_.capacity(); }
 
-private:
+  private:
     struct Frame {
         std::size_t begin = 0, len = 0;
     };
@@ -90,7 +90,7 @@ private:
 };
 
 class GraphExplorer : private Engine {
-public:
+  public:
     GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r);
     ~GraphExplorer() override;
     GraphExplorer(const GraphExplorer&) = delete;
@@ -106,14 +106,17 @@ public:
     void finish();
     [[nodiscard]] bool stopped() const { return rep_.stopped(); }
 
-protected:
+  protected:
     // Hooks of the explorers built on the engine (ReadsFrom.cpp, Lapor.cpp).
     // Next thread to extend (-1: the graph is maximal). Default: the left-most thread that can
     // move (ready, not stuck on a placeholder, not on a join of an unfinished thread).
     [[nodiscard]] virtual ThreadId nextThread(const ExecutionGraph& g);
     // Report this maximal, consistent graph as a trace? (Default: yes.) Graphs not accepted are
     // still executions: their final states are recorded as outcomes.
-    [[nodiscard]] virtual bool accept(const ExecutionGraph& g) { (void)g; return true; }
+    [[nodiscard]] virtual bool accept(const ExecutionGraph& g) {
+        (void)g;
+        return true;
+    }
     // Statistics of the explorer, added to the result at the end.
     virtual void addStats() {}
 
@@ -134,7 +137,7 @@ protected:
     void useMutexLocks();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
-private:
+  private:
     // Engine (the services the policies use; Engine.hpp). Final: the core's own calls to
     // them are direct.
     Execution& execution() final { return *exec_; }
@@ -212,17 +215,17 @@ private:
     // the graph except while it is used: the exploration path is as deep as the execution is
     // long, so a depth must cost O(threads), not O(events).
     struct Frame {
-        Snapshot snap;                           // only when the depth branches
-        std::vector<std::int32_t> porf;          // revisits: porf of the new write
-        std::vector<Ref> cands;                  // trylock sources
-        std::unique_ptr<ExecutionGraph> graph;   // revisits: the revisited graph
+        Snapshot snap;                          // only when the depth branches
+        std::vector<std::int32_t> porf;         // revisits: porf of the new write
+        std::vector<Ref> cands;                 // trylock sources
+        std::unique_ptr<ExecutionGraph> graph;  // revisits: the revisited graph
     };
     std::deque<Frame> frames_;
     Snapshot scratchSnap_;
     std::vector<Ref> freshOrder_, tmpOrder_, scOrder_;
     std::vector<std::int32_t> scLim_;
     std::vector<std::size_t> coPos_;
-    WorkPool* pool_ = nullptr;  // jobs > 1: where idle workers take subtrees from
+    WorkPool* pool_ = nullptr;   // jobs > 1: where idle workers take subtrees from
     std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
     std::uint64_t skipped_ = 0;  // maximal graphs not accepted

@@ -15,8 +15,10 @@ bool MutexLocks::handles(const Event& p) const {
 }
 
 void MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
-    if (p.kind == EventKind::Lock || p.kind == EventKind::Unlock) addLockEvent(g, t, p, depth);
-    else addTrylock(g, t, depth);
+    if (p.kind == EventKind::Lock || p.kind == EventKind::Unlock)
+        addLockEvent(g, t, p, depth);
+    else
+        addTrylock(g, t, depth);
 }
 
 bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
@@ -90,7 +92,8 @@ bool MutexLocks::isTrylock(const Event& p) const {
     // pthread_mutex_trylock is the only CAS a C program makes on a mutex.
     const auto& isMutex = engine_.programInfo().isMutex;
     return (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) && p.loc >= 0 &&
-           static_cast<std::size_t>(p.loc) < isMutex.size() && isMutex[static_cast<std::size_t>(p.loc)];
+           static_cast<std::size_t>(p.loc) < isMutex.size() &&
+           isMutex[static_cast<std::size_t>(p.loc)];
 }
 
 void MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
@@ -144,10 +147,12 @@ void MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
     for (std::size_t u = 0; u < T && !rep.stopped(); ++u) {
-        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep.stop(); ++i) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep.stop();
+             ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
-            if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m) continue;
+            if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m)
+                continue;
             if (!engine_.revisitKeep(g, r, a, porf, keep)) continue;
             ExecutionGraph& h = engine_.revisitGraph(depth);
             h.assignPrefix(g, keep);
@@ -175,20 +180,23 @@ bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::i
     need.reset();
     subGraph_.assignPrefix(g, upto);
     openEnded_.assign(T, false);
-    for (std::size_t t = 0; t < T; ++t) openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
+    for (std::size_t t = 0; t < T; ++t)
+        openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
     if (!co_.checkMutex(subGraph_, false, openEnded_, out)) return false;
     // Simulate the witness: a lock of a mutex held by a section without its unlock.
     std::vector<std::pair<LocId, ThreadId>> held;  // (mutex, holder)
     for (const Ref r : out) {
         const Node& n = g.at(r);
         if (n.ev.kind == EventKind::Unlock)
-            std::erase_if(held, [&](const auto& h) { return h.first == n.ev.loc && h.second == r.t; });
+            std::erase_if(held,
+                          [&](const auto& h) { return h.first == n.ev.loc && h.second == r.t; });
         if (!acquires(n)) continue;
         for (const auto& [mtx, u] : held) {
             if (mtx != n.ev.loc || u == r.t) continue;
             // u's section is open in the prefix: its next unlock of mtx joins it.
             const auto& th = g.threads[static_cast<std::size_t>(u)];
-            for (auto k = static_cast<std::size_t>(upto[static_cast<std::size_t>(u)]); k < th.size() && !need; ++k)
+            for (auto k = static_cast<std::size_t>(upto[static_cast<std::size_t>(u)]);
+                 k < th.size() && !need; ++k)
                 if (!th[k].placeholder && th[k].ev.kind == EventKind::Unlock && th[k].ev.loc == mtx)
                     need = Ref{u, static_cast<std::int32_t>(k)};
             return need.has_value();  // never released: not a witness the program can run

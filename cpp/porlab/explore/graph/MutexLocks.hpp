@@ -23,7 +23,7 @@
 namespace porlab::graph {
 
 class MutexLocks {
-public:
+  public:
     MutexLocks(Engine& engine, CoChecker& co);
 
     // Is p (the next event of its thread) a lock, an unlock or a trylock?
@@ -49,7 +49,7 @@ public:
                        std::vector<Ref>& out, std::optional<Ref>& need);
     void addStats(ExploreResult& r) const;
 
-private:
+  private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
     void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     void addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);

@@ -208,8 +208,10 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
                 // A worker whose own Reporter stopped (seconds, memory, stopOnError) stops the
                 // others.
                 const ExploreResult& r = results[i];
-                if (r.budgetExceeded) pool.stop(r.budgetReason);
-                else if (opts.stopOnError && r.errors) pool.stop("error");
+                if (r.budgetExceeded)
+                    pool.stop(r.budgetReason);
+                else if (opts.stopOnError && r.errors)
+                    pool.stop("error");
             } catch (...) {
                 {
                     std::lock_guard lk(errMu);
@@ -224,9 +226,9 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
         };
         pthread_attr_t attr;
         if (pthread_attr_init(&attr) == 0) {
-            threads[i].started = pthread_attr_setstacksize(&attr, kWorkerStackBytes) == 0 &&
-                                 pthread_create(&threads[i].thread, &attr, &runWorkerThread,
-                                                &threads[i]) == 0;
+            threads[i].started =
+                pthread_attr_setstacksize(&attr, kWorkerStackBytes) == 0 &&
+                pthread_create(&threads[i].thread, &attr, &runWorkerThread, &threads[i]) == 0;
             pthread_attr_destroy(&attr);
         }
         if (!threads[i].started) {

@@ -49,7 +49,7 @@ struct Task {
 };
 
 class WorkPool {
-public:
+  public:
     // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
     // is idle, up to `eager` of them, so that small programs are split too.
     WorkPool(unsigned workers, std::uint64_t eager);
@@ -83,7 +83,7 @@ public:
     // Measurements (stats of the result).
     std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0};
 
-private:
+  private:
     struct Deque {
         std::mutex mu;
         std::deque<std::unique_ptr<Task>> tasks;
@@ -114,6 +114,7 @@ private:
 // the explorer's own class) for a worker's options and result.
 using MakeGraphExplorer =
     std::function<std::unique_ptr<GraphExplorer>(const ExploreOptions&, ExploreResult&)>;
-[[nodiscard]] ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make);
+[[nodiscard]] ExploreResult exploreParallel(const ExploreOptions& opts,
+                                            const MakeGraphExplorer& make);
 
 }  // namespace porlab::graph

@@ -42,8 +42,8 @@ void ZnePolicy::check(ExecutionGraph& g, Ref a, std::vector<Node>& removed) {
             for (std::size_t i = 0; i < g.threads[u].size() && !shared; ++i) {
                 const Node& n = g.threads[u][i];
                 shared = !(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)} == a) &&
-                         !n.placeholder && !n.zne && readsMemory(n.ev.kind) && n.ev.loc == e.ev.loc &&
-                         n.rf == e.rf;
+                         !n.placeholder && !n.zne && readsMemory(n.ev.kind) &&
+                         n.ev.loc == e.ev.loc && n.rf == e.rf;
             }
         if (!shared) return;
     }
@@ -76,9 +76,9 @@ bool ZnePolicy::justifiedRevisit(const ExecutionGraph& g) {
             for (std::size_t u = 0; u < g.threads.size() && !foreign; ++u)
                 for (const Node& n : g.threads[u]) {
                     if (n.placeholder || n.zne || n.ev.loc != loc) continue;
-                    foreign = foreign || (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd);
-                    if (readsMemory(n.ev.kind) && n.rf == inc &&
-                        (mode_ == Mode::Paper || u != w))
+                    foreign =
+                        foreign || (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd);
+                    if (readsMemory(n.ev.kind) && n.rf == inc && (mode_ == Mode::Paper || u != w))
                         ++readers;
                 }
             if (!foreign && readers < (mode_ == Mode::Paper ? 2 : 1)) {
@@ -105,7 +105,8 @@ bool ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t d
     // The increment: the thread's last write (the pass allows only pure steps in between).
     Ref inc{kInitThread, 0};
     for (std::int32_t k = i - 1; k >= 0 && inc.t == kInitThread; --k)
-        if (!th[static_cast<std::size_t>(k)].placeholder && writesMemory(th[static_cast<std::size_t>(k)].ev.kind))
+        if (!th[static_cast<std::size_t>(k)].placeholder &&
+            writesMemory(th[static_cast<std::size_t>(k)].ev.kind))
             inc = Ref{t, k};
     if (inc.t == kInitThread) return false;
     const Event& ie = g.at(inc).ev;
@@ -117,7 +118,8 @@ bool ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t d
         for (const Node& n : g.threads[u]) {
             if (n.placeholder || n.zne || n.ev.loc != p.loc) continue;
             if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd) return false;
-            if (readsMemory(n.ev.kind) && n.rf == inc && (mode_ == Mode::Paper || static_cast<ThreadId>(u) != t))
+            if (readsMemory(n.ev.kind) && n.rf == inc &&
+                (mode_ == Mode::Paper || static_cast<ThreadId>(u) != t))
                 ++readers;
         }
     if (readers >= (mode_ == Mode::Paper ? 2 : 1)) return false;

@@ -23,7 +23,7 @@
 namespace porlab::graph {
 
 class ZnePolicy {
-public:
+  public:
     // Option zne: strict (default; a marker is invalidated by the first read of its increment
     // by another thread), paper (Algorithm 2 as published: by a second read; it loses states,
     // see check), off (canceling decrements run as they are).
@@ -45,7 +45,7 @@ public:
     [[nodiscard]] bool justifiedRevisit(const ExecutionGraph& g);
     void addStats(ExploreResult& r) const;
 
-private:
+  private:
     Engine& engine_;
     Mode mode_ = Mode::Strict;
     std::uint64_t blocked_ = 0, invalidated_ = 0, unjustified_ = 0;
