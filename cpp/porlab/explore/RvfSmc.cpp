@@ -24,6 +24,19 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
                                (s.fails ? " (failing)" : "") + " gave " + toString(e) + " #" +
                                std::to_string(e.index) + " w" + std::to_string(e.wval) +
                                (fails ? " (failing)" : ""));
+    auto isCut = [](const Event& x) {
+        return x.kind == EventKind::AssumeBlock && x.aux == static_cast<int>(BlockCause::ExecutionCut);
+    };
+    // The C front end cuts an execution at a total number of events, of all threads: another
+    // interleaving of the same steps reaches it at another step, or not at all.
+    const bool cut = std::ranges::any_of(out, isCut);
+    if (cut != std::ranges::any_of(s.out, isCut)) {
+        if (cut) {
+            cutOut_.assign(out.begin(), out.end());  // replay() reports the cut execution
+            return false;
+        }
+        s.out.assign(out.begin(), out.end());  // the thread goes on (extend() steps it)
+    }
     bool changed = false;
     if (isLiveness(s) && fails == s.fails) s.out.assign(out.begin(), out.end());
     if (fails != s.fails) {

@@ -397,6 +397,16 @@ class RvfSmc {
             auto& st = steps_[static_cast<std::size_t>(t)];
             const auto i = static_cast<std::size_t>(cnt[t]++);
             const bool c = redo(t, st[i], t == fresh && i + 1 == st.size());
+            if (!cutOut_.empty()) {
+                // The C front end cuts an execution at a total number of events: the witness,
+                // another interleaving of the same steps, reached it elsewhere than the run
+                // that recorded them. The execution is blocked there (execution-cut).
+                std::vector<Event> events = traceEvents();
+                events.insert(events.end(), cutOut_.begin(), cutOut_.end());
+                cutOut_.clear();
+                rep_.maximal(Reporter::classify(*exec_), *exec_, events);
+                return false;
+            }
             if (changed) *changed = *changed || c;
         }
         return true;
@@ -584,6 +594,7 @@ class RvfSmc {
     bool anyFail_ = false;
     std::vector<char> killable_;  // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_;
+    std::vector<Event> cutOut_;  // a replayed step the execution-length cut stopped (redo)
     std::vector<ThreadId> auxBuf_, lastWitness_;
     rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
