@@ -25,7 +25,8 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
                                std::to_string(e.index) + " w" + std::to_string(e.wval) +
                                (fails ? " (failing)" : ""));
     auto isCut = [](const Event& x) {
-        return x.kind == EventKind::AssumeBlock && x.aux == static_cast<int>(BlockCause::ExecutionCut);
+        return x.kind == EventKind::AssumeBlock &&
+               x.aux == static_cast<int>(BlockCause::ExecutionCut);
     };
     // The C front end cuts an execution at a total number of events, of all threads: another
     // interleaving of the same steps reaches it at another step, or not at all.
