@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install what porlab needs, only what is missing: Debian packages (LLVM 19, Clang 19,
+# Install what porlab needs, only what is missing: Debian packages (LLVM 19, Clang 19, clang-format/-tidy 19, Eigen,
 # GoogleTest, Graphviz) and Python packages (build tools, test and analysis extras).
 # Idempotent and fast when everything is already there.
 set -euo pipefail

@@ -125,8 +125,8 @@ enum class AwaitCond : std::uint8_t {
     X(LoopBound, "loop-bound")         /* --unroll N: a loop header reached an (N+1)-th time */    \
     X(ThreadLimit, "thread-limit")     /* C programs: a pthread_create beyond --max-threads */     \
     X(PureIteration, "pure-iteration") /* SAVER: a loop iteration that wrote nothing visible */    \
-    X(Zne,                                                                                         \
-      "zne") /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */     \
+    /* SAVER: a zero-net-effect loop iteration, blocked at its canceling decrement */              \
+    X(Zne, "zne")                                                                                  \
     X(SpinAssume, "spin-loop")       /* an assume a loop reduction inserted (spin-assume, PLP) */  \
     X(ExecutionCut, "execution-cut") /* the execution exceeded max_execution_events */             \
     X(Livelock, "livelock")          /* a loop nothing can end: no other thread can change what    \
