@@ -37,8 +37,12 @@
 //    edges they force), rejects what it can, then one linearisation of the saturated order
 //    following the search's first choices decides most of the rest without witness states; the
 //    exact search runs only when that linearisation reaches a dead end. The choice of a maximal
-//    trace's own final values needs no call at all (the trace is the witness). `classic` runs
-//    the search every time (ablation).
+//    trace's own final values needs no call at all (the trace is the witness). Before any call,
+//    a child's witness is sought in its parent's trace: the new read inserted just before the
+//    write that ends its source's segment, or moved before the causal future of the writes
+//    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
+//    read that writes nothing needs no replay either (performedAt). `classic` runs the search
+//    every time (ablation).
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
