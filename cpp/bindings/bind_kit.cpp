@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "porlab/core/Errors.hpp"
+#include "porlab/explore/KitConsistency.hpp"
 #include "porlab/explore/KitSequence.hpp"
 
 namespace py = pybind11;
@@ -80,6 +81,19 @@ void bindKit(py::module_& m) {
         "The sleep set after performing `event` from a state whose sleep set is `sleep` "
         "(entries (next event of a sleeping thread, does it fail the run)): the entries "
         "independent of `event`; a failing entry never survives a step.");
+
+    m.def(
+        "sc_consistent",
+        [](const std::vector<Event>& events, const std::vector<int>& rf) {
+            return kit::scConsistent(events, rf);
+        },
+        py::arg("events"), py::arg("rf"),
+        "The consistency check of an execution graph (the reads-from machinery's VerifySC): "
+        "`events` are some threads' events, each thread's in program order (markers ignored); "
+        "rf[k] is, for each read k, the position of the write it reads from (-1: the initial "
+        "value; ignored for other events). Returns the positions of an interleaving that keeps "
+        "program order, spawns and joins in which every read's last preceding write is rf[k] "
+        "(values are not re-checked), or None when there is none.");
 
     py::class_<PySequence>(
         m, "Sequence",

@@ -167,6 +167,74 @@ def test_backtrack_restores_the_state_and_puts_the_step_to_sleep() -> None:
         seq.backtrack(seq.depth)
 
 
+# ---- the consistency check of an execution graph (VerifySC) against brute force -------------
+
+def _last_writes(events: list[Any], order: list[int]) -> dict[int, int]:
+    """For each read in `order`, the position of the last write of its location before it."""
+    last: dict[int, int] = {}
+    out: dict[int, int] = {}
+    for k in order:
+        e = events[k]
+        if e.loc >= 0 and e.reads:
+            out[k] = last.get(e.loc, -1)
+        if e.loc >= 0 and e.writes:
+            last[e.loc] = k
+    return out
+
+
+def brute_consistent(events: list[Any], rf: list[int]) -> bool:
+    """Some interleaving of the (non-marker) events keeping program order, spawns and joins in
+    which every read's last preceding write is its rf (every permutation: small traces)."""
+    steps = [k for k, e in enumerate(events) if e.kind not in MARKERS]
+    last_of = {e.thread: k for k, e in enumerate(events) if e.kind not in MARKERS}
+    spawn_of = {e.aux: k for k, e in enumerate(events) if e.kind == "spawn"}
+    for perm in itertools.permutations(steps):
+        pos = {k: n for n, k in enumerate(perm)}
+        ok = True
+        for k in steps:
+            e = events[k]
+            prev = [p for p in steps if p < k and events[p].thread == e.thread]
+            if prev and pos[prev[-1]] > pos[k]:
+                ok = False
+            if not prev and e.thread in spawn_of and pos[spawn_of[e.thread]] > pos[k]:
+                ok = False
+            if e.kind == "join" and e.aux in last_of and pos[last_of[e.aux]] > pos[k]:
+                ok = False
+        if ok and all(rf[k] == w for k, w in _last_writes(events, list(perm)).items()):
+            return True
+    return False
+
+
+MARKERS = ("thread-end", "assume-block", "assert-fail", "fault")
+
+
+@SETTINGS
+@given(desc=random_programs(max_threads=3, max_ops=4), pick=st.integers(0, 10_000))
+def test_sc_consistency_check_matches_brute_force(desc: ProgramDesc, pick: int) -> None:
+    prog = build_program(desc)
+    r = porlab.explore(prog, "naive", keep_traces=True, max_traces=20)
+    for trace in r.traces[:3]:
+        ev = list(trace.events)
+        if sum(e.kind not in MARKERS for e in ev) > 7:
+            continue
+        rf = [-1] * len(ev)
+        for k, w in _last_writes(ev, list(range(len(ev)))).items():
+            rf[k] = w
+        witness = _core.sc_consistent(ev, rf)  # the trace itself is one
+        assert witness is not None
+        assert _last_writes(ev, witness) == {k: rf[k] for k in _last_writes(ev, witness)}
+        # Another write (or the initial value) for one read: consistent exactly when some
+        # interleaving agrees.
+        reads = [k for k, e in enumerate(ev) if e.loc >= 0 and e.reads]
+        if not reads:
+            continue
+        k = reads[pick % len(reads)]
+        writes = [-1] + [w for w, e in enumerate(ev) if w != k and e.loc == ev[k].loc
+                         and e.writes and e.kind not in MARKERS]
+        rf[k] = writes[(pick // 7) % len(writes)]
+        assert (_core.sc_consistent(ev, rf) is not None) == brute_consistent(ev, rf), (rf, ev)
+
+
 # ---- py-source explores the traces of the C++ source -----------------------------------------
 
 def _counts(r: Any) -> tuple[int, int, int]:
@@ -219,3 +287,18 @@ def test_py_source_on_the_loop_free_c_corpus(path: Path) -> None:
     if not ref.budget_exceeded:
         assert _counts(mine) == _counts(ref)
         assert mine.outcomes == ref.outcomes
+
+
+def test_the_worked_example_of_the_docs_runs() -> None:
+    import os
+    import re
+
+    text = (ROOT / "docs" / "python-explorers.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S)
+    assert code is not None
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(code.group(1), "docs/python-explorers.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
