@@ -55,7 +55,7 @@ def source_dpor(program: Any, run: Any) -> None:
             d = seq.depth - 1
             seq.backtrack(d)        # step d's thread goes to sleep at d
             del backtrack[d + 1:]
-            todo = backtrack[d] & ~seq.sleep_mask(d) & seq.enabled()
-            if todo:
+            todo = backtrack[d] & ~seq.sleep_mask(d)
+            if todo and (todo := todo & seq.enabled()):  # (enabled() restores the state)
                 first = lowest(todo)
                 break
