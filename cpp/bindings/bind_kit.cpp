@@ -96,12 +96,13 @@ void bindKit(py::module_& m) {
         "(values are not re-checked), or None when there is none.");
 
     py::class_<PySequence>(
-        m, "Sequence",
+        m, "ExploredSequence",
         "The explored sequence E of a DPOR explorer, kept in C++: the execution, E's events "
         "with their happens-before (vector clocks, kept as E grows and shrinks), a snapshot "
         "before every step and a sleep set per depth. Made by run.sequence(program) in a "
         "registered explorer (events counted, budgets checked, maximal executions reported), "
-        "or Sequence(program, ifaa=False) alone (nothing counted). Depth d is the state after "
+        "or ExploredSequence(program, ifaa=False) alone (nothing counted). Depth d is the state "
+        "after "
         "d steps; positions index `events`.")
         .def(py::init([](const Program& p, bool ifaa) {
                  return new PySequence(p, ConflictRelation{ifaa}, nullptr);
@@ -253,7 +254,8 @@ void bindKit(py::module_& m) {
             return s;
         },
         py::is_method(run), py::arg("program"),
-        "A Sequence of the program for this run: its events are counted, budgets checked, its "
+        "An ExploredSequence of the program for this run: its events are counted, budgets checked, "
+        "its "
         "conflict relation is the run's (IFAA when run.ifaa), and report() reports to the run.");
 }
 

@@ -1,7 +1,7 @@
-"""The C++ building blocks of Python explorers (porlab._core.Sequence, dependent, sleep_after:
-cpp/porlab/explore/KitSequence.cpp) against independent Python references on random programs,
-and the Python Source-DPOR built on them (examples/plugins/source_dpor.py) against the C++
-``source``: the same traces on random programs and on a sample of the C corpus."""
+"""The C++ building blocks of Python explorers (porlab._core.ExploredSequence, dependent,
+sleep_after, sc_consistent: cpp/porlab/explore/Kit*.cpp) against independent Python references
+on random programs, and the Python Source-DPOR built on them (examples/plugins/source_dpor.py)
+against the C++ ``source``: the same traces on random programs and a sample of the C corpus."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def brute_initials(events: list[Any], v: list[int], ifaa: bool) -> int:
 
 def _sequence(desc: ProgramDesc, ifaa: bool, schedule_seed: int) -> Any:
     """A Sequence run to its end along a schedule chosen by the seed."""
-    seq = _core.Sequence(build_program(desc).compile(), ifaa=ifaa)
+    seq = _core.ExploredSequence(build_program(desc).compile(), ifaa=ifaa)
     k = schedule_seed
     while seq.end == "open" and seq.enabled():
         en = [t for t in range(seq.max_threads) if seq.enabled() >> t & 1]
@@ -149,7 +149,7 @@ def test_weak_initials_and_sleep_sets_match_the_reference(
 
 def test_backtrack_restores_the_state_and_puts_the_step_to_sleep() -> None:
     prog = porlab.load_program(str(ROOT / "examples" / "litmus_sb.py")).compile()
-    seq = _core.Sequence(prog)
+    seq = _core.ExploredSequence(prog)
     assert seq.extend() == "maximal" and seq.threads() == [0, 0, 1, 1]
     outcome = seq.execution.outcome()
     seq.backtrack(1)  # back to after t0's first step; t0's second step sleeps there
