@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "porlab/core/Errors.hpp"
+#include "porlab/equiv/Keys.hpp"
 #include "porlab/explore/KitConsistency.hpp"
 #include "porlab/explore/KitSequence.hpp"
 
@@ -51,7 +52,8 @@ py::list sleepTuples(const std::vector<kit::SleepEntry>& sleep) {
 // Owns the sequence; keeps the run (and so its reporter) referenced from Python.
 struct PySequence {
     kit::Sequence seq;
-    PySequence(const Program& p, ConflictRelation c, Reporter* r) : seq(p, c, r) {}
+    std::shared_ptr<const ProgramInfo> info;  // for the traces whose keys key() computes
+    PySequence(const Program& p, ConflictRelation c, Reporter* r) : seq(p, c, r), info(p.info()) {}
 };
 
 std::size_t checkedDepth(const kit::Sequence& s, std::size_t d, bool inclusive) {
@@ -227,6 +229,20 @@ void bindKit(py::module_& m) {
             },
             py::arg("d"), py::arg("v"),
             "Is inserting v at depth d redundant: is a thread asleep at d a weak initial of v?")
+        .def(
+            "key",
+            [](PySequence& s, const std::string& equivalence, int thread) {
+                const auto eq = equivalenceFromName(equivalence);
+                if (!eq) throw InputError("unknown equivalence '" + equivalence + "'");
+                if (thread < 0) throw InputError("the preselected thread must be >= 0");
+                const Trace t(s.seq.events(), Reporter::classify(s.seq.execution()), s.info);
+                const Key k = traceKey(*eq, t, thread);
+                return py::make_tuple(k.hi, k.lo);
+            },
+            py::arg("equivalence"), py::arg("thread") = kDefaultPreselectedThread,
+            "The canonical key of E's class under an equivalence (as porlab.trace_key of E as a "
+            "trace): equal keys iff equivalent. `thread`: the thread value-centric and "
+            "data-centric preselect.")
         .def(
             "reversals",
             [](PySequence& s) {

@@ -494,6 +494,8 @@ class ExploredSequence:
         """Optimal-DPOR's weak-initial test."""
     def asleep(self, d: _Int, v: Sequence[_Int]) -> bool:
         """Is inserting v at depth d redundant (a sleeping thread is a weak initial of v)?"""
+    def key(self, equivalence: str, thread: _Int = 0) -> tuple[int, int]:
+        """The canonical key of E's class under an equivalence."""
     def reversals(self) -> list[tuple[int, int, int]]:
         """Source-DPOR's race reversals (depth, initials, first) of the ended E."""
 

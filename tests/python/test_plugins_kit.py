@@ -167,6 +167,27 @@ def test_backtrack_restores_the_state_and_puts_the_step_to_sleep() -> None:
         seq.backtrack(seq.depth)
 
 
+def test_keys_of_an_explored_sequence_are_those_of_its_trace() -> None:
+    # Every trace of naive replayed step by step: the key of the sequence under every
+    # equivalence is trace_key of the trace (and so equal exactly for equivalent traces).
+    prog = porlab.load_program(str(ROOT / "examples" / "rvf_fig1.py"))
+    traces = porlab.explore(prog, "naive", keep_traces=True).traces
+    core = prog.compile()
+    keys: dict[str, set[tuple[int, int]]] = {eq: set() for eq in _core.EQUIVALENCES}
+    for trace in traces[::5]:
+        seq = _core.ExploredSequence(core)
+        for e in trace.events[len(seq.events):]:
+            if e.kind not in MARKERS:
+                seq.step(e.thread)
+        assert seq.events == list(trace.events)
+        for eq in _core.EQUIVALENCES:
+            assert seq.key(eq) == porlab.trace_key(trace, eq)
+            keys[eq].add(seq.key(eq))
+    assert len(keys["rvf"]) < len(keys["mazurkiewicz"])  # the keys do tell classes apart
+    with pytest.raises(porlab.InputError):
+        seq.key("sequential")
+
+
 # ---- the consistency check of an execution graph (VerifySC) against brute force -------------
 
 def _last_writes(events: list[Any], order: list[int]) -> dict[int, int]:
