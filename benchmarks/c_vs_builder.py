@@ -6,7 +6,7 @@ programs (the C versions in benchmarks/programs/ and their builder twins in exam
 Prints one row per program and explorer: events/s of each and the ratio builder / C. Both run
 without the data-race check (check_races=False): the C twins have plain accesses, whose races the
 Reporter checks in every execution, while builder programs have none, so with the check on this
-compared the race checker, not the interpreters (rvf_fig1.c naive: ~4x slower with it). Rates are
+compared the race checker, not the interpreters (rvf_fig1.c naive: ~3x slower with it). Rates are
 in CPU seconds of this process (the explorer's thread included), which a loaded machine disturbs
 less than wall time. The C programs also do work the builder twins do at build time (sortnet.c
 computes its comparator network in every thread), so equal rates are not equal work.
