@@ -229,21 +229,27 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
          /*coversClasses=*/false, /*nonRedundant=*/true},
-        {"value-centric", "value-centric",
+        {"value-centric",
+         "value-centric",
          "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "
          "default 0); not VC-DPOR (Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's "
          "own design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and a leaf (a data-centric class) is executed only when its value-centric key, "
          "computed from its events, is new (the walk is symbolic over data-centric classes)",
-         true, exploreValueCentric, {kThread}},
-        {"data-centric", "data-centric",
+         true,
+         exploreValueCentric,
+         {kThread}},
+        {"data-centric",
+         "data-centric",
          "one trace explored per data-centric class (RVF-SMC §3, preselected thread `thread`, "
          "default 0); not DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own "
          "design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and the witness of every leaf (one data-centric class) is executed",
-         true, exploreDataCentric, {kThread}},
+         true,
+         exploreDataCentric,
+         {kThread}},
     };
 }
 

@@ -33,32 +33,141 @@
 // reports the first replay that is maximal. Error traces of the rf explorer (the causal past of
 // a failing step) are replayed and reported as they are, not refined. Outcomes are those of the
 // rf run (every final memory of every reads-from class: the data-centric classes partition them).
+//
+// Programs the rf explorer refuses (a destroyed mutex, a write racing with a free) fall back to
+// the earlier design: optimal explores the Mazurkiewicz classes and the first trace of each class
+// is reported (stats: fallback_optimal, traces_not_reported), so that every program the other
+// explorers check is still checked.
 #include "porlab/explore/ThreadCentric.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
 
+#include "porlab/core/Errors.hpp"
 #include "porlab/equiv/Keys.hpp"
+#include "porlab/equiv/Partition.hpp"
 
 namespace porlab {
 
 namespace {
+
+int slot(TraceStatus s) {
+    switch (s) {
+        case TraceStatus::Complete:
+            return 0;
+        case TraceStatus::Blocked:
+            return 1;
+        default:
+            return 2;
+    }
+}
+
+int blockReasonIndex(const std::string& name) {
+    for (std::size_t i = 0; i < kNumBlockReasons; ++i)
+        if (kBlockReasonNames[i] == name) return static_cast<int>(i);
+    return static_cast<int>(BlockReason::Unknown);
+}
+
+// What the Reporter records of a reported trace, recomputed for the traces this explorer reports
+// (the inner run's records count every trace it explored).
+void recordBlocked(ExploreResult& r, const Trace& t) {
+    int primary = static_cast<int>(BlockReason::Unknown);
+    std::vector<BlockSite> seen;
+    for (const auto& b : t.blocks()) {
+        primary = std::min(primary, blockReasonIndex(b.reason));
+        BlockSite s{b.reason, b.pos, 0};
+        if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+        seen.push_back(s);
+        auto it = std::lower_bound(r.blockSites.begin(), r.blockSites.end(), s);
+        if (it == r.blockSites.end() || !(*it == s)) it = r.blockSites.insert(it, s);
+        ++it->traces;
+    }
+    ++r.blockedBy[std::string(kBlockReasonNames[static_cast<std::size_t>(primary)])];
+}
+
+void recordError(ExploreResult& r, const Trace& t) {
+    const auto& ev = t.events();
+    std::vector<ErrorSite> seen;
+    for (const Event& e : ev) {
+        if (!isErrorKind(e.kind)) continue;
+        const ErrorSite s{e.thread, e.kind, e.aux, e.pos};
+        if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+        seen.push_back(s);
+        auto& by = r.errorsBySite;
+        auto jt = std::lower_bound(
+            by.begin(), by.end(), s,
+            [](const ErrorSiteTraces& a, const ErrorSite& b) { return a.site < b; });
+        if (jt == by.end() || !(jt->site == s)) jt = by.insert(jt, {s, 0, t});
+        ++jt->traces;
+    }
+}
+
+// The fallback for programs the rf explorer refuses (a destroyed mutex; a write racing with a
+// free): optimal explores the Mazurkiewicz classes and the first trace of each class of `eq` is
+// reported; the others are explored and counted in traces_not_reported. `delivered`: classes
+// (by status slot) whose trace a run cut short by rf's refusal already gave to opts.onTrace.
+using KeySets = std::array<std::unordered_set<Key, KeyHash>, 3>;
+ExploreResult filterOverOptimal(const Program& program, const ExploreOptions& opts, Equivalence eq,
+                                ThreadId thr, const KeySets& delivered = {}) {
+    std::array<std::unordered_set<Key, KeyHash>, 3> seen;
+    std::array<std::uint64_t, 3> reported{}, explored{};
+    std::vector<Trace> kept;
+    ExploreResult out;
+    ExploreOptions inner = opts;
+    inner.keepTraces = false;
+    inner.params.clear();
+    inner.values = {};
+    // max_traces bounds the traces explored (at least as many as are reported).
+    inner.onTrace = [&](const Trace& t) {
+        const int s = slot(t.status());
+        ++explored[static_cast<std::size_t>(s)];
+        const Key key = traceKey(eq, t, thr);
+        if (!seen[static_cast<std::size_t>(s)].insert(key).second) return;
+        ++reported[static_cast<std::size_t>(s)];
+        if (t.status() == TraceStatus::Blocked) recordBlocked(out, t);
+        if (t.status() == TraceStatus::Error) recordError(out, t);
+        if (opts.onTrace && !delivered[static_cast<std::size_t>(s)].count(key)) opts.onTrace(t);
+        if (opts.keepTraces) kept.push_back(t);
+    };
+    ExploreResult r = explorerInfo("optimal").run(program, inner);
+    // Counts, blocked reasons and error sites of the reported traces; the rest (outcomes of every
+    // explored execution, events, time, budgets, the first error) is the inner run's.
+    r.complete = reported[0];
+    r.blocked = reported[1];
+    r.errors = reported[2];
+    r.blockedBy = std::move(out.blockedBy);
+    r.blockSites = std::move(out.blockSites);
+    r.errorsBySite = std::move(out.errorsBySite);
+    r.traces = std::move(kept);
+    const std::uint64_t all = explored[0] + explored[1] + explored[2];
+    r.stats["traces_explored"] = static_cast<double>(all);
+    r.stats["traces_not_reported"] = static_cast<double>(all - r.traceCount());
+    r.stats["fallback_optimal"] = 1;
+    return r;
+}
 
 // The events of one trace of a reads-from class, with what the search needs.
 struct Coarse {
     const Trace* trace = nullptr;
     int n = 0;
     int threads = 0;
-    std::vector<ThreadId> thread;              // by position
-    std::vector<std::uint32_t> po;             // index among the thread's events
-    std::vector<std::vector<int>> groups;      // positions by thread, in program order
+    std::vector<ThreadId> thread;                  // by position
+    std::vector<std::uint32_t> po;                 // index among the thread's events
+    std::vector<std::vector<int>> groups;          // positions by thread, in program order
     std::vector<std::vector<std::uint32_t>> need;  // [i][u]: u's events causally before i
-    std::vector<int> rf;                       // source position, kInitWrite or kNotARead
-    std::vector<std::vector<int>> readsOf;     // by location: the reads
-    std::vector<std::vector<int>> writesOf;    // by location: the writes
+    std::vector<int> rf;                           // source position, kInitWrite or kNotARead
+    std::vector<std::vector<int>> readsOf;         // by location: the reads
+    std::vector<std::vector<int>> writesOf;        // by location: the writes
+    // Pairs (a, b), a before b in the trace, that every trace of the class orders so: a plain
+    // write and a kill (a free or a frame end: an exchange writing kDeadValue) of its location.
+    // A write after the kill faults (rf explores it as a read of the location's liveness), so
+    // in a complete or blocked trace the write is before the kill; the trace's reads-from does
+    // not say it.
+    std::vector<std::pair<int, int>> fixed;
 
     Coarse(const Trace& t) : trace(&t), n(static_cast<int>(t.size())) {
         threads = t.numThreads();
@@ -90,6 +199,17 @@ struct Coarse {
             if (readsMemory(e.kind)) readsOf[l].push_back(i);
             if (writesMemory(e.kind)) writesOf[l].push_back(i);
         }
+        for (const auto& ws : writesOf)
+            for (int k : ws) {
+                if (!isKill(ev(k))) continue;
+                for (int w : ws)
+                    if (w != k && ev(w).kind == EventKind::Write)
+                        fixed.emplace_back(std::min(w, k), std::max(w, k));
+            }
+    }
+
+    [[nodiscard]] static bool isKill(const Event& e) {
+        return e.kind == EventKind::Exchange && e.wval == kDeadValue;
     }
 
     [[nodiscard]] const Event& ev(int i) const { return (*trace)[static_cast<std::size_t>(i)]; }
@@ -118,7 +238,8 @@ struct VecHash {
 class Closure {
   public:
     explicit Closure(const Coarse& c)
-        : c_(&c), words_((static_cast<std::size_t>(c.n) + 63) / 64),
+        : c_(&c),
+          words_((static_cast<std::size_t>(c.n) + 63) / 64),
           bits_(static_cast<std::size_t>(c.n) * words_, 0) {
         for (int j = 0; j < c.n; ++j)
             for (int i = 0; i < c.n; ++i)
@@ -128,6 +249,7 @@ class Closure {
                 if (c.rf[static_cast<std::size_t>(r)] == kInitWrite)
                     for (int w : c.writesOf[l])
                         if (w != r) (void)add(r, w);
+        for (auto [a, b] : c.fixed) (void)edge(a, b);
         (void)saturate();
     }
 
@@ -284,14 +406,22 @@ class Linearizer {
     std::unordered_set<std::vector<std::uint32_t>, VecHash> failed_;
     std::unordered_set<std::uint64_t> failedPacked_;
     bool packed_ = false;
-
 };
 
 class ThreadCentric {
   public:
     ThreadCentric(const Program& p, const ExploreOptions& o, ExploreResult& r, Equivalence eq,
                   ThreadId thr)
-        : program_(p), opts_(o), result_(r), rep_(p, o, r), eq_(eq), thr_(thr) {}
+        : program_(p), opts_(o), own_(o), result_(r), rep_(p, own_, r), eq_(eq), thr_(thr) {
+        // Every trace given to the caller is recorded: if rf refuses the program in the middle
+        // of the run, the fallback does not give the same class twice.
+        own_.onTrace = [this](const Trace& t) {
+            delivered_[static_cast<std::size_t>(slot(t.status()))].insert(traceKey(eq_, t, thr_));
+            if (opts_.onTrace) opts_.onTrace(t);
+        };
+    }
+
+    [[nodiscard]] const KeySets& delivered() const { return delivered_; }
 
     void run() {
         ExploreOptions inner;
@@ -316,6 +446,7 @@ class ThreadCentric {
         r.events += in.events;
         r.stats["rf_classes"] = static_cast<double>(in.traceCount());
         r.stats["leaves"] = static_cast<double>(leaves_);
+        r.stats["rf_duplicate_leaves"] = static_cast<double>(duplicates_);
         r.stats["consistency_searches"] = static_cast<double>(searches_);
         r.stats["search_states"] = static_cast<double>(states_);
         r.stats["traces_explored"] = static_cast<double>(replays_);
@@ -339,8 +470,11 @@ class ThreadCentric {
             for (std::size_t i = 0; i < t.size(); ++i) order[i] = static_cast<int>(i);
             Coarse c(t);
             std::vector<Event> events;
+            // (A deadlock is a blocked execution that rf's reporter made an error trace by
+            // adding a marker; this reporter does the same.)
             if (replay(c, order, events)) {
-                rep_.maximal(TraceStatus::Error, *exec_, events);
+                rep_.maximal(exec_->failed() ? TraceStatus::Error : Reporter::classify(*exec_),
+                             *exec_, events);
                 ++reported_;
             }
             return;
@@ -364,6 +498,7 @@ class ThreadCentric {
             }
         }
         std::vector<std::vector<int>> extra(static_cast<std::size_t>(c.n));
+        for (auto [a, b] : c.fixed) extra[static_cast<std::size_t>(b)].push_back(a);
         std::vector<int> witness(static_cast<std::size_t>(c.n));
         for (int i = 0; i < c.n; ++i) witness[static_cast<std::size_t>(i)] = i;
         const Closure closure(c);
@@ -389,8 +524,7 @@ class ThreadCentric {
         }
         const auto rank = ranks(witness);
         auto [a, b] = pairs[k];
-        if (rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)])
-            std::swap(a, b);
+        if (rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)]) std::swap(a, b);
         if (closure.get(a, b)) {  // forced by the orientations before it: no decision
             refine(c, lin, pairs, k + 1, extra, closure, witness, status);
             return;
@@ -410,8 +544,7 @@ class ThreadCentric {
         if (!with.add(b, a)) return;
         extra[static_cast<std::size_t>(a)].push_back(b);
         std::vector<int> other;
-        if (lin.find(extra, rank, other))
-            refine(c, lin, pairs, k + 1, extra, with, other, status);
+        if (lin.find(extra, rank, other)) refine(c, lin, pairs, k + 1, extra, with, other, status);
         extra[static_cast<std::size_t>(a)].pop_back();
     }
 
@@ -419,19 +552,22 @@ class ThreadCentric {
     void leaf(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
               const std::vector<int>& witness, TraceStatus status) {
         ++leaves_;
-        Key key;
-        if (eq_ == Equivalence::ValueCentric) {
-            // The value-centric key of the class, from the witness's events (no execution).
-            std::vector<Event> events;
-            events.reserve(witness.size());
-            for (int i : witness) events.push_back(c.ev(i));
-            Trace t(std::move(events), status, c.trace->info());
-            t.setInputs(c.trace->inputs());
-            key = traceKey(Equivalence::ValueCentric, t, thr_);
-            if (seen_.count(key)) return;
+        // The key of the class, from the witness's events (no execution). A data-centric leaf
+        // is a new class unless rf repeated a reads-from class (a known rf bug on writes
+        // racing with a free, counted in rf_duplicate_leaves); a value-centric one may be a
+        // class another leaf had.
+        std::vector<Event> events;
+        events.reserve(witness.size());
+        for (int i : witness) events.push_back(c.ev(i));
+        Trace t(std::move(events), status, c.trace->info());
+        t.setInputs(c.trace->inputs());
+        const Key key = traceKey(eq_, t, thr_);
+        if (seen_.count(key)) {
+            if (eq_ == Equivalence::DataCentric) ++duplicates_;
+            return;
         }
         if (!reportWitness(c, lin, extra, witness, status)) return;
-        if (eq_ == Equivalence::ValueCentric) seen_.insert(key);
+        seen_.insert(key);
     }
 
     // Replays the witness (for a blocked class, a witness leaving every pending event disabled)
@@ -501,12 +637,12 @@ class ThreadCentric {
             const Event& want = c.ev(i);
             if (isMarker(want.kind)) continue;
             if (!exec_->enabled(want.thread))
-                throw std::logic_error("value/data-centric: a witness step is not enabled");
+                throw UnsupportedError("value/data-centric: a witness step is not enabled");
             const auto out = exec_->step(want.thread);
             rep_.countEvent();
             if (out.empty() || out[0].kind != want.kind || out[0].loc != want.loc ||
                 out[0].rval != want.rval || out[0].wval != want.wval)
-                throw std::logic_error("value/data-centric: a witness replays differently");
+                throw UnsupportedError("value/data-centric: a witness replays differently");
             events.insert(events.end(), out.begin(), out.end());
             if (rep_.stopped()) return false;
         }
@@ -515,6 +651,7 @@ class ThreadCentric {
 
     const Program& program_;
     const ExploreOptions& opts_;
+    ExploreOptions own_;  // opts_ with onTrace recording the classes delivered
     ExploreResult& result_;
     Reporter rep_;
     Equivalence eq_;
@@ -522,16 +659,29 @@ class ThreadCentric {
     ExploreControl innerControl_;
     std::unique_ptr<Execution> exec_;
     std::unordered_set<Key, KeyHash> seen_;
+    std::uint64_t duplicates_ = 0;
+    KeySets delivered_;
     std::uint64_t leaves_ = 0, searches_ = 0, states_ = 0, replays_ = 0, reported_ = 0;
 };
 
 ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts, Equivalence eq) {
-    const auto thr = static_cast<ThreadId>(
-        opts.option<std::int64_t>("thread", eq == Equivalence::ValueCentric ? "value-centric"
-                                                                           : "data-centric"));
+    const auto thr = static_cast<ThreadId>(opts.option<std::int64_t>(
+        "thread", eq == Equivalence::ValueCentric ? "value-centric" : "data-centric"));
+    const auto& info = program.info();
+    if (info && info->mutexDestroy.line) return filterOverOptimal(program, opts, eq, thr);
     ExploreResult r;
-    ThreadCentric(program, opts, r, eq, thr).run();
-    return r;
+    ThreadCentric tc(program, opts, r, eq, thr);
+    try {
+        tc.run();
+        return r;
+    } catch (const UnsupportedError&) {
+        // rf refused the program in the middle of its run (a write racing with a free), or a
+        // witness did not replay as its events say (a program whose steps depend on more than
+        // the values they read: not expected, but then the fallback is right and this is not):
+        // start again with the fallback, which counts the classes already delivered without
+        // giving them to onTrace again.
+        return filterOverOptimal(program, opts, eq, thr, tc.delivered());
+    }
 }
 
 }  // namespace
