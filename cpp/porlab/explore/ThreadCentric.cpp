@@ -482,6 +482,9 @@ class ThreadCentric {
         if (t.status() != TraceStatus::Complete && t.status() != TraceStatus::Blocked) return;
         Coarse c(t);
         Linearizer lin(c);
+        pending_.clear();
+        symbolic_ = true;
+        if (t.status() == TraceStatus::Blocked) probePending(c);
         // The conflicting pairs outside thr that the causal order leaves open, in trace order.
         std::vector<std::pair<int, int>> pairs;
         for (int a = 0; a < c.n; ++a) {
@@ -574,19 +577,20 @@ class ThreadCentric {
     // and reports it. Whether it found one.
     bool reportWitness(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
                        const std::vector<int>& witness, TraceStatus status) {
-        std::vector<Event> events;
-        if (!replay(c, witness, events)) return false;
-        if (status == TraceStatus::Complete || maximal()) {
-            rep_.maximal(Reporter::classify(*exec_), *exec_, events);
-            ++reported_;
-            return true;
+        if (status == TraceStatus::Complete || disabledAtEnd(c, witness)) {
+            std::vector<Event> events;
+            if (!replay(c, witness, events)) return false;
+            if (status == TraceStatus::Complete || maximal()) {
+                rep_.maximal(Reporter::classify(*exec_), *exec_, events);
+                ++reported_;
+                return true;
+            }
         }
         // Blocked class, a pending event enabled: choose the last write of each location a
         // pending event waits on.
         std::vector<LocId> locs;
-        for (ThreadId u = 0; u < exec_->maxThreads(); ++u) {
-            if (exec_->status(u) != ThreadStatus::Ready) continue;
-            const LocId l = exec_->pending(u).loc;
+        for (const Event& p : pending_) {
+            const LocId l = p.loc;
             if (l >= 0 && static_cast<std::size_t>(l) < c.writesOf.size() &&
                 !c.writesOf[static_cast<std::size_t>(l)].empty() &&
                 std::find(locs.begin(), locs.end(), l) == locs.end())
@@ -596,12 +600,56 @@ class ThreadCentric {
         return lastWrites(c, lin, extra, rank, locs, 0);
     }
 
+    // The pending events of a blocked class (the same in all its traces: a thread's next step
+    // depends only on what it read), from one replay of rf's trace. `symbolic_`: all are locks
+    // and awaits, whose enabledness at the end is a function of their location's last write.
+    void probePending(const Coarse& c) {
+        pending_.clear();
+        symbolic_ = true;
+        std::vector<int> order(static_cast<std::size_t>(c.n));
+        for (int i = 0; i < c.n; ++i) order[static_cast<std::size_t>(i)] = i;
+        std::vector<Event> events;
+        if (!replay(c, order, events, /*count=*/false)) return;
+        for (ThreadId u = 0; u < exec_->maxThreads(); ++u) {
+            if (exec_->status(u) != ThreadStatus::Ready) continue;
+            const Event& p = exec_->pending(u);
+            if (p.kind == EventKind::Join) continue;  // the child ends in every trace or none
+            pending_.push_back(p);
+            if (p.kind != EventKind::Lock && p.kind != EventKind::Await &&
+                p.kind != EventKind::XchgAwait)
+                symbolic_ = false;
+        }
+    }
+
+    // Does every pending event stay disabled at the end of `order`? (true when not symbolic:
+    // the replay decides.)
+    [[nodiscard]] bool disabledAtEnd(const Coarse& c, const std::vector<int>& order) const {
+        if (!symbolic_) return true;
+        std::vector<int> rank(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            rank[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+        for (const Event& p : pending_) {
+            if (p.loc < 0 || static_cast<std::size_t>(p.loc) >= c.writesOf.size()) continue;
+            int last = -1;
+            for (int w : c.writesOf[static_cast<std::size_t>(p.loc)])
+                if (last < 0 ||
+                    rank[static_cast<std::size_t>(w)] > rank[static_cast<std::size_t>(last)])
+                    last = w;
+            if (last < 0) continue;  // the initial value, as in rf's trace
+            const Value v = c.ev(last).wval;
+            const bool enabled =
+                p.kind == EventKind::Lock ? v == 0 : evalAwaitCond(p.cond, v, p.operand);
+            if (enabled) return false;
+        }
+        return true;
+    }
+
     bool lastWrites(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
                     const std::vector<int>& rank, const std::vector<LocId>& locs, std::size_t k) {
         if (stop()) return false;
         if (k == locs.size()) {
             std::vector<int> w;
-            if (!lin.find(extra, rank, w)) return false;
+            if (!lin.find(extra, rank, w) || !disabledAtEnd(c, w)) return false;
             std::vector<Event> events;
             if (!replay(c, w, events) || !maximal()) return false;
             rep_.maximal(Reporter::classify(*exec_), *exec_, events);
@@ -628,11 +676,12 @@ class ThreadCentric {
     }
 
     // Runs the program along `order` (positions of c's trace; markers come with their steps).
-    bool replay(const Coarse& c, const std::vector<int>& order, std::vector<Event>& events) {
+    bool replay(const Coarse& c, const std::vector<int>& order, std::vector<Event>& events,
+                bool count = true) {
         if (!exec_) exec_ = program_.newExecution();
         const auto init = exec_->reset();
         events.assign(init.begin(), init.end());
-        ++replays_;
+        if (count) ++replays_;
         for (int i : order) {
             const Event& want = c.ev(i);
             if (isMarker(want.kind)) continue;
@@ -661,6 +710,8 @@ class ThreadCentric {
     std::unordered_set<Key, KeyHash> seen_;
     std::uint64_t duplicates_ = 0;
     KeySets delivered_;
+    std::vector<Event> pending_;  // of the current blocked class
+    bool symbolic_ = true;
     std::uint64_t leaves_ = 0, searches_ = 0, states_ = 0, replays_ = 0, reported_ = 0;
 };
 

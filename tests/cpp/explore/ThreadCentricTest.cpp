@@ -30,7 +30,9 @@ void expectOptimal(const Program& prog, const std::string& explorer, Equivalence
     EXPECT_EQ(counter.duplicates(eq), 0u) << what;
     EXPECT_EQ(r.outcomes, sizes.run.outcomes) << what;
     EXPECT_EQ(r.errorSites, sizes.run.errorSites) << what;
-    EXPECT_EQ(r.stats.at("traces_not_reported"), 0.0) << what;
+    std::string stats;
+    for (const auto& [k, v] : r.stats) stats += " " + k + "=" + std::to_string(v);
+    EXPECT_EQ(r.stats.at("traces_not_reported"), 0.0) << what << stats;
     // At most one trace executed per class: the explored traces are the reported ones.
     EXPECT_EQ(r.stats.at("traces_explored"), static_cast<double>(r.traceCount())) << what;
 }
