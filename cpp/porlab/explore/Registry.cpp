@@ -217,6 +217,10 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
+          ExplorerOption::boolean(
+              "lock_order", true,
+              "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
+              "before the consistency search; false: the search alone (ablation)"),
           kZne, kSplit},
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
