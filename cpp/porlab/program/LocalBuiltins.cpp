@@ -18,6 +18,13 @@ bool CodeExecution::localBuiltin(ThreadId t, const CInstr& in) {
     auto setResult = [&](Value v) {
         if (in.a >= 0) th.regs[static_cast<std::size_t>(th.frames.back().regBase + in.a)] = v;
     };
+    // Is u the start of a live heap block (what free and realloc accept)?
+    auto liveHeapBlock = [&](std::uint64_t u) {
+        const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
+        const auto i = static_cast<std::size_t>(obj);
+        return (u & m_.localTag) == 0 && obj >= m_.firstDynamicObject() && i < objs_.size() &&
+               objs_[i].status != 0 && objs_[i].heap && offsetIn(u, obj) == 0;
+    };
     switch (b) {
         case Builtin::Malloc:
         case Builtin::Calloc:
@@ -39,13 +46,11 @@ bool CodeExecution::localBuiltin(ThreadId t, const CInstr& in) {
                 setResult(0);
                 break;
             }
-            const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-            const auto i = static_cast<std::size_t>(obj);
-            if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
-                objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
+            if (!liveHeapBlock(u)) {
                 fault(t, FaultKind::InvalidFree, in.pos);
                 return true;
             }
+            const auto i = static_cast<std::size_t>(u >> m_.objShift);
             // (a freed block: the copy and the free that follow find it, by the values
             // their events read)
             setResult(objs_[i].size);
@@ -144,9 +149,7 @@ bool CodeExecution::localBuiltin(ThreadId t, const CInstr& in) {
             const auto u = static_cast<std::uint64_t>(A(0));
             if (u == 0) break;
             const auto obj = static_cast<std::int64_t>(u >> m_.objShift);
-            const auto i = static_cast<std::size_t>(obj);
-            if ((u & m_.localTag) || obj < m_.firstDynamicObject() || i >= objs_.size() ||
-                objs_[i].status == 0 || !objs_[i].heap || offsetIn(u, obj) != 0) {
+            if (!liveHeapBlock(u)) {
                 fault(t, FaultKind::InvalidFree, in.pos);
                 return true;
             }
