@@ -24,6 +24,18 @@ struct ConflictRelation {
         if (!accessesMemory(a.kind) || !accessesMemory(b.kind)) return false;
         return !independentFaaPair(a, b);
     }
+
+    // Dependence of two events (either order): program order, a memory conflict, or one spawns
+    // or joins the other's thread (or a spawn and a join of one thread).
+    [[nodiscard]] bool dependent(const Event& a, const Event& b) const {
+        if (a.thread == b.thread || conflicts(a, b)) return true;
+        auto sj = [](const Event& x, const Event& y) {
+            if ((x.kind == EventKind::Spawn || x.kind == EventKind::Join) && x.aux == y.thread)
+                return true;
+            return x.kind == EventKind::Spawn && y.kind == EventKind::Join && x.aux == y.aux;
+        };
+        return sj(a, b) || sj(b, a);
+    }
 };
 
 // Await conditions evaluated on 64-bit values; unsigned comparisons compare the bit patterns.

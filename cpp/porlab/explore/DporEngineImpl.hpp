@@ -49,16 +49,7 @@ class Engine {
         return writesMemory(e.kind) && !ifaaFaa(e);
     }
     // Dependence of two events (either order): program order, memory conflict, spawn/join.
-    [[nodiscard]] bool dep(const Event& a, const Event& b) const {
-        if (a.thread == b.thread) return true;
-        if (conf_.conflicts(a, b)) return true;
-        auto sj = [](const Event& x, const Event& y) {
-            if ((x.kind == EventKind::Spawn || x.kind == EventKind::Join) && x.aux == y.thread)
-                return true;
-            return x.kind == EventKind::Spawn && y.kind == EventKind::Join && x.aux == y.aux;
-        };
-        return sj(a, b) || sj(b, a);
-    }
+    [[nodiscard]] bool dep(const Event& a, const Event& b) const { return conf_.dependent(a, b); }
     // A canceling decrement that waits for an observer of its increment (zne awaits).
     [[nodiscard]] bool zneAwait(const Event& e) const {
         return zne_ && e.kind == EventKind::FetchAdd && e.zne && e.aux >= 0;

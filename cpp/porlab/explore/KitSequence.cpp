@@ -12,14 +12,7 @@
 namespace porlab::kit {
 
 bool dependent(const Event& a, const Event& b, ConflictRelation conf) {
-    if (a.thread == b.thread) return true;
-    if (conf.conflicts(a, b)) return true;
-    auto sj = [](const Event& x, const Event& y) {
-        if ((x.kind == EventKind::Spawn || x.kind == EventKind::Join) && x.aux == y.thread)
-            return true;
-        return x.kind == EventKind::Spawn && y.kind == EventKind::Join && x.aux == y.aux;
-    };
-    return sj(a, b) || sj(b, a);
+    return conf.dependent(a, b);
 }
 
 std::vector<SleepEntry> sleepAfter(std::span<const SleepEntry> sleep, const Event& e,
