@@ -3,18 +3,7 @@
 
 namespace porlab {
 
-namespace {
-int slot(TraceStatus s) {
-    switch (s) {
-        case TraceStatus::Complete:
-            return 0;
-        case TraceStatus::Blocked:
-            return 1;
-        default:
-            return 2;
-    }
-}
-}  // namespace
+namespace {}  // namespace
 
 bool ClassCounter::isRaceWitness(const Trace& t) {
     const auto& ev = t.events();
@@ -23,7 +12,7 @@ bool ClassCounter::isRaceWitness(const Trace& t) {
 }
 
 void ClassCounter::add(const Trace& t) {
-    const int s = slot(t.status());
+    const int s = statusSlot(t.status());
     // A data race's error trace is the Reporter's witness (the least racing pair of the explored
     // execution's reads-from class, cut after the pair), not the execution explored: executions
     // of different classes can share one witness, so witnesses are counted, never duplicates.

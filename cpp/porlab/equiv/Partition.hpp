@@ -20,6 +20,18 @@ struct Counts {
 // Counts the classes of the traces an explorer reports, for the conformance checks: optimal
 // explorers must report every class exactly once. `preselected` is the thread the value-centric
 // and data-centric equivalences preselect.
+// Where a trace of this status is counted: 0 complete, 1 blocked, 2 error.
+[[nodiscard]] inline int statusSlot(TraceStatus s) {
+    switch (s) {
+        case TraceStatus::Complete:
+            return 0;
+        case TraceStatus::Blocked:
+            return 1;
+        default:
+            return 2;
+    }
+}
+
 class ClassCounter {
   public:
     explicit ClassCounter(ThreadId preselected = kDefaultPreselectedThread)

@@ -55,17 +55,6 @@ namespace porlab {
 
 namespace {
 
-int slot(TraceStatus s) {
-    switch (s) {
-        case TraceStatus::Complete:
-            return 0;
-        case TraceStatus::Blocked:
-            return 1;
-        default:
-            return 2;
-    }
-}
-
 int blockReasonIndex(const std::string& name) {
     for (std::size_t i = 0; i < kNumBlockReasons; ++i)
         if (kBlockReasonNames[i] == name) return static_cast<int>(i);
@@ -123,7 +112,7 @@ ExploreResult filterOverOptimal(const Program& program, const ExploreOptions& op
     inner.values = {};
     // max_traces bounds the traces explored (at least as many as are reported).
     inner.onTrace = [&](const Trace& t) {
-        const int s = slot(t.status());
+        const int s = statusSlot(t.status());
         ++explored[static_cast<std::size_t>(s)];
         const Key key = traceKey(eq, t, thr);
         if (!seen[static_cast<std::size_t>(s)].insert(key).second) return;
@@ -416,7 +405,8 @@ class ThreadCentric {
         // Every trace given to the caller is recorded: if rf refuses the program in the middle
         // of the run, the fallback does not give the same class twice.
         own_.onTrace = [this](const Trace& t) {
-            delivered_[static_cast<std::size_t>(slot(t.status()))].insert(traceKey(eq_, t, thr_));
+            delivered_[static_cast<std::size_t>(statusSlot(t.status()))].insert(
+                traceKey(eq_, t, thr_));
             if (opts_.onTrace) opts_.onTrace(t);
         };
     }
