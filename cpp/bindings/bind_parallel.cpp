@@ -207,8 +207,8 @@ void bindParallel(py::module_& m) {
         py::arg("params") = std::map<std::string, std::string>{}, py::arg("check_races") = true,
         py::arg("check_liveness") = false,
         "Explore one task (root_task or a task another run_task split off) of a graph-engine "
-        "explorer. After split_after seconds (0: never) every subtree not yet started is "
-        "returned as a task instead of explored. Returns (result, tasks, failing-prefix "
+        "explorer. After split_after seconds (0: never; < 0: at once) every subtree not yet "
+        "started is returned as a task instead of explored. Returns (result, tasks, failing-prefix "
         "hashes): the driver counts each failing prefix once over all tasks.");
 }
 

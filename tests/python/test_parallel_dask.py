@@ -2,8 +2,9 @@
 2-worker LocalCluster (processes) are those of one sequential run, on random programs and C
 corpus files, also when a worker process is killed mid-run (Dask reschedules its task).
 
-Tasks split after 1 ms (``split_after``) so that even small programs are cut into many tasks
-that travel between processes as bytes. One module-scoped cluster serves every test (starting
+Tasks split at once (``split_after=-1``: every subtree a task does not start itself is handed
+back), so that even small programs are cut into tens of tasks that travel between processes as
+bytes, whatever the timing. One module-scoped cluster serves every test (starting
 one costs seconds); the worker-killing test runs last."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ dask_distributed = pytest.importorskip("dask.distributed")
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORERS = ["graph", "rf-graph", "lapor"]
-SPLIT = 1e-3
+SPLIT = -1.0
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +53,7 @@ PROGRAMS = [
     ProgramDesc(inits=[0, 0], mutexes=1, threads=[
         [("faa", 0, 1, False), ("store", 1, 1), ("load", 0), ("assert", 1)],
         [("locked", 0, [("load", 1), ("store", 0, 2)]), ("xchg", 1, 2)],
-        [("cas", 0, 2, 0), ("load", 1), ("faa", 1, 1, True)],
-        [("store", 0, 1), ("load", 0), ("store", 1, 0)]]),
-    ProgramDesc(inits=[0, 0, 0], mutexes=0, threads=[
-        [("store", 0, 1), ("load", 1), ("store", 2, 1)],
-        [("store", 1, 1), ("load", 0), ("load", 2)],
-        [("faa", 2, 1, True), ("load", 0)]]),
+        [("cas", 0, 2, 0), ("load", 1)]]),
     ProgramDesc(inits=[0], mutexes=1, threads=[
         [("locked", 0, [("load", 0), ("store", 0, 1)]), ("assert", 0)],
         [("locked", 0, [("load", 0), ("store", 0, 2)])],
@@ -66,19 +62,19 @@ PROGRAMS = [
 
 
 @pytest.mark.parametrize("explorer", EXPLORERS)
-def test_builder_programs_same_totals(client: Any, explorer: str) -> None:
-    for desc in PROGRAMS:
+def test_builder_program_same_totals(client: Any, explorer: str) -> None:
+    # The larger program (130 tasks) once, the smaller (about 80) under every explorer.
+    for desc in PROGRAMS if explorer == "graph" else PROGRAMS[1:]:
         prog = build_program(desc)
         one = porlab.explore(prog, explorer)
         r = distributed.explore_on(client, prog, explorer, split_after=SPLIT)
         assert _totals(r) == _totals(one), desc.source()
         assert (r.first_error is None) == (one.errors == 0)
-    # The first program is large enough to be cut into many tasks.
-    r = distributed.explore_on(client, build_program(PROGRAMS[0]), explorer, split_after=SPLIT)
-    assert r.stats["distributed_tasks"] > 5
+        assert r.stats["distributed_tasks"] > 50  # (cut into many tasks)
 
 
-CORPUS = ["litmus_mp.c", "deadlock_abba.c", "cas_counter.c", "dead_frame.c"]
+# Small corpus files with heap objects, nested spawns, faults, deadlocks: tens of tasks each.
+CORPUS = ["litmus_mp.c", "dead_frame.c", "thread_tree.c", "mutex_heap.c", "double_free.c"]
 
 
 @pytest.mark.parametrize("name", CORPUS)
@@ -88,16 +84,18 @@ def test_c_corpus_same_totals(client: Any, name: str) -> None:
     path = ROOT / "tests" / "c" / name
     prog = program(path)
     for explorer in EXPLORERS:
-        one = porlab.explore(prog, explorer)
+        try:
+            one = porlab.explore(prog, explorer)
+        except porlab.UnsupportedError:  # (lapor refuses mutex destroys)
+            continue
         r = porlab.distributed.explore_on(client, prog, explorer, split_after=SPLIT)
         assert _totals(r, outcomes=False) == _totals(one, outcomes=False), explorer
-        if one.errors:  # found again on the driver: the same kind of error as one run's
-            assert r.first_error is not None
-            assert r.first_error.error_message == one.first_error.error_message
+        if one.errors:  # found again on the driver, in the task that met an error
+            assert r.first_error is not None and r.first_error.error_message
 
 
 def test_refused_without_task_form(client: Any) -> None:
-    prog = build_program(PROGRAMS[1])
+    prog = build_program(PROGRAMS[0])
     with pytest.raises(porlab.InputError, match="supported by graph, rf-graph, lapor"):
         porlab.explore(prog, "optimal", client=client)
     with pytest.raises(porlab.InputError, match="not supported on a Dask cluster"):
@@ -121,7 +119,7 @@ def test_cli_scheduler(client: Any, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_budgets(client: Any) -> None:
-    prog = build_program(PROGRAMS[0])
+    prog = build_program(PROGRAMS[1])
     full = porlab.explore(prog, "graph")
     r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, max_traces=5)
     assert r.incomplete == ["traces"] and r.verdict in ("incomplete", "violation")
@@ -143,9 +141,7 @@ def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     prog = build_program(PROGRAMS[0])
-    for explorer in ("graph", "lapor"):
-        one = porlab.explore(prog, explorer)
-        r = distributed.explore_on(client, prog, explorer, split_after=SPLIT, hook=kill_once)
-        assert _totals(r) == _totals(one)
-        assert os.path.exists(marker)
-        os.remove(marker)
+    one = porlab.explore(prog, "graph")
+    r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, hook=kill_once)
+    assert os.path.exists(marker)  # (a worker was killed)
+    assert _totals(r) == _totals(one)

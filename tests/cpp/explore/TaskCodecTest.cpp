@@ -34,7 +34,7 @@ struct Totals {
     [[nodiscard]] std::uint64_t errors() const { return otherErrors + failures.size(); }
 };
 
-// Explores every task, each on a fresh program, splitting at once (splitAfter ~ 0).
+// Explores every task, each on a fresh program, splitting at once.
 Totals distributed(std::uint64_t seed, const testprog::RandomProgramOptions& po,
                    const std::string& explorer, bool checkRoundTrip) {
     Totals t;
@@ -54,7 +54,7 @@ Totals distributed(std::uint64_t seed, const testprog::RandomProgramOptions& po,
         run.input = task;
         run.programId = kProgramId;
         run.explorer = explorer;
-        run.splitAfterSeconds = 1e-9;
+        run.splitAfterSeconds = -1;  // split at once
         ExploreOptions o;
         o.taskRun = &run;
         const ExploreResult r = explore(*p, explorer, o);
@@ -121,7 +121,7 @@ TEST(TaskCodecInput, RefusesWhatIsNotItsTask) {
     run.input = graph::encodeRootTask(kProgramId, "graph");
     run.programId = kProgramId;
     run.explorer = "graph";
-    run.splitAfterSeconds = 1e-9;
+    run.splitAfterSeconds = -1;  // split at once
     ExploreOptions o;
     o.taskRun = &run;
     (void)explore(*p, "graph", o);

@@ -193,6 +193,7 @@ ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& m
         tr.outputBytes += tr.output.back().size();
     });
 
+    if (tr.splitAfterSeconds < 0) pool.splitAll();  // (tests: split at once, whatever the timing)
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;

@@ -134,8 +134,9 @@ using MakeGraphExplorer =
 // One task of a distributed exploration (python/porlab/distributed.py): an explorer of the graph
 // engine called with ExploreOptions::taskRun explores the task's subtree instead of the whole
 // program, through exploreParallel: `input` is a task (TaskCodec.hpp; the root task is
-// the whole exploration). After `splitAfterSeconds` (0: never) of exploring, every subtree not
-// yet started is serialised into `output` instead of explored: a long task splits itself.
+// the whole exploration). After `splitAfterSeconds` (0: never; < 0: at once, for tests) of
+// exploring, every subtree not yet started is serialised into `output` instead of explored: a
+// long task splits itself.
 // `failures` gets the (portable) hashes of the failing prefixes whose error traces it reported:
 // the driver counts each once over all tasks, as one process would.
 struct TaskRun {
