@@ -48,9 +48,9 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
     ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
     # The shared C set (benchmarks/suites/shared.toml), as written (loops=none).
-    ("casrot N=6", SHARED / "casrot.c", {"N": 6}, 0, "none", "graph"),
-    ("readers N=11", SHARED / "readers.c", {"N": 11}, 0, "none", "graph"),
-    ("dq-wsq N=3 T=2", SHARED / "dq_wsq.c", {"N": 3, "THIEVES": 2}, 0, "none", "rf-graph"),
+    ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
+    ("readers N=14", SHARED / "readers.c", {"N": 14}, 0, "none", "graph"),
+    ("dq-wsq N=3 T=3", SHARED / "dq_wsq.c", {"N": 3, "THIEVES": 3}, 0, "none", "rf-graph"),
 ]
 
 

@@ -69,6 +69,11 @@ class CSource:
 
 
 def _freeze(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Load options as a hashable, picklable tuple (defines as ``NAME=VALUE`` texts)."""
+    defines = options.get("defines")
+    if isinstance(defines, dict):
+        options = {**options, "defines": [f"{k}={v}" for k, v in defines.items()]}
+
     def frozen(v: Any) -> Any:
         if isinstance(v, dict):
             return tuple(sorted((k, frozen(x)) for k, x in v.items()))
@@ -105,8 +110,9 @@ def ship(program: Any) -> tuple[ProgramShip, _core.ProgramBase]:
     from porlab.api import _compiled
     from porlab.builder import Program
 
+    check = None  # the program as the workers compile it (its code is checked against theirs)
     if isinstance(program, CSource):
-        core = program.load()
+        core = check = program.load()
         payload = pickle.dumps(program)
         kind = "c"
     elif isinstance(program, Program):
@@ -122,11 +128,12 @@ def ship(program: Any) -> tuple[ProgramShip, _core.ProgramBase]:
                              "builder Program, or a C program loaded with porlab.load_c / "
                              "load_c_source (workers compile it again from its source)")
         core = program
+        check = recipe.load()  # (load_c and load_c_source lay out string constants apart)
         payload = pickle.dumps(recipe)
         kind = "c"
     digest = hashlib.sha256(kind.encode() + b"\0" + payload).digest()
     pid = int.from_bytes(digest[:8], "little") >> 1  # (fits a signed 64-bit varint too)
-    return ProgramShip(kind, payload, pid, _code_hash(core)), core
+    return ProgramShip(kind, payload, pid, _code_hash(check or core)), core
 
 
 def _worker_program(s: ProgramShip) -> _core.ProgramBase:
