@@ -626,7 +626,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
           + (f" ({earlier} in an earlier sweep)" if earlier else "") + ":", file=sys.stderr)
     for r in failed:
         msg = " ".join(str(r.get("message") or "").split())
-        msg = msg if len(msg) <= 100 else msg[:97] + "..."
+        # Long messages keep their end: the exception text follows a file:line whose path can
+        # take up most of the room.
+        msg = msg if len(msg) <= 100 else "..." + msg[-97:]
         print(f"  {r['suite']}:{r['instance']}:{r['config']}  {r['status']}"
               + (f"  {msg}" if msg else ""), file=sys.stderr)
     print(f"rerun them with: porlab bench {args.suite} -o {out} --retry-failed",

@@ -142,3 +142,16 @@ def oracle_counts(threads: StraightLine) -> dict[str, int]:
 @pytest.fixture
 def sb() -> porlab.Program:
     return example("litmus_sb")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test-python``: ``-n 2 --dist loadgroup``), every test of one C
+    corpus file runs on one worker, so test_c_corpus's per-file caches (the compiled program,
+    its partition, each explorer's result) are built once, not once per worker."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.module is not None and item.module.__name__.endswith("test_c_corpus") \
+                and "path" in params:
+            item.add_marker(pytest.mark.xdist_group(str(params["path"])))

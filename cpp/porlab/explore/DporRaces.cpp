@@ -5,6 +5,8 @@
 // once a wakeup sequence reorders E. See DporEngine.cpp.
 #include "porlab/explore/DporEngineImpl.hpp"
 
+#include <bit>
+
 namespace porlab::dpor::detail {
 
 Value Engine::valueBefore(LocId l, std::size_t i) const {
@@ -50,9 +52,16 @@ void Engine::nonBlockingRace(std::size_t i, std::size_t j) {
 }
 
 void Engine::setToItems(std::size_t set) {
+    // Word by word, lowest bit first (a bit-by-bit walk over B0_..len_ was 16% of optimal's
+    // instructions on lock-heavy programs, where these sets are mostly empty).
     items_.clear();
-    for (std::size_t k = B0_; k < len_; ++k)
-        if (bitGet(set, k)) items_.push_back(static_cast<int>(k));
+    for (std::size_t w = 0; w < W_; ++w) {
+        for (std::uint64_t x = sets_[set * W_ + w]; x != 0; x &= x - 1) {
+            const std::size_t k = B0_ + 64 * w + static_cast<std::size_t>(std::countr_zero(x));
+            if (k >= len_) return;
+            items_.push_back(static_cast<int>(k));
+        }
+    }
 }
 
 bool Engine::enabledAfter(const Event& e, std::size_t i) const {
