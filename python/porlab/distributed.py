@@ -29,10 +29,12 @@ counts.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,10 +105,36 @@ def _code_hash(core: _core.ProgramBase) -> str:
     return hashlib.sha256(str(text).encode()).hexdigest()
 
 
+_SHIPPED: weakref.WeakKeyDictionary[Any, tuple[ProgramShip, _core.ProgramBase]] = (
+    weakref.WeakKeyDictionary())
+
+
 def ship(program: Any) -> tuple[ProgramShip, _core.ProgramBase]:
     """The shipped form of a program (a :class:`CSource`, a builder ``Program``, or a C program
     loaded with :func:`porlab.load_c` / :func:`porlab.load_c_source`), and its compiled form on
-    the driver."""
+    the driver (made once per program object)."""
+    try:
+        return _SHIPPED[program]
+    except (KeyError, TypeError):
+        pass
+    shipped = _ship(program)
+    with contextlib.suppress(TypeError):  # (not weakly referenceable: not cached)
+        _SHIPPED[program] = shipped
+    return shipped
+
+
+def load_on_workers(client: Any, program: Any) -> None:
+    """Load the program on every worker of the cluster now (else each loads it at its first
+    task: benchmarks time the exploration without that)."""
+    s, _ = ship(program)
+    client.run(_load_program, s)
+
+
+def _load_program(s: ProgramShip) -> None:
+    _worker_program(s)
+
+
+def _ship(program: Any) -> tuple[ProgramShip, _core.ProgramBase]:
     from porlab.api import _compiled
     from porlab.builder import Program
 
