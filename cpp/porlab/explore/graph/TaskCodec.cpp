@@ -427,9 +427,6 @@ void portablePrefixHash(const ExecutionGraph& g, const std::vector<std::int32_t>
             add((static_cast<std::uint64_t>(n.ev.kind) << 8) | (n.placeholder ? 1U : 0U) |
                 (n.zne ? 2U : 0U) | (n.trylock ? 4U : 0U));
             add(refName(n.rf));
-            if (n.placeholder || !writesMemory(n.ev.kind) || n.ev.loc < 0) continue;
-            const int k = g.coIndex(Ref{static_cast<std::int32_t>(t), i}, n.ev.loc);
-            add(k <= 0 ? 0 : refName(g.coAt(n.ev.loc, k - 1)));
         }
     }
 }

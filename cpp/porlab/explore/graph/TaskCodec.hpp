@@ -53,9 +53,10 @@ void decodeTask(const Program& p, const std::string& bytes, std::uint64_t progra
 
 // A hash of the prefix `upto` (first upto[t] nodes of every thread) of g that is the same in
 // every process: threads are named by their spawn path (thread 0; the i-th node of thread t
-// spawned it), nodes by (thread name, index); it covers each node's kind, flags, reads-from
-// source and co predecessor, which, the program being deterministic, fix every value read and
-// written. (Locations and values are left out: their numbers differ between processes.)
+// spawned it), nodes by (thread name, index); it covers each node's kind, flags and reads-from
+// source, which, the program being deterministic, fix every value read and written: the events
+// and reads-from of the prefix, as the one-process hash. (Locations and values are left out:
+// their numbers differ between processes.)
 void portablePrefixHash(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
                         std::uint64_t& h1, std::uint64_t& h2);
 
