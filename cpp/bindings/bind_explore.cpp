@@ -54,15 +54,6 @@ py::list optionDicts(const std::vector<ExplorerOption>& options) {
 
 // ---- explorers written in Python (porlab.register_explorer) ---------------------------------
 
-// What a Python explorer gets besides the program: its typed options, the reporter that counts
-// traces, checks budgets and bugs, and the building blocks that keep its time in C++.
-struct PyRun {
-    const Program* program;
-    const ExploreOptions* opts;
-    Reporter* rep;
-    ExploreResult* result;
-};
-
 // Happens-before of a sequence of events (program order, spawn -> child, child end -> join,
 // and the order of conflicting events) as vector clocks; preds[j] lists the positions of the
 // immediate predecessors of event j (its program-order predecessor, the spawn or the joined

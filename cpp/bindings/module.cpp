@@ -33,6 +33,7 @@ PYBIND11_MODULE(_core, m) {
     porlab::bind::bindExplore(m);
     porlab::bind::bindEquiv(m);
     porlab::bind::bindParallel(m);
+    porlab::bind::bindKit(m);
 #ifdef PORLAB_WITH_LLVM
     porlab::bind::bindLlvm(m);
 #else

@@ -428,6 +428,76 @@ class ExplorerRun:
         """The races (i, j, initials) of a sequence of events."""
     def initials(self, events: Sequence[Event], i: _Int, j: _Int) -> list[int]:
         """The threads that can start v = notdep(i, E).j."""
+    def sequence(self, program: ProgramBase) -> ExploredSequence:
+        """An ExploredSequence of the program for this run (events counted, traces reported)."""
+
+def dependent(a: Event, b: Event, ifaa: bool = False) -> bool:
+    """Are two events dependent (same thread, a memory conflict, spawn/join)?"""
+
+def sleep_after(
+    sleep: Sequence[tuple[Event, bool]], event: Event, ifaa: bool = False
+) -> list[tuple[Event, bool]]:
+    """The sleep set after performing `event`: the entries independent of it."""
+
+def sc_consistent(events: Sequence[Event], rf: Sequence[_Int]) -> list[int] | None:
+    """An interleaving in which every read reads from rf[k], or None (VerifySC)."""
+
+class ExploredSequence:
+    """The explored sequence E of a DPOR explorer, kept in C++ (docs/python-explorers.md)."""
+
+    def __init__(self, program: ProgramBase, ifaa: bool = False) -> None: ...
+    @property
+    def depth(self) -> int:
+        """Steps in E."""
+    @property
+    def events(self) -> list[Event]:
+        """E's events (a copy)."""
+    @property
+    def end(self) -> str:
+        """How E ended: open, maximal, error or sleep-blocked."""
+    @property
+    def max_threads(self) -> int: ...
+    @property
+    def execution(self) -> Execution:
+        """The execution in the state after E."""
+    def thread(self, d: _Int) -> int:
+        """The thread of step d."""
+    def threads(self, start: _Int = 0) -> list[int]:
+        """The threads of steps start, start+1, ..."""
+    def start(self, d: _Int) -> int:
+        """Position of step d's first event."""
+    def depth_of(self, position: _Int) -> int:
+        """The step that emitted an event (-1: reset's markers)."""
+    def enabled(self) -> int:
+        """Threads enabled after E, as a bit mask."""
+    def sleep(self, d: _Int) -> list[tuple[Event, bool]]:
+        """The sleep set at depth d."""
+    def sleep_mask(self, d: _Int) -> int:
+        """The threads asleep at depth d, as a bit mask."""
+    def step(self, thread: _Int) -> None:
+        """Perform an enabled thread's next event."""
+    def extend(self, first: _Int = -1) -> str:
+        """Run E to its end; returns how it ended."""
+    def backtrack(self, d: _Int) -> None:
+        """Shorten E to d steps; step d's event goes to sleep at depth d."""
+    def report(self) -> str:
+        """Report the ended E as a trace; returns its status."""
+    def hb(self, i: _Int, j: _Int) -> bool:
+        """Does the event at position i happen before the one at j?"""
+    def races(self) -> list[tuple[int, int]]:
+        """Source-DPOR's races (i, j) of E."""
+    def notdep(self, i: _Int, j: _Int) -> list[int]:
+        """Positions of v = notdep(i, E).j."""
+    def initials(self, v: Sequence[_Int]) -> int:
+        """The threads that can start the subsequence v, as a bit mask."""
+    def weak_initial(self, v: Sequence[_Int], next: Event, fails: bool = False) -> bool:
+        """Optimal-DPOR's weak-initial test."""
+    def asleep(self, d: _Int, v: Sequence[_Int]) -> bool:
+        """Is inserting v at depth d redundant (a sleeping thread is a weak initial of v)?"""
+    def key(self, equivalence: str, thread: _Int = 0) -> tuple[int, int]:
+        """The canonical key of E's class under an equivalence."""
+    def reversals(self) -> list[tuple[int, int, int]]:
+        """Source-DPOR's race reversals (depth, initials, first) of the ended E."""
 
 def register_explorer(
     name: str,

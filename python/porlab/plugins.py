@@ -4,7 +4,7 @@
                               options=[porlab.option("sleep_sets", "bool", True, "use them")])
     def my_dpor(program, run):
         ex = program.new_execution()
-        ...                       # run.step / run.replay, run.races_with_initials, ...
+        ...                       # run.sequence(program): extend, reversals, backtrack, ...
         run.maximal(ex, events)   # every maximal execution, counted, checked, budgeted
 
 A registered explorer appears in :func:`porlab.explorers`, runs through :func:`porlab.explore`

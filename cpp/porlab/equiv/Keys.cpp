@@ -2,6 +2,7 @@
 #include "porlab/equiv/Keys.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace porlab {
 
@@ -15,11 +16,15 @@ constexpr std::uint64_t mix(std::uint64_t x) {
 }
 
 // An order-dependent 128-bit hash of a stream of 64-bit words.
+// Each word goes through one multiply per lane (every step is a bijection of the lane's state,
+// so two streams of one length that differ in one word never collide); the full mix is applied
+// once, in key(). (Two mixes per word were most of partition_sizes's time.)
 class Hasher {
   public:
     void add(std::uint64_t w) {
-        a_ = mix(a_ ^ w) + 0x632be59bd9b4e019ULL;
-        b_ = mix(b_ + w * 0xd6e8feb86659fd93ULL) ^ 0x8cb92ba72f3d8dd7ULL;
+        a_ = (a_ ^ w) * 0xd6e8feb86659fd93ULL;
+        a_ ^= a_ >> 32;
+        b_ = std::rotl(b_ + w, 29) * 0x9e3779b97f4a7c15ULL;
     }
     // The event's identity; with `values`, also what it read and wrote. (Mazurkiewicz classes
     // are sets of events with the same happens-before; under IFAA, fetch-and-adds in different
@@ -46,6 +51,32 @@ std::vector<std::vector<int>> byThread(const Trace& t) {
     for (std::size_t i = 0; i < t.size(); ++i) g[t[i].thread].push_back(static_cast<int>(i));
     return g;
 }
+
+// What the keys of one trace share, each computed once when first needed (partition_sizes keys
+// every trace under every equivalence).
+class Facts {
+  public:
+    explicit Facts(const Trace& t) : t_(t) {}
+    [[nodiscard]] const Trace& trace() const { return t_; }
+    const std::vector<std::vector<int>>& groups() {
+        if (!groups_) groups_ = byThread(t_);
+        return *groups_;
+    }
+    const std::vector<int>& readsFrom() {
+        if (!rf_) rf_ = t_.readsFrom();
+        return *rf_;
+    }
+    const std::vector<VectorClock>& causal() {
+        if (!causal_) causal_ = t_.causalOrder();
+        return *causal_;
+    }
+
+  private:
+    const Trace& t_;
+    std::optional<std::vector<std::vector<int>>> groups_;
+    std::optional<std::vector<int>> rf_;
+    std::optional<std::vector<VectorClock>> causal_;
+};
 
 }  // namespace
 
@@ -85,7 +116,8 @@ namespace {
 
 // Same events (with values) and the same reads-from function; with `lockAware`, locks read from
 // nothing; with `mo`, also the coherence order of memory writes.
-void addReadsFrom(Hasher& h, const Trace& trace, bool lockAware, bool mo) {
+void addReadsFrom(Hasher& h, Facts& f, bool lockAware, bool mo) {
+    const Trace& trace = f.trace();
     // Lock-aware: locks and unlocks are plain events (no reads-from between them), so the
     // order of critical sections is not part of the class, only what memory reads see. So
     // is a successful pthread_mutex_trylock (a CAS on a mutex): it is a lock. A failed one
@@ -97,8 +129,8 @@ void addReadsFrom(Hasher& h, const Trace& trace, bool lockAware, bool mo) {
                static_cast<std::size_t>(e.loc) < info->isMutex.size() &&
                info->isMutex[static_cast<std::size_t>(e.loc)];
     };
-    const auto rf = trace.readsFrom();
-    for (const auto& g : byThread(trace)) {
+    const auto& rf = f.readsFrom();
+    for (const auto& g : f.groups()) {
         h.add(0xffffffffULL);  // thread separator
         for (int j : g) {
             h.add(trace[j]);
@@ -120,11 +152,12 @@ void addReadsFrom(Hasher& h, const Trace& trace, bool lockAware, bool mo) {
     }
 }
 
-void addRvf(Hasher& h, const Trace& trace) {
+void addRvf(Hasher& h, Facts& f) {
+    const Trace& trace = f.trace();
     // Same events with the same values, and for every read the set of reads causally
     // before it. Per thread u that set is a prefix of u's reads, so its size says it all.
-    const auto causal = trace.causalOrder();
-    const auto groups = byThread(trace);
+    const auto& causal = f.causal();
+    const auto& groups = f.groups();
     // readsBefore[u][i] = number of reads among u's first i events
     std::vector<std::vector<std::uint32_t>> readsBefore(groups.size());
     for (std::size_t u = 0; u < groups.size(); ++u) {
@@ -149,9 +182,10 @@ void addRvf(Hasher& h, const Trace& trace) {
 
 // Value-centric condition (1) (RVF-SMC §3): for each read of `thr`, whether it reads from a
 // write of `thr`.
-void addOwnReads(Hasher& h, const Trace& trace, ThreadId thr) {
+void addOwnReads(Hasher& h, Facts& f, ThreadId thr) {
+    const Trace& trace = f.trace();
     h.add(0xfffffffbULL);
-    const auto rf = trace.readsFrom();
+    const auto& rf = f.readsFrom();
     for (std::size_t j = 0; j < trace.size(); ++j) {
         if (trace[j].thread != thr || !readsMemory(trace[j].kind)) continue;
         const bool own = rf[j] >= 0 && trace[static_cast<std::size_t>(rf[j])].thread == thr;
@@ -201,9 +235,8 @@ void addOrderOutside(Hasher& h, const Trace& trace, ThreadId thr) {
     flush();
 }
 
-}  // namespace
-
-Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
+Key keyOf(Equivalence eq, Facts& f, ThreadId preselected) {
+    const Trace& trace = f.trace();
     Hasher h;
     h.add(static_cast<std::uint64_t>(eq));
     if (!trace.inputs().empty()) {  // different inputs: different classes
@@ -219,28 +252,43 @@ Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
             break;
         }
         case Equivalence::ReadsFrom:
-            addReadsFrom(h, trace, false, false);
+            addReadsFrom(h, f, false, false);
             break;
         case Equivalence::LockAware:
-            addReadsFrom(h, trace, true, false);
+            addReadsFrom(h, f, true, false);
             break;
         case Equivalence::LockAwareMo:
-            addReadsFrom(h, trace, true, true);
+            addReadsFrom(h, f, true, true);
             break;
         case Equivalence::Rvf:
-            addRvf(h, trace);
+            addRvf(h, f);
             break;
         case Equivalence::ValueCentric:
-            addRvf(h, trace);
-            addOwnReads(h, trace, preselected);
+            addRvf(h, f);
+            addOwnReads(h, f, preselected);
             addOrderOutside(h, trace, preselected);
             break;
         case Equivalence::DataCentric:
-            addReadsFrom(h, trace, false, false);
+            addReadsFrom(h, f, false, false);
             addOrderOutside(h, trace, preselected);
             break;
     }
     return h.key();
+}
+
+}  // namespace
+
+Key traceKey(Equivalence eq, const Trace& trace, ThreadId preselected) {
+    Facts f(trace);
+    return keyOf(eq, f, preselected);
+}
+
+std::array<Key, kNumEquivalences> traceKeys(const Trace& trace, ThreadId preselected) {
+    Facts f(trace);
+    std::array<Key, kNumEquivalences> keys;
+    for (int e = 0; e < kNumEquivalences; ++e)
+        keys[static_cast<std::size_t>(e)] = keyOf(static_cast<Equivalence>(e), f, preselected);
+    return keys;
 }
 
 }  // namespace porlab

@@ -3,6 +3,7 @@
 // they are equivalent, so "how many classes does this program have under X" is a set size.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -78,6 +79,9 @@ inline constexpr ThreadId kDefaultPreselectedThread = 0;
 // 128-bit keys: a collision among 10^9 classes has probability about 10^-21.
 [[nodiscard]] Key traceKey(Equivalence eq, const Trace& trace,
                            ThreadId preselected = kDefaultPreselectedThread);
+// Every equivalence's key of `trace` (indexed by Equivalence), sharing what they compute alike.
+[[nodiscard]] std::array<Key, kNumEquivalences> traceKeys(
+    const Trace& trace, ThreadId preselected = kDefaultPreselectedThread);
 
 // A canonical representative of the Mazurkiewicz class: the lexicographically least (by thread
 // id) linearisation of happens-before, as positions into the trace.

@@ -28,10 +28,9 @@ void ClassCounter::add(const Trace& t) {
     // execution's reads-from class, cut after the pair), not the execution explored: executions
     // of different classes can share one witness, so witnesses are counted, never duplicates.
     const bool witness = isRaceWitness(t);
-    for (int e = 0; e < kNumEquivalences; ++e)
-        if (!seen_[e][s].insert(traceKey(static_cast<Equivalence>(e), t, preselected_)).second &&
-            !witness)
-            ++dups_[e];
+    const auto keys = traceKeys(t, preselected_);
+    for (std::size_t e = 0; e < keys.size(); ++e)
+        if (!seen_[e][s].insert(keys[e]).second && !witness) ++dups_[e];
 }
 
 Counts ClassCounter::classes(Equivalence eq) const {

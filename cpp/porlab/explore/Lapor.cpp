@@ -28,7 +28,7 @@ class LaporExplorer final : public graph::GraphExplorer {
   public:
     LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
         : GraphExplorer(p, o, r) {
-        useMutexLocks();
+        useMutexLocks(o.option<bool>("lock_order", "lapor"));
         mo_ = o.option<std::string>("coherence", "lapor") == "mo";
     }
 

@@ -92,6 +92,11 @@ const ExplorerOption kCanStop = ExplorerOption::boolean(
     "can_stop", true,
     "Godot's can-stop optimisation: stop scanning for enablers of a blocked await once one "
     "conflicts with all of them (off: scan all; the same traces, for ablations)");
+const ExplorerOption kThread = ExplorerOption::integer(
+    "thread", 0, 0, 1 << 20,
+    "the preselected thread thr of the equivalence (RVF-SMC §3): the order of conflicting pairs "
+    "is kept among the other threads");
+
 const ExplorerOption kZne = ExplorerOption::choice(
     "zne", "strict", {"strict", "paper", "off"},
     "SAVER's zero-net-effect blocking (programs loaded with --loops saver): strict (sound: a "
@@ -212,6 +217,10 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
+          ExplorerOption::boolean(
+              "lock_order", true,
+              "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
+              "before the consistency search; false: the search alone (ablation)"),
           kZne, kSplit},
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
@@ -224,18 +233,27 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
          /*coversClasses=*/false, /*nonRedundant=*/true},
-        {"value-centric", "value-centric",
-         "one trace per value-centric class (RVF-SMC §3, thread 0 preselected); not "
-         "VC-DPOR (Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's own design: "
-         "optimal explores the Mazurkiewicz classes and the first trace of each value-centric "
-         "class is reported (the others are explored and counted in traces_not_reported)",
-         true, exploreValueCentric},
-        {"data-centric", "data-centric",
-         "one trace per data-centric class (RVF-SMC §3, thread 0 preselected); not "
-         "DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own design: optimal "
-         "explores the Mazurkiewicz classes and the first trace of each data-centric class is "
-         "reported (the others are explored and counted in traces_not_reported)",
-         true, exploreDataCentric},
+        {"value-centric",
+         "value-centric",
+         "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "
+         "default 0); not VC-DPOR (Chatterjee et al. OOPSLA'19), which porlab lacks, but porlab's "
+         "own design: rf gives one trace per reads-from class, a decision tree orients the "
+         "conflicting pairs outside the preselected thread (a linearisation search checks each "
+         "choice), and a leaf (a data-centric class) is executed only when its value-centric key, "
+         "computed from its events, is new (the walk is symbolic over data-centric classes)",
+         true,
+         exploreValueCentric,
+         {kThread}},
+        {"data-centric",
+         "data-centric",
+         "one trace explored per data-centric class (RVF-SMC §3, preselected thread `thread`, "
+         "default 0); not DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own "
+         "design: rf gives one trace per reads-from class, a decision tree orients the "
+         "conflicting pairs outside the preselected thread (a linearisation search checks each "
+         "choice), and the witness of every leaf (one data-centric class) is executed",
+         true,
+         exploreDataCentric,
+         {kThread}},
     };
 }
 

@@ -224,11 +224,20 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             std::vector<std::int32_t> xl = sl;
             ++xl[r.t];
             steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
-            bool atAux = false, wit = false;
+            bool atAux = false, wit = false, post = false;
+            std::ptrdiff_t ins = -1;
             const WriteRef act = active_[static_cast<std::size_t>(r.ev.loc)];
+            const Step& rs = steps_[static_cast<std::size_t>(r.t)].back();
             if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
                 atAux = true;  // the auxiliary trace already satisfies every good write
                 ++skipped_;
+            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
+                       (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
+                ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
+            } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
+                       postponedWitness(r.t, rs, insBuf_)) {
+                ++postponed_;  // so is the node's trace with r before F (postponedWitness)
+                post = true;
             } else {
                 auxBuf_.clear();
                 for (const Performed& p : order_) auxBuf_.push_back(p.t);
@@ -238,14 +247,28 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
                 wit = rvf::verifySC(in, ro_.vsc, vsc_, ws_);
                 atAux = wit && std::ranges::equal(ws_.witness(), auxBuf_);
             }
-            if (atAux || wit) {
+            if (atAux || wit || ins >= 0 || post) {
                 // atAux: the program is at the end of the witness already
-                if (atAux) performed(r.t, steps_[static_cast<std::size_t>(r.t)].back());
+                if (atAux) performed(r.t, rs);
+                // An inserted read that writes nothing: the program is in the witness's state
+                // (performedAt). (Not where a kill was seen: whether a read faults may depend on
+                // a block's status, not only on its value; see redo.)
+                const bool inPlace = ins >= 0 && !rs.writes && !rs.fails && killable_.empty();
+                const auto q = static_cast<std::size_t>(ins);
+                if (inPlace) {
+                    performedAt(r.t, rs, q, writerBefore(q, r.ev.loc));
+                    ++unreplayed_;
+                } else if (ins >= 0) {
+                    insertedWitness(insBuf_, q, r.t);
+                }
                 ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack, sigClock_});
-                if (atAux)
+                if (atAux || inPlace)
                     node({}, xl, Cn, r.t, true);
+                else if (ins >= 0 || post)
+                    node(insBuf_, xl, Cn, r.t);
                 else
                     node(ws_.witness(), xl, Cn, r.t);
+                if (inPlace) takeOut(traceLen, q, r.t, ridx);
                 backtrack = signalled(ancestors_.back());
                 ancestors_.pop_back();
             }

@@ -37,8 +37,12 @@
 //    edges they force), rejects what it can, then one linearisation of the saturated order
 //    following the search's first choices decides most of the rest without witness states; the
 //    exact search runs only when that linearisation reaches a dead end. The choice of a maximal
-//    trace's own final values needs no call at all (the trace is the witness). `classic` runs
-//    the search every time (ablation).
+//    trace's own final values needs no call at all (the trace is the witness). Before any call,
+//    a child's witness is sought in its parent's trace: the new read inserted just before the
+//    write that ends its source's segment, or moved before the causal future of the writes
+//    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
+//    read that writes nothing needs no replay either (performedAt). `classic` runs the search
+//    every time (ablation).
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
@@ -170,6 +174,9 @@ class RvfSmc {
         s["verifysc_seconds"] = vsc_.seconds;
         s["verifysc_states"] = static_cast<double>(vsc_.states);
         s["verifysc_skipped"] = static_cast<double>(skipped_);
+        s["verifysc_inserted"] = static_cast<double>(inserted_);
+        s["replays_avoided"] = static_cast<double>(unreplayed_);
+        s["verifysc_postponed"] = static_cast<double>(postponed_);
         s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
         s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
         s["nodes"] = static_cast<double>(nodes_);
@@ -416,6 +423,70 @@ class RvfSmc {
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
                               std::vector<std::pair<ThreadId, LocId>>& writes);
 
+    // ---- witnesses by insertion ---------------------------------------------------------------
+    //
+    // The node's trace σ is a witness of its events; a child adds one read r, the pending event of
+    // thread t (step idx, s), with its good writes. Inserted into σ just before the first write
+    // of r's location that follows a good write w (or at σ's end), r reads w; the events before
+    // it are unchanged, and so are those after it when r writes nothing. When r writes, the write
+    // right after it must not read the location (it would read r), and every later read reads
+    // that write or a later one. So that σ' is a witness of the child when r's thread
+    // predecessor (or its spawn) comes before the insertion point: no VerifySC call (closure,
+    // clocks, linearisation of the whole instance) for it. Returns the latest such point, or -1.
+    [[nodiscard]] std::ptrdiff_t insertionPoint(ThreadId t, std::int32_t idx, const Step& s) const;
+
+    // When no insertion point exists (a write of r's location comes between its source w and
+    // its thread predecessor): F is the causal future in σ (program order, spawn, join,
+    // reads-from) of the writes of the location after w, and σ' = (σ without F) · r · F. The
+    // events outside F keep their sources (a source in F would put the reader in F, and a write
+    // of F between an event and its source would be its source), r reads w when its
+    // predecessor is not in F, and σ' respects program order, spawns and joins (F is closed
+    // under them); whether F's reads keep their sources behind r and the events before them is
+    // checked by running σ' over the last writer of each location. The witness goes to w.
+    [[nodiscard]] bool postponedWitness(ThreadId t, const Step& s, std::vector<ThreadId>& w);
+
+    // The threads of σ with t inserted at position q (the witness of insertionPoint).
+    void insertedWitness(std::vector<ThreadId>& w, std::size_t q, ThreadId t) const {
+        w.clear();
+        w.reserve(order_.size() + 1);
+        for (std::size_t k = 0; k < order_.size(); ++k) {
+            if (k == q) w.push_back(t);
+            w.push_back(order_[k].t);
+        }
+        if (q >= order_.size()) w.push_back(t);
+    }
+
+    // A read that writes nothing leaves memory as it was, and a thread's state depends on the
+    // values it read, not on where its steps were: the program after σ and r (told w's value)
+    // is in the state σ' leaves it in. Only the trace differs: r goes into it at position q,
+    // registered with source w, with no replay. (The caller takes it out with takeOut.)
+    void performedAt(ThreadId t, const Step& s, std::size_t q, WriteRef w) {
+        const auto i = static_cast<std::int32_t>(s.ev.index);
+        if (i >= reg_[static_cast<std::size_t>(t)]) {
+            auto& a = active_[static_cast<std::size_t>(s.ev.loc)];
+            const WriteRef keep = a;
+            a = w;  // (registerStep takes a read's source from active_)
+            registerStep(t, i, s);
+            a = keep;
+        }
+        order_.insert(order_.begin() + static_cast<std::ptrdiff_t>(q),
+                      Performed{t, i, kNoLoc, 0, kInitWrite});
+    }
+    // The source of the read inserted at position q: the last write of its location before q.
+    [[nodiscard]] WriteRef writerBefore(std::size_t q, LocId x) const {
+        for (std::size_t k = q; k-- > 0;)
+            if (order_[k].loc == x) return {order_[k].t, order_[k].i};
+        return kInitWrite;
+    }
+    // Undo performedAt after the child: the trace after the node's own (its length n, r's
+    // position q) goes, and r with it.
+    void takeOut(std::size_t n, std::size_t q, ThreadId t, std::int32_t i) {
+        if (order_.size() < n + 1) return;  // (cut short by a budget: nothing reads it any more)
+        truncateTrace(n + 1);
+        if (order_[q].t == t && order_[q].i == i)
+            order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(q));
+    }
+
     // ---- steps: clocks and per-location lists ------------------------------------------------
 
     // Per location and thread, the indices of the thread's write steps (and, for reads-from
@@ -592,17 +663,23 @@ class RvfSmc {
     std::vector<Value> cur_;
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
-    std::vector<char> killable_;  // locations a free or frame end kills (liveness reads)
+    std::vector<std::int32_t> lastPos_;  // postponedWitness: by location, last writer (-1: init)
+    std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer
+    std::vector<char> inF_, threadF_;
+    std::vector<std::int32_t> postCnt_;
+    std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
+    std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
+    std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_;
     std::vector<Event> cutOut_;  // a replayed step the execution-length cut stopped (redo)
-    std::vector<ThreadId> auxBuf_, lastWitness_;
+    std::vector<ThreadId> auxBuf_, lastWitness_, insBuf_;
     rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
     std::vector<Ancestor> ancestors_;
     std::vector<std::vector<std::uint64_t>> sigTime_;  // by location, by thread: last signal
     std::uint64_t sigClock_ = 0;
     rvf::VscStats vsc_, fin_;
-    std::uint64_t skipped_ = 0, nodes_ = 0;
+    std::uint64_t skipped_ = 0, nodes_ = 0, inserted_ = 0, unreplayed_ = 0, postponed_ = 0;
 };
 
 }  // namespace porlab::rvfsmc

@@ -86,11 +86,16 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         return true;
     };
     std::vector<LocId> locs;  // locations whose final value is chosen, constrained ones first
-    std::vector<char> isLoc(L_, 0);
+    // values[k]: the candidate final values of locs[k]. (By location, these were arrays over all
+    // of a C program's thousands of locations, made and freed per maximal trace: the main cost
+    // of a class once the consistency checks were gone.)
+    std::vector<std::vector<Value>> values;
+    if (locSlot_.size() < L_) locSlot_.resize(L_, -1);
     for (const Pending& p : pend)
-        if (!isLoc[static_cast<std::size_t>(p.ev.loc)]) {
-            isLoc[static_cast<std::size_t>(p.ev.loc)] = 1;
+        if (locSlot_[static_cast<std::size_t>(p.ev.loc)] < 0) {
+            locSlot_[static_cast<std::size_t>(p.ev.loc)] = static_cast<std::int32_t>(locs.size());
             locs.push_back(p.ev.loc);
+            values.emplace_back();
         }
     bool satisfied = true;  // does the node's own trace leave every pending event disabled?
     for (const Pending& p : pend) satisfied = satisfied && !admits(p.ev, curVal(p.ev.loc));
@@ -100,16 +105,16 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
     // Only locations some step writes (usedLocs_) can have more than their initial value: a
     // C program has thousands of locations, and a pass over all of them per maximal trace
     // cost more than the rest of the node.
-    std::vector<std::vector<Value>> values(L_);
     std::vector<LocId> used = usedLocs_;
     std::sort(used.begin(), used.end());  // (in location order, as the outcomes were)
-    for (const LocId p : locs)
-        if (!locLists_[static_cast<std::size_t>(p)])
-            values[static_cast<std::size_t>(p)].push_back(initVal(p));
+    for (std::size_t k = 0; k < constrained; ++k)
+        if (!locLists_[static_cast<std::size_t>(locs[k])]) values[k].push_back(initVal(locs[k]));
+    std::vector<Value> vs;
+    std::vector<WriteRef> lasts;  // the last write of x of every thread
     for (const LocId xl : used) {
         const auto x = static_cast<std::size_t>(xl);
-        std::vector<Value>& vs = values[x];
-        std::vector<WriteRef> lasts;  // the last write of x of every thread
+        vs.clear();
+        lasts.clear();
         if (locLists_[x])
             for (ThreadId t = 0; t < T_; ++t) {
                 const auto& wl = locLists_[x]->writes[static_cast<std::size_t>(t)];
@@ -129,9 +134,14 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
         std::sort(vs.begin(), vs.end());
         vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
-        if (opts_.collectOutcomes && vs.size() > 1 && !isLoc[x])
+        if (const std::int32_t k = locSlot_[x]; k >= 0) {
+            values[static_cast<std::size_t>(k)] = vs;
+        } else if (opts_.collectOutcomes && vs.size() > 1) {
             locs.push_back(static_cast<LocId>(x));
+            values.push_back(vs);
+        }
     }
+    for (std::size_t k = 0; k < constrained; ++k) locSlot_[static_cast<std::size_t>(locs[k])] = -1;
     if (locs.empty() || (constrained == 0 && !opts_.collectOutcomes)) {
         rep_.maximal(Reporter::classify(*exec_), *exec_, traceEvents());
         return;
@@ -182,7 +192,7 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         if (k == locs.size()) return leaf(lastWitness_);
         const LocId x = locs[k];
         const auto ws = writesOf(x, sl);
-        for (Value v : values[static_cast<std::size_t>(x)]) {
+        for (Value v : values[k]) {
             if (k < constrained && !allowed(x, v)) continue;
             std::vector<WriteRef> good;
             for (const auto& [w, val] : ws)

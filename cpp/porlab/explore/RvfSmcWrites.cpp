@@ -53,7 +53,9 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
 std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
     // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
     const auto T = static_cast<std::size_t>(T_);
-    std::vector<std::int32_t> past(T, 0);
+    // (scratch buffers kept between calls: this runs for every pending read of every node)
+    std::vector<std::int32_t>& past = visPast_;
+    past.assign(T, 0);
     const ThreadId t = r.t;
     if (sl[t] > 0) {
         const std::int32_t* c = poClock(t, sl[t] - 1);
@@ -71,7 +73,10 @@ std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<
     const LocLists& ll = lists(r.ev.loc);
     // Per thread: its writes among its first sl[u] steps are wl[0, end), those of the past
     // wl[0, inPast); the latest of the past is the only one of them that may be visible.
-    std::vector<std::int32_t> end(T), inPast(T), latest(T, -1);
+    std::vector<std::int32_t>&end = visEnd_, &inPast = visIn_, &latest = visLatest_;
+    end.assign(T, 0);
+    inPast.assign(T, 0);
+    latest.assign(T, -1);
     bool anyInPast = false;
     for (std::size_t u = 0; u < T; ++u) {
         const auto& wl = ll.writes[u];
@@ -125,6 +130,96 @@ bool RvfSmc::hiddenByRead(LocId loc, WriteRef w, const std::vector<std::int32_t>
         }
     }
     return false;
+}
+
+std::ptrdiff_t RvfSmc::insertionPoint(ThreadId t, std::int32_t idx, const Step& s) const {
+    const LocId x = s.ev.loc;
+    WriteRef pred = kInitWrite;  // r's thread predecessor, or its spawn
+    if (idx > 0)
+        pred = {t, idx - 1};
+    else
+        pred = spawnOf_[static_cast<std::size_t>(t)];
+    bool predSeen = pred.t == kInitThread;
+    auto isGood = [&](const WriteRef& w) {
+        return std::find(s.good.begin(), s.good.end(), w) != s.good.end();
+    };
+    // The segments of σ between two writes of x: in the one after a good write, r may go just
+    // before the write that ends it.
+    bool segGood = isGood(kInitWrite);
+    std::ptrdiff_t best = -1;
+    const auto n = static_cast<std::ptrdiff_t>(order_.size());
+    for (std::ptrdiff_t k = 0; k <= n; ++k) {
+        const Performed* p = k < n ? &order_[static_cast<std::size_t>(k)] : nullptr;
+        if (!p || p->loc == x) {
+            if (segGood && predSeen && (!s.writes || !p || !step(p->t, p->i).reads)) best = k;
+            if (p) segGood = isGood({p->t, p->i});
+        }
+        if (p && p->t == pred.t && p->i == pred.i) predSeen = true;
+    }
+    return best;
+}
+
+bool RvfSmc::postponedWitness(ThreadId t, const Step& s, std::vector<ThreadId>& out) {
+    const LocId x = s.ev.loc;
+    const auto n = order_.size();
+    auto isGood = [&](const Step& st, const WriteRef& w) {
+        return std::find(st.good.begin(), st.good.end(), w) != st.good.end();
+    };
+    // w: r's good write latest in σ (position pw; -1 for the initial write)
+    std::ptrdiff_t pw = isGood(s, kInitWrite) ? -1 : -2;
+    for (std::size_t k = 0; k < n; ++k)
+        if (order_[k].loc == x && isGood(s, {order_[k].t, order_[k].i}))
+            pw = static_cast<std::ptrdiff_t>(k);
+    if (pw == -2) return false;
+    if (lastPos_.size() < L_) lastPos_.resize(L_, -1);
+    if (lastW_.size() < L_) lastW_.resize(L_, kInitWrite);
+    inF_.assign(n, 0);
+    threadF_.assign(static_cast<std::size_t>(T_), 0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const Performed& p = order_[k];
+        const Step& st = step(p.t, p.i);
+        bool in = threadF_[static_cast<std::size_t>(p.t)] != 0 ||
+                  (p.loc == x && static_cast<std::ptrdiff_t>(k) > pw);
+        if (st.ev.kind == EventKind::Join && st.ev.aux >= 0 && st.ev.aux < T_)
+            in = in || threadF_[static_cast<std::size_t>(st.ev.aux)] != 0;
+        if (st.reads && !isLiveness(st)) {
+            const std::int32_t src = lastPos_[static_cast<std::size_t>(st.ev.loc)];
+            in = in || (src >= 0 && inF_[static_cast<std::size_t>(src)]);
+        }
+        if (p.loc != kNoLoc)
+            lastPos_[static_cast<std::size_t>(p.loc)] = static_cast<std::int32_t>(k);
+        if (!in) continue;
+        inF_[k] = 1;
+        threadF_[static_cast<std::size_t>(p.t)] = 1;
+        if (st.ev.kind == EventKind::Spawn && st.ev.aux >= 0 && st.ev.aux < T_)
+            threadF_[static_cast<std::size_t>(st.ev.aux)] = 1;
+    }
+    for (const Performed& p : order_)
+        if (p.loc != kNoLoc) lastPos_[static_cast<std::size_t>(p.loc)] = -1;
+    if (threadF_[static_cast<std::size_t>(t)]) return false;  // r's predecessor is in F
+    out.clear();
+    for (std::size_t k = 0; k < n; ++k)
+        if (!inF_[k]) out.push_back(order_[k].t);
+    out.push_back(t);
+    for (std::size_t k = 0; k < n; ++k)
+        if (inF_[k]) out.push_back(order_[k].t);
+    // Run σ': every read must find one of its good writes last.
+    bool ok = true;
+    std::vector<std::int32_t>& cnt = postCnt_;
+    cnt.assign(static_cast<std::size_t>(T_), 0);
+    for (const ThreadId u : out) {
+        const std::int32_t i = cnt[static_cast<std::size_t>(u)]++;
+        const Step& st = step(u, i);  // (r is thread t's last step: s)
+        if (st.reads && !isGood(st, lastW_[static_cast<std::size_t>(st.ev.loc)])) {
+            ok = false;
+            break;
+        }
+        if (st.writes) lastW_[static_cast<std::size_t>(st.ev.loc)] = {u, i};
+    }
+    for (const Performed& p : order_)
+        if (p.loc != kNoLoc) lastW_[static_cast<std::size_t>(p.loc)] = kInitWrite;
+    if (s.writes) lastW_[static_cast<std::size_t>(x)] = kInitWrite;
+    return ok;
 }
 
 }  // namespace porlab::rvfsmc

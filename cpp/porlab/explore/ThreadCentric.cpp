@@ -1,17 +1,54 @@
 // SPDX-License-Identifier: MIT
-// The value-centric and data-centric explorers. The algorithms of their papers (VC-DPOR,
-// Chatterjee et al. OOPSLA'19; DC-DPOR, Chalupa et al. POPL'18) are not implemented here. Both
-// equivalences are coarser than Mazurkiewicz (RVF-SMC Figure 4), so every class is a union of
-// Mazurkiewicz classes: running Optimal-DPOR, which explores one trace per Mazurkiewicz class,
-// and reporting only the first trace of each class of the coarser equivalence (by its canonical
-// key) reports exactly one trace per class, and covers every class. The cost is that of the
-// Mazurkiewicz exploration; the traces explored but not reported are counted in the stats.
+// The value-centric and data-centric explorers (RVF-SMC §3, thread `thr` preselected). Not the
+// algorithms of their papers (VC-DPOR, Chatterjee et al. OOPSLA'19; DC-DPOR, Chalupa et al.
+// POPL'18), which porlab lacks, but porlab's own design, built on the definitions:
+//
+//  * A data-centric class is a reads-from class (same events, same reads-from) plus the order of
+//    every conflicting pair of events outside thr. So every data-centric class lies inside one
+//    reads-from class. The `rf` explorer (reads-from SMC) gives one trace per reads-from class;
+//    inside each, a decision tree orients, one after the other, the conflicting pairs outside thr
+//    that the causal order (po ∪ rf)+ leaves open. Each orientation is kept when a linearisation
+//    exists with the class's reads-from and the orientations chosen so far (a search over the
+//    downward-closed event sets, below). The current witness already orients the pair one way,
+//    so only the other way needs a search. Every leaf is exactly one data-centric class (the
+//    leaves differ in some orientation; the rest of the class is fixed by the reads-from class)
+//    and every class of the reads-from class is a leaf. Its witness is replayed on the program
+//    and reported: one trace explored per data-centric class.
+//  * A value-centric class is a union of data-centric classes (data-centric is finer, RVF-SMC
+//    Figure 4). The value-centric explorer walks the same decision trees and computes the
+//    value-centric key of each leaf's witness from its events alone (no execution); a leaf is
+//    replayed and reported only when its key is new. It executes one trace per value-centric
+//    class, but the decision trees it walks (symbolically) have a leaf per data-centric class.
+//
+// A linearisation with a given reads-from function exists iff a search over downward-closed sets
+// of events reaches the whole set: an event can be added when its causal past (po with spawn and
+// join, rf) and the orientations chosen before it are in, and, for a write of x, when no read of
+// x whose source is already in is still out (the write would hide that source from it). The set
+// alone decides what comes next (a read's source is the last write of its location exactly when
+// that rule held), so failed sets are remembered.
+//
+// Blocked traces: a linearisation of a blocked class's events may leave some pending event
+// enabled (its location's last write differs); the leaf then tries each choice of the last write
+// of every location a pending event waits on (those writes ordered after the others) and
+// reports the first replay that is maximal. Error traces of the rf explorer (the causal past of
+// a failing step) are replayed and reported as they are, not refined. Outcomes are those of the
+// rf run (every final memory of every reads-from class: the data-centric classes partition them).
+//
+// Programs the rf explorer refuses (a destroyed mutex, a write racing with a free) fall back to
+// the earlier design: optimal explores the Mazurkiewicz classes and the first trace of each class
+// is reported (stats: fallback_optimal, traces_not_reported), so that every program the other
+// explorers check is still checked.
 #include "porlab/explore/ThreadCentric.hpp"
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <stdexcept>
+#include <string>
 #include <unordered_set>
 
+#include "porlab/core/Errors.hpp"
+#include "porlab/equiv/Keys.hpp"
 #include "porlab/equiv/Partition.hpp"
 
 namespace porlab {
@@ -69,25 +106,31 @@ void recordError(ExploreResult& r, const Trace& t) {
     }
 }
 
-ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts, Equivalence eq) {
+// The fallback for programs the rf explorer refuses (a destroyed mutex; a write racing with a
+// free): optimal explores the Mazurkiewicz classes and the first trace of each class of `eq` is
+// reported; the others are explored and counted in traces_not_reported. `delivered`: classes
+// (by status slot) whose trace a run cut short by rf's refusal already gave to opts.onTrace.
+using KeySets = std::array<std::unordered_set<Key, KeyHash>, 3>;
+ExploreResult filterOverOptimal(const Program& program, const ExploreOptions& opts, Equivalence eq,
+                                ThreadId thr, const KeySets& delivered = {}) {
     std::array<std::unordered_set<Key, KeyHash>, 3> seen;
     std::array<std::uint64_t, 3> reported{}, explored{};
     std::vector<Trace> kept;
     ExploreResult out;
     ExploreOptions inner = opts;
     inner.keepTraces = false;
+    inner.params.clear();
+    inner.values = {};
     // max_traces bounds the traces explored (at least as many as are reported).
     inner.onTrace = [&](const Trace& t) {
         const int s = slot(t.status());
         ++explored[static_cast<std::size_t>(s)];
-        if (!seen[static_cast<std::size_t>(s)]
-                 .insert(traceKey(eq, t, kDefaultPreselectedThread))
-                 .second)
-            return;
+        const Key key = traceKey(eq, t, thr);
+        if (!seen[static_cast<std::size_t>(s)].insert(key).second) return;
         ++reported[static_cast<std::size_t>(s)];
         if (t.status() == TraceStatus::Blocked) recordBlocked(out, t);
         if (t.status() == TraceStatus::Error) recordError(out, t);
-        if (opts.onTrace) opts.onTrace(t);
+        if (opts.onTrace && !delivered[static_cast<std::size_t>(s)].count(key)) opts.onTrace(t);
         if (opts.keepTraces) kept.push_back(t);
     };
     ExploreResult r = explorerInfo("optimal").run(program, inner);
@@ -103,7 +146,593 @@ ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts,
     const std::uint64_t all = explored[0] + explored[1] + explored[2];
     r.stats["traces_explored"] = static_cast<double>(all);
     r.stats["traces_not_reported"] = static_cast<double>(all - r.traceCount());
+    r.stats["fallback_optimal"] = 1;
     return r;
+}
+
+// The events of one trace of a reads-from class, with what the search needs.
+struct Coarse {
+    const Trace* trace = nullptr;
+    int n = 0;
+    int threads = 0;
+    std::vector<ThreadId> thread;                  // by position
+    std::vector<std::uint32_t> po;                 // index among the thread's events
+    std::vector<std::vector<int>> groups;          // positions by thread, in program order
+    std::vector<std::vector<std::uint32_t>> need;  // [i][u]: u's events causally before i
+    std::vector<int> rf;                           // source position, kInitWrite or kNotARead
+    std::vector<std::vector<int>> readsOf;         // by location: the reads
+    std::vector<std::vector<int>> writesOf;        // by location: the writes
+    // Pairs (a, b), a before b in the trace, that every trace of the class orders so: a plain
+    // write and a kill (a free or a frame end: an exchange writing kDeadValue) of its location.
+    // A write after the kill faults (rf explores it as a read of the location's liveness), so
+    // in a complete or blocked trace the write is before the kill; the trace's reads-from does
+    // not say it.
+    std::vector<std::pair<int, int>> fixed;
+
+    Coarse(const Trace& t) : trace(&t), n(static_cast<int>(t.size())) {
+        threads = t.numThreads();
+        groups.resize(static_cast<std::size_t>(threads));
+        thread.resize(static_cast<std::size_t>(n));
+        po.resize(static_cast<std::size_t>(n));
+        rf = t.readsFrom();
+        const auto causal = t.causalOrder();
+        need.resize(static_cast<std::size_t>(n));
+        readsOf.resize(static_cast<std::size_t>(std::max(0, t.numLocations())));
+        writesOf.resize(readsOf.size());
+        for (int i = 0; i < n; ++i) {
+            const Event& e = t[static_cast<std::size_t>(i)];
+            const auto iu = static_cast<std::size_t>(i);
+            thread[iu] = e.thread;
+            auto& g = groups[static_cast<std::size_t>(e.thread)];
+            po[iu] = static_cast<std::uint32_t>(g.size());
+            g.push_back(i);
+            need[iu].resize(static_cast<std::size_t>(threads));
+            for (int u = 0; u < threads; ++u)
+                need[iu][static_cast<std::size_t>(u)] =
+                    u == e.thread ? 0 : causal[iu][static_cast<std::size_t>(u)];
+            if (e.loc < 0 || !accessesMemory(e.kind)) continue;
+            const auto l = static_cast<std::size_t>(e.loc);
+            if (l >= readsOf.size()) {
+                readsOf.resize(l + 1);
+                writesOf.resize(l + 1);
+            }
+            if (readsMemory(e.kind)) readsOf[l].push_back(i);
+            if (writesMemory(e.kind)) writesOf[l].push_back(i);
+        }
+        for (const auto& ws : writesOf)
+            for (int k : ws) {
+                if (!isKill(ev(k))) continue;
+                for (int w : ws)
+                    if (w != k && ev(w).kind == EventKind::Write)
+                        fixed.emplace_back(std::min(w, k), std::max(w, k));
+            }
+    }
+
+    [[nodiscard]] static bool isKill(const Event& e) {
+        return e.kind == EventKind::Exchange && e.wval == kDeadValue;
+    }
+
+    [[nodiscard]] const Event& ev(int i) const { return (*trace)[static_cast<std::size_t>(i)]; }
+    // Is a before b in every linearisation with this reads-from (causal order)?
+    [[nodiscard]] bool causallyBefore(int a, int b) const {
+        const auto ta = static_cast<std::size_t>(thread[static_cast<std::size_t>(a)]);
+        if (ta == static_cast<std::size_t>(thread[static_cast<std::size_t>(b)]))
+            return po[static_cast<std::size_t>(a)] < po[static_cast<std::size_t>(b)];
+        return need[static_cast<std::size_t>(b)][ta] > po[static_cast<std::size_t>(a)];
+    }
+};
+
+struct VecHash {
+    std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (auto x : v) h = (h ^ x) * 1099511628211ULL;
+        return static_cast<std::size_t>(h);
+    }
+};
+
+// Orders every linearisation with a class's reads-from must respect, closed under transitivity
+// and saturated with what reads-from forces on writes (for a read r of x from s and another write
+// w of x: w before r puts w before s, and s before w puts r before w; a read of the initial
+// value comes before every write of x). Necessary, not sufficient: it prunes orientations
+// before the search is asked.
+class Closure {
+  public:
+    explicit Closure(const Coarse& c)
+        : c_(&c),
+          words_((static_cast<std::size_t>(c.n) + 63) / 64),
+          bits_(static_cast<std::size_t>(c.n) * words_, 0) {
+        for (int j = 0; j < c.n; ++j)
+            for (int i = 0; i < c.n; ++i)
+                if (i != j && c.causallyBefore(i, j)) set(i, j);
+        for (std::size_t l = 0; l < c.readsOf.size(); ++l)
+            for (int r : c.readsOf[l])
+                if (c.rf[static_cast<std::size_t>(r)] == kInitWrite)
+                    for (int w : c.writesOf[l])
+                        if (w != r) (void)add(r, w);
+        for (auto [a, b] : c.fixed) (void)edge(a, b);
+        (void)saturate();
+    }
+
+    [[nodiscard]] bool get(int i, int j) const {
+        const auto ju = static_cast<std::size_t>(j);
+        return (bits_[static_cast<std::size_t>(i) * words_ + ju / 64] >> (ju % 64)) & 1U;
+    }
+
+    // Adds a before b and its consequences; false when that contradicts the orders.
+    [[nodiscard]] bool add(int a, int b) {
+        if (!edge(a, b)) return false;
+        return saturate();
+    }
+
+  private:
+    void set(int i, int j) {
+        const auto ju = static_cast<std::size_t>(j);
+        bits_[static_cast<std::size_t>(i) * words_ + ju / 64] |= std::uint64_t{1} << (ju % 64);
+    }
+
+    // a before b, transitively: everything before a (and a) goes before b and what follows b.
+    bool edge(int a, int b) {
+        if (a == b || get(b, a)) return false;
+        if (get(a, b)) return true;
+        const auto bu = static_cast<std::size_t>(b);
+        for (int x = 0; x < c_->n; ++x) {
+            if (x != a && !get(x, a)) continue;
+            auto* row = &bits_[static_cast<std::size_t>(x) * words_];
+            const auto* rb = &bits_[bu * words_];
+            for (std::size_t k = 0; k < words_; ++k) row[k] |= rb[k];
+            set(x, b);
+            if (get(x, x)) return false;
+        }
+        return true;
+    }
+
+    bool saturate() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::size_t l = 0; l < c_->readsOf.size(); ++l) {
+                for (int r : c_->readsOf[l]) {
+                    const int src = c_->rf[static_cast<std::size_t>(r)];
+                    if (src < 0) continue;  // initial-value readers: fixed in the constructor
+                    for (int w : c_->writesOf[l]) {
+                        if (w == src || w == r) continue;
+                        if (get(w, r) && !get(w, src)) {
+                            if (!edge(w, src)) return false;
+                            changed = true;
+                        }
+                        if (get(src, w) && !get(r, w)) {
+                            if (!edge(r, w)) return false;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    const Coarse* c_;
+    std::size_t words_;
+    std::vector<std::uint64_t> bits_;
+};
+
+// The search for a linearisation (see the top of the file). `extra[i]`: events that must come
+// before i besides its causal past; `rank[i]`: the position of i in a guiding linearisation,
+// followed where it can be.
+class Linearizer {
+  public:
+    explicit Linearizer(const Coarse& c) : c_(c) {}
+
+    bool find(const std::vector<std::vector<int>>& extra, const std::vector<int>& rank,
+              std::vector<int>& out) {
+        ++searches;
+        extra_ = &extra;
+        rank_ = &rank;
+        done_.assign(static_cast<std::size_t>(c_.threads), 0);
+        in_.assign(static_cast<std::size_t>(c_.n), 0);
+        failed_.clear();
+        failedPacked_.clear();
+        // A set of events is its per-thread counts; 8 bits each fit in one word for up to 8
+        // threads of up to 255 events (exact, no hashing of vectors).
+        packed_ = c_.threads <= 8;
+        for (const auto& g : c_.groups) packed_ = packed_ && g.size() < 256;
+        out.clear();
+        return dfs(out);
+    }
+
+    std::uint64_t searches = 0, states = 0;
+
+  private:
+    [[nodiscard]] bool isIn(int i) const { return in_[static_cast<std::size_t>(i)] != 0; }
+
+    [[nodiscard]] bool ready(int i) const {
+        const auto iu = static_cast<std::size_t>(i);
+        for (int u = 0; u < c_.threads; ++u)
+            if (done_[static_cast<std::size_t>(u)] < c_.need[iu][static_cast<std::size_t>(u)])
+                return false;
+        for (int p : (*extra_)[iu])
+            if (!isIn(p)) return false;
+        const Event& e = c_.ev(i);
+        if (e.loc >= 0 && writesMemory(e.kind)) {
+            for (int r : c_.readsOf[static_cast<std::size_t>(e.loc)]) {
+                if (r == i || isIn(r)) continue;
+                const int s = c_.rf[static_cast<std::size_t>(r)];
+                if (s == kInitWrite || (s >= 0 && isIn(s))) return false;
+            }
+        }
+        return true;
+    }
+
+    [[nodiscard]] std::uint64_t pack() const {
+        std::uint64_t w = 0;
+        for (auto d : done_) w = (w << 8) | d;
+        return w;
+    }
+
+    bool dfs(std::vector<int>& out) {
+        if (static_cast<int>(out.size()) == c_.n) return true;
+        if (packed_ ? failedPacked_.count(pack()) != 0 : failed_.count(done_) != 0) return false;
+        ++states;
+        std::vector<int> cand;
+        for (int u = 0; u < c_.threads; ++u) {
+            const auto& g = c_.groups[static_cast<std::size_t>(u)];
+            const auto d = done_[static_cast<std::size_t>(u)];
+            if (d < g.size() && ready(g[d])) cand.push_back(g[d]);
+        }
+        std::sort(cand.begin(), cand.end(), [&](int a, int b) {
+            return (*rank_)[static_cast<std::size_t>(a)] < (*rank_)[static_cast<std::size_t>(b)];
+        });
+        for (int i : cand) {
+            const auto u = static_cast<std::size_t>(c_.thread[static_cast<std::size_t>(i)]);
+            ++done_[u];
+            in_[static_cast<std::size_t>(i)] = 1;
+            out.push_back(i);
+            if (dfs(out)) return true;
+            out.pop_back();
+            in_[static_cast<std::size_t>(i)] = 0;
+            --done_[u];
+        }
+        if (packed_)
+            failedPacked_.insert(pack());
+        else
+            failed_.insert(done_);
+        return false;
+    }
+
+    const Coarse& c_;
+    const std::vector<std::vector<int>>* extra_ = nullptr;
+    const std::vector<int>* rank_ = nullptr;
+    std::vector<std::uint32_t> done_;
+    std::vector<char> in_;
+    std::unordered_set<std::vector<std::uint32_t>, VecHash> failed_;
+    std::unordered_set<std::uint64_t> failedPacked_;
+    bool packed_ = false;
+};
+
+class ThreadCentric {
+  public:
+    ThreadCentric(const Program& p, const ExploreOptions& o, ExploreResult& r, Equivalence eq,
+                  ThreadId thr)
+        : program_(p), opts_(o), own_(o), result_(r), rep_(p, own_, r), eq_(eq), thr_(thr) {
+        // Every trace given to the caller is recorded: if rf refuses the program in the middle
+        // of the run, the fallback does not give the same class twice.
+        own_.onTrace = [this](const Trace& t) {
+            delivered_[static_cast<std::size_t>(slot(t.status()))].insert(traceKey(eq_, t, thr_));
+            if (opts_.onTrace) opts_.onTrace(t);
+        };
+    }
+
+    [[nodiscard]] const KeySets& delivered() const { return delivered_; }
+
+    void run() {
+        ExploreOptions inner;
+        inner.maxSeconds = opts_.maxSeconds;
+        inner.maxMemoryBytes = opts_.maxMemoryBytes;
+        inner.control = &innerControl_;
+        inner.checkRaces = false;  // the leaves replayed here are checked
+        inner.collectOutcomes = opts_.collectOutcomes;
+        inner.onTrace = [this](const Trace& t) { coarse(t); };
+        ExploreResult in = explorerInfo("rf").run(program_, inner);
+        rep_.finish();
+        auto& r = result_;
+        for (const auto& o : in.outcomes) r.outcomes.insert(o);
+        if (in.budgetExceeded && !r.budgetExceeded && in.budgetReason != "interrupted") {
+            r.budgetExceeded = true;
+            r.budgetReason = in.budgetReason;
+        }
+        for (const auto& why : in.incomplete)
+            if (why != "interrupted" &&
+                std::find(r.incomplete.begin(), r.incomplete.end(), why) == r.incomplete.end())
+                r.incomplete.push_back(why);
+        r.events += in.events;
+        r.stats["rf_classes"] = static_cast<double>(in.traceCount());
+        r.stats["leaves"] = static_cast<double>(leaves_);
+        r.stats["rf_duplicate_leaves"] = static_cast<double>(duplicates_);
+        r.stats["consistency_searches"] = static_cast<double>(searches_);
+        r.stats["search_states"] = static_cast<double>(states_);
+        r.stats["traces_explored"] = static_cast<double>(replays_);
+        r.stats["traces_not_reported"] = static_cast<double>(replays_ - reportedCount());
+    }
+
+  private:
+    [[nodiscard]] std::uint64_t reportedCount() const { return reported_; }
+
+    bool stop() {
+        if (opts_.control && opts_.control->interrupt.load()) innerControl_.interrupt = true;
+        if (rep_.stop()) innerControl_.interrupt = true;
+        return innerControl_.interrupt.load();
+    }
+
+    // One trace of the rf explorer: a reads-from class.
+    void coarse(const Trace& t) {
+        if (stop()) return;
+        if (t.status() == TraceStatus::Error) {
+            std::vector<int> order(t.size());
+            for (std::size_t i = 0; i < t.size(); ++i) order[i] = static_cast<int>(i);
+            Coarse c(t);
+            std::vector<Event> events;
+            // (A deadlock is a blocked execution that rf's reporter made an error trace by
+            // adding a marker; this reporter does the same.)
+            if (replay(c, order, events)) {
+                rep_.maximal(exec_->failed() ? TraceStatus::Error : Reporter::classify(*exec_),
+                             *exec_, events);
+                ++reported_;
+            }
+            return;
+        }
+        if (t.status() != TraceStatus::Complete && t.status() != TraceStatus::Blocked) return;
+        Coarse c(t);
+        Linearizer lin(c);
+        pending_.clear();
+        symbolic_ = true;
+        if (t.status() == TraceStatus::Blocked) probePending(c);
+        // The conflicting pairs outside thr that the causal order leaves open, in trace order.
+        std::vector<std::pair<int, int>> pairs;
+        for (int a = 0; a < c.n; ++a) {
+            const Event& ea = c.ev(a);
+            if (ea.thread == thr_ || ea.loc < 0 || !accessesMemory(ea.kind)) continue;
+            for (int b = a + 1; b < c.n; ++b) {
+                const Event& eb = c.ev(b);
+                if (eb.thread == thr_ || eb.thread == ea.thread || eb.loc != ea.loc ||
+                    !accessesMemory(eb.kind))
+                    continue;
+                if (!writesMemory(ea.kind) && !writesMemory(eb.kind)) continue;
+                if (c.causallyBefore(a, b)) continue;
+                pairs.emplace_back(a, b);
+            }
+        }
+        std::vector<std::vector<int>> extra(static_cast<std::size_t>(c.n));
+        for (auto [a, b] : c.fixed) extra[static_cast<std::size_t>(b)].push_back(a);
+        std::vector<int> witness(static_cast<std::size_t>(c.n));
+        for (int i = 0; i < c.n; ++i) witness[static_cast<std::size_t>(i)] = i;
+        const Closure closure(c);
+        refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+        searches_ += lin.searches;
+        states_ += lin.states;
+    }
+
+    static std::vector<int> ranks(const std::vector<int>& order) {
+        std::vector<int> rank(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            rank[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+        return rank;
+    }
+
+    void refine(const Coarse& c, Linearizer& lin, const std::vector<std::pair<int, int>>& pairs,
+                std::size_t k, std::vector<std::vector<int>>& extra, const Closure& closure,
+                const std::vector<int>& witness, TraceStatus status) {
+        if (stop()) return;
+        if (k == pairs.size()) {
+            leaf(c, lin, extra, witness, status);
+            return;
+        }
+        const auto rank = ranks(witness);
+        auto [a, b] = pairs[k];
+        if (rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)]) std::swap(a, b);
+        if (closure.get(a, b)) {  // forced by the orientations before it: no decision
+            refine(c, lin, pairs, k + 1, extra, closure, witness, status);
+            return;
+        }
+        // a before b, as in the witness: consistent with everything chosen so far.
+        {
+            Closure with = closure;
+            if (!with.add(a, b))
+                throw std::logic_error("value/data-centric: a witness contradicts its orders");
+            extra[static_cast<std::size_t>(b)].push_back(a);
+            refine(c, lin, pairs, k + 1, extra, with, witness, status);
+            extra[static_cast<std::size_t>(b)].pop_back();
+        }
+        if (stop()) return;
+        // b before a: needs a witness of its own (none when the orders contradict it).
+        Closure with = closure;
+        if (!with.add(b, a)) return;
+        extra[static_cast<std::size_t>(a)].push_back(b);
+        std::vector<int> other;
+        if (lin.find(extra, rank, other)) refine(c, lin, pairs, k + 1, extra, with, other, status);
+        extra[static_cast<std::size_t>(a)].pop_back();
+    }
+
+    // A leaf: one data-centric class, with a witness.
+    void leaf(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
+              const std::vector<int>& witness, TraceStatus status) {
+        ++leaves_;
+        // The key of the class, from the witness's events (no execution). A data-centric leaf
+        // is a new class unless rf repeated a reads-from class (a known rf bug on writes
+        // racing with a free, counted in rf_duplicate_leaves); a value-centric one may be a
+        // class another leaf had.
+        std::vector<Event> events;
+        events.reserve(witness.size());
+        for (int i : witness) events.push_back(c.ev(i));
+        Trace t(std::move(events), status, c.trace->info());
+        t.setInputs(c.trace->inputs());
+        const Key key = traceKey(eq_, t, thr_);
+        if (seen_.count(key)) {
+            if (eq_ == Equivalence::DataCentric) ++duplicates_;
+            return;
+        }
+        if (!reportWitness(c, lin, extra, witness, status)) return;
+        seen_.insert(key);
+    }
+
+    // Replays the witness (for a blocked class, a witness leaving every pending event disabled)
+    // and reports it. Whether it found one.
+    bool reportWitness(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
+                       const std::vector<int>& witness, TraceStatus status) {
+        if (status == TraceStatus::Complete || disabledAtEnd(c, witness)) {
+            std::vector<Event> events;
+            if (!replay(c, witness, events)) return false;
+            if (status == TraceStatus::Complete || maximal()) {
+                rep_.maximal(Reporter::classify(*exec_), *exec_, events);
+                ++reported_;
+                return true;
+            }
+        }
+        // Blocked class, a pending event enabled: choose the last write of each location a
+        // pending event waits on.
+        std::vector<LocId> locs;
+        for (const Event& p : pending_) {
+            const LocId l = p.loc;
+            if (l >= 0 && static_cast<std::size_t>(l) < c.writesOf.size() &&
+                !c.writesOf[static_cast<std::size_t>(l)].empty() &&
+                std::find(locs.begin(), locs.end(), l) == locs.end())
+                locs.push_back(l);
+        }
+        const auto rank = ranks(witness);
+        return lastWrites(c, lin, extra, rank, locs, 0);
+    }
+
+    // The pending events of a blocked class (the same in all its traces: a thread's next step
+    // depends only on what it read), from one replay of rf's trace. `symbolic_`: all are locks
+    // and awaits, whose enabledness at the end is a function of their location's last write.
+    void probePending(const Coarse& c) {
+        pending_.clear();
+        symbolic_ = true;
+        std::vector<int> order(static_cast<std::size_t>(c.n));
+        for (int i = 0; i < c.n; ++i) order[static_cast<std::size_t>(i)] = i;
+        std::vector<Event> events;
+        if (!replay(c, order, events, /*count=*/false)) return;
+        for (ThreadId u = 0; u < exec_->maxThreads(); ++u) {
+            if (exec_->status(u) != ThreadStatus::Ready) continue;
+            const Event& p = exec_->pending(u);
+            if (p.kind == EventKind::Join) continue;  // the child ends in every trace or none
+            pending_.push_back(p);
+            if (p.kind != EventKind::Lock && p.kind != EventKind::Await &&
+                p.kind != EventKind::XchgAwait)
+                symbolic_ = false;
+        }
+    }
+
+    // Does every pending event stay disabled at the end of `order`? (true when not symbolic:
+    // the replay decides.)
+    [[nodiscard]] bool disabledAtEnd(const Coarse& c, const std::vector<int>& order) const {
+        if (!symbolic_) return true;
+        std::vector<int> rank(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            rank[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+        for (const Event& p : pending_) {
+            if (p.loc < 0 || static_cast<std::size_t>(p.loc) >= c.writesOf.size()) continue;
+            int last = -1;
+            for (int w : c.writesOf[static_cast<std::size_t>(p.loc)])
+                if (last < 0 ||
+                    rank[static_cast<std::size_t>(w)] > rank[static_cast<std::size_t>(last)])
+                    last = w;
+            if (last < 0) continue;  // the initial value, as in rf's trace
+            const Value v = c.ev(last).wval;
+            const bool enabled =
+                p.kind == EventKind::Lock ? v == 0 : evalAwaitCond(p.cond, v, p.operand);
+            if (enabled) return false;
+        }
+        return true;
+    }
+
+    bool lastWrites(const Coarse& c, Linearizer& lin, std::vector<std::vector<int>>& extra,
+                    const std::vector<int>& rank, const std::vector<LocId>& locs, std::size_t k) {
+        if (stop()) return false;
+        if (k == locs.size()) {
+            std::vector<int> w;
+            if (!lin.find(extra, rank, w) || !disabledAtEnd(c, w)) return false;
+            std::vector<Event> events;
+            if (!replay(c, w, events) || !maximal()) return false;
+            rep_.maximal(Reporter::classify(*exec_), *exec_, events);
+            ++reported_;
+            return true;
+        }
+        const auto& writes = c.writesOf[static_cast<std::size_t>(locs[k])];
+        for (int last : writes) {
+            auto& pre = extra[static_cast<std::size_t>(last)];
+            const std::size_t before = pre.size();
+            for (int w : writes)
+                if (w != last) pre.push_back(w);
+            const bool found = lastWrites(c, lin, extra, rank, locs, k + 1);
+            pre.resize(before);
+            if (found) return true;
+        }
+        return false;
+    }
+
+    [[nodiscard]] bool maximal() const {
+        for (ThreadId u = 0; u < exec_->maxThreads(); ++u)
+            if (exec_->enabled(u)) return false;
+        return true;
+    }
+
+    // Runs the program along `order` (positions of c's trace; markers come with their steps).
+    bool replay(const Coarse& c, const std::vector<int>& order, std::vector<Event>& events,
+                bool count = true) {
+        if (!exec_) exec_ = program_.newExecution();
+        const auto init = exec_->reset();
+        events.assign(init.begin(), init.end());
+        if (count) ++replays_;
+        for (int i : order) {
+            const Event& want = c.ev(i);
+            if (isMarker(want.kind)) continue;
+            if (!exec_->enabled(want.thread))
+                throw UnsupportedError("value/data-centric: a witness step is not enabled");
+            const auto out = exec_->step(want.thread);
+            rep_.countEvent();
+            if (out.empty() || out[0].kind != want.kind || out[0].loc != want.loc ||
+                out[0].rval != want.rval || out[0].wval != want.wval)
+                throw UnsupportedError("value/data-centric: a witness replays differently");
+            events.insert(events.end(), out.begin(), out.end());
+            if (rep_.stopped()) return false;
+        }
+        return true;
+    }
+
+    const Program& program_;
+    const ExploreOptions& opts_;
+    ExploreOptions own_;  // opts_ with onTrace recording the classes delivered
+    ExploreResult& result_;
+    Reporter rep_;
+    Equivalence eq_;
+    ThreadId thr_;
+    ExploreControl innerControl_;
+    std::unique_ptr<Execution> exec_;
+    std::unordered_set<Key, KeyHash> seen_;
+    std::uint64_t duplicates_ = 0;
+    KeySets delivered_;
+    std::vector<Event> pending_;  // of the current blocked class
+    bool symbolic_ = true;
+    std::uint64_t leaves_ = 0, searches_ = 0, states_ = 0, replays_ = 0, reported_ = 0;
+};
+
+ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts, Equivalence eq) {
+    const auto thr = static_cast<ThreadId>(opts.option<std::int64_t>(
+        "thread", eq == Equivalence::ValueCentric ? "value-centric" : "data-centric"));
+    const auto& info = program.info();
+    if (info && info->mutexDestroy.line) return filterOverOptimal(program, opts, eq, thr);
+    ExploreResult r;
+    ThreadCentric tc(program, opts, r, eq, thr);
+    try {
+        tc.run();
+        return r;
+    } catch (const UnsupportedError&) {
+        // rf refused the program in the middle of its run (a write racing with a free), or a
+        // witness did not replay as its events say (a program whose steps depend on more than
+        // the values they read: not expected, but then the fallback is right and this is not):
+        // start again with the fallback, which counts the classes already delivered without
+        // giving them to onTrace again.
+        return filterOverOptimal(program, opts, eq, thr, tc.delivered());
+    }
 }
 
 }  // namespace

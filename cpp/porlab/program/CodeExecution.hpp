@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // One execution of a CodeProgram: the threads' frames, registers and private stacks, shared
 // memory, and the pending visible operation of each thread. Internal to program/: its methods
-// are defined by seam in LocalSteps.cpp (local interpretation), Builtins.cpp (the runtime
-// library's visible operations), VisibleSteps.cpp (performing a visible operation) and
-// Snapshots.cpp (save / restore).
+// are defined by seam in LocalSteps.cpp (local interpretation), LocalBuiltins.cpp (the runtime
+// library's local part), Builtins.cpp (its visible operations), VisibleSteps.cpp (performing a
+// visible operation) and Snapshots.cpp (save / restore).
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@ class CodeExecution final : public Execution {
           mem_(p.initMem_),
           owner_(p.capacity_, -1),
           threads_(static_cast<std::size_t>(T_)),
+          statuses_(static_cast<std::size_t>(T_), ThreadStatus::NotStarted),
           knownLocs_(p.numLocs_.load()) {
         emitted_.reserve(8);
     }
@@ -59,6 +61,7 @@ class CodeExecution final : public Execution {
             std::fill(obsStep_.begin(), obsStep_.begin() + nl, 0);
             std::fill(obsOther_.begin(), obsOther_.begin() + nl, 0);
         }
+        std::fill(statuses_.begin(), statuses_.end(), ThreadStatus::NotStarted);
         failed_ = false;
         totalEvents_ = 0;
         emitted_.clear();
@@ -68,7 +71,7 @@ class CodeExecution final : public Execution {
 
     [[nodiscard]] int maxThreads() const override { return T_; }
     [[nodiscard]] ThreadStatus status(ThreadId t) const override {
-        return threads_[static_cast<std::size_t>(t)].status;
+        return statuses_[static_cast<std::size_t>(t)];
     }
 
     [[nodiscard]] const Event& pending(ThreadId t) const override {
@@ -168,7 +171,12 @@ class CodeExecution final : public Execution {
         // Locations beyond numLocs_ were never created, so never written: scan from there.
         std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
         while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
-        std::vector<Value> o(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
+        // One allocation: outcome() runs once per complete execution.
+        std::size_t size = n + 1;
+        for (const auto& th : threads_) size += 4 + th.regs.size();
+        std::vector<Value> o;
+        o.reserve(size);
+        o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
         o.push_back(-1);  // separator: memory is trimmed
         for (const auto& th : threads_) {
             o.push_back(static_cast<Value>(th.status));
@@ -381,16 +389,70 @@ class CodeExecution final : public Execution {
         return (u & m_.offMask) - base;
     }
 
+    // The low `size` (<= 8) bytes at p, zero-extended (little-endian, as the target). The
+    // common sizes are fixed-size copies the compiler inlines: a private access is the
+    // interpreter's most frequent memory operation, and a library memcpy / memcmp of a variable
+    // size cost a call each.
+    static std::uint64_t readBytes(const std::uint8_t* p, std::uint64_t size) {
+        switch (size) {
+            case 1:
+                return p[0];
+            case 2: {
+                std::uint16_t x = 0;
+                std::memcpy(&x, p, 2);
+                return x;
+            }
+            case 4: {
+                std::uint32_t x = 0;
+                std::memcpy(&x, p, 4);
+                return x;
+            }
+            case 8: {
+                std::uint64_t x = 0;
+                std::memcpy(&x, p, 8);
+                return x;
+            }
+            default: {
+                std::uint64_t x = 0;
+                std::memcpy(&x, p, size);
+                return x;
+            }
+        }
+    }
+    static void writeBytes(std::uint8_t* p, std::uint64_t size, std::uint64_t x) {
+        switch (size) {
+            case 1:
+                p[0] = static_cast<std::uint8_t>(x);
+                return;
+            case 2: {
+                const auto y = static_cast<std::uint16_t>(x);
+                std::memcpy(p, &y, 2);
+                return;
+            }
+            case 4: {
+                const auto y = static_cast<std::uint32_t>(x);
+                std::memcpy(p, &y, 4);
+                return;
+            }
+            case 8:
+                std::memcpy(p, &x, 8);
+                return;
+            default:
+                std::memcpy(p, &x, size);
+                return;
+        }
+    }
     Value loadLocal(const Thread& th, std::uint32_t off, std::uint64_t size, unsigned w) const {
-        std::int64_t v = 0;
-        std::memcpy(&v, th.local.data() + off, size);
-        return norm(v, w);
+        return norm(static_cast<std::int64_t>(readBytes(th.local.data() + off, size)), w);
     }
     // A write to the private stack is an effect (SAVER's purity checks, the livelock check)
     // only when it changes a byte: a store of the value already there changes no state.
     void storeLocal(Thread& th, std::uint32_t off, std::uint64_t size, Value v) {
-        if (std::memcmp(th.local.data() + off, &v, size) == 0) return;
-        std::memcpy(th.local.data() + off, &v, size);
+        std::uint8_t* p = th.local.data() + off;
+        const auto u = static_cast<std::uint64_t>(v);
+        const std::uint64_t low = size >= 8 ? u : u & ((std::uint64_t{1} << (8 * size)) - 1);
+        if (readBytes(p, size) == low) return;
+        writeBytes(p, size, u);
         ++th.effects;
     }
     // The same for a block of bytes (memset, memcpy, memmove into the private stack).
@@ -432,6 +494,7 @@ class CodeExecution final : public Execution {
         if (k == EventKind::AssumeBlock) m.operand = operand;
         emitted_.push_back(m);
         th.status = st;
+        statuses_[static_cast<std::size_t>(t)] = st;
         if (st == ThreadStatus::Failed) failed_ = true;
     }
     void fault(ThreadId t, FaultKind f, SourcePos pos) {
@@ -441,6 +504,7 @@ class CodeExecution final : public Execution {
     void startThread(ThreadId t, std::int32_t fn, std::initializer_list<Value> args) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         th.status = ThreadStatus::Ready;
+        statuses_[static_cast<std::size_t>(t)] = ThreadStatus::Ready;
         th.frames.clear();
         th.regs.clear();
         th.local.assign(m_.tlsTemplate.begin(), m_.tlsTemplate.end());  // private thread-locals
@@ -595,6 +659,7 @@ class CodeExecution final : public Execution {
         return false;
     }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
+    bool localBuiltin(ThreadId t, const CInstr& in);  // LocalBuiltins.cpp
     void runLocal(ThreadId t);
     void runLocalSteps(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
@@ -619,6 +684,10 @@ class CodeExecution final : public Execution {
     std::vector<ThreadId> owner_;
     bool relaxedLocks_ = false;  // LAPOR replays: locks never block nor fault
     mutable std::vector<Thread> threads_;
+    // The threads' statuses side by side (Thread::status mirrored at its every change: reset,
+    // startThread, mark, restore): explorers ask every thread's status at every step, and one
+    // line of memory answers them all.
+    std::vector<ThreadStatus> statuses_;
     std::vector<ObjState> objs_;
     LocId knownLocs_ = 0;                    // see known()
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
@@ -633,6 +702,16 @@ class CodeExecution final : public Execution {
     };
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CtxKeyHash>
         ctxCache_;
+    struct CtxSlot {
+        std::pair<std::uint64_t, std::uint64_t> key{};
+        std::int32_t ctx = -1;  // -1: empty
+    };
+    static constexpr std::size_t kCtxFastSize = 64;
+    std::array<CtxSlot, kCtxFastSize> ctxFast_{};
+    static std::size_t ctxFastIndex(const std::pair<std::uint64_t, std::uint64_t>& k) {
+        return static_cast<std::size_t>(
+            (k.first * 0x9e3779b97f4a7c15ULL + k.second * 0xc2b2ae3d27d4eb4fULL) >> 58);
+    }
     std::vector<std::uint8_t> tmpBytes_;
     // zne awaits (setZneAwaits): per location, the last access that observes its value (any
     // access but a fetch-and-add whose result is unused): its thread and step number, and the
@@ -659,6 +738,7 @@ class CodeExecution final : public Execution {
     // The livelock check at a jump back (slots L of the loop, `others` the steps of other threads
     // so far): true when the thread was blocked (livelock).
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
+    static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
     // Did a thread other than t observe location l after step s?
     [[nodiscard]] bool observedSince(LocId l, ThreadId t, std::int64_t s) const {
         const auto i = static_cast<std::size_t>(l);

@@ -11,6 +11,8 @@ namespace porlab::code {
 
 namespace {
 constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
+// A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
+constexpr std::size_t kFinishedWords = 5;
 // memcpy without the undefined behaviour of an empty vector's null data().
 inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
@@ -24,6 +26,10 @@ void CodeExecution::save(Snapshot& s) const {
     for (const auto& th : threads_) {
         size += 1;
         if (th.status == ThreadStatus::NotStarted) continue;
+        if (th.status == ThreadStatus::Finished) {
+            size += kFinishedWords + th.wrHeld.size();
+            continue;
+        }
         size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
                 (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
@@ -51,6 +57,17 @@ void CodeExecution::save(Snapshot& s) const {
     for (const auto& th : threads_) {
         *w++ = static_cast<std::int64_t>(th.status);
         if (th.status == ThreadStatus::NotStarted) continue;
+        if (th.status == ThreadStatus::Finished) {
+            // What a finished thread still shows (restoreFinished): most threads of a program
+            // are finished in most states, and save runs once per explored state.
+            *w++ = th.evCount;
+            *w++ = th.nNondet;
+            *w++ = th.exitVal;
+            *w++ = th.lastLoop;
+            *w++ = static_cast<std::int64_t>(th.wrHeld.size());
+            for (const LocId l : th.wrHeld) *w++ = l;
+            continue;
+        }
         *w++ = th.evCount;
         *w++ = th.nAllocs;
         *w++ = th.nNondet;
@@ -89,6 +106,30 @@ void CodeExecution::save(Snapshot& s) const {
         copyBytes(static_cast<void*>(w), th.stackObjs.data(), th.stackObjs.size() * 16);
         w += 2 * th.stackObjs.size();
     }
+}
+
+// A finished thread has no frames, registers nor stack objects; what it still shows: its event
+// count, the choice points it used (usesAssignedChoices), its exit value (pthread_join), the
+// loop it last jumped back in (the execution-cut warning) and the read-write locks it left held.
+// The rest is what a thread that ran to its end has (and nothing reads it).
+void CodeExecution::restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i) {
+    th.evCount = static_cast<std::uint32_t>(w[i++]);
+    th.nNondet = static_cast<std::int32_t>(w[i++]);
+    th.exitVal = w[i++];
+    th.lastLoop = w[i++];
+    th.wrHeld.resize(static_cast<std::size_t>(w[i++]));
+    for (auto& l : th.wrHeld) l = static_cast<LocId>(w[i++]);
+    th.frames.clear();
+    th.regs.clear();
+    th.local.clear();
+    th.stackObjs.clear();
+    th.nAllocs = th.nSpawns = th.atomicDepth = th.phase = 0;
+    th.aux = th.pendNew = th.pendObj = 0;
+    th.effects = th.hidden = 0;
+    th.lastWriteStep = th.lastWriteAmount = 0;
+    th.lastWriteIndex = th.lastWriteLoc = -1;
+    th.cand.valid = false;
+    th.cand.runnableAt = -1;
 }
 
 void CodeExecution::restore(const Snapshot& s) {
@@ -143,6 +184,10 @@ void CodeExecution::restore(const Snapshot& s) {
             th.cand.runnableAt = -1;
             continue;
         }
+        if (th.status == ThreadStatus::Finished) {
+            restoreFinished(th, w.data(), i);
+            continue;
+        }
         th.evCount = static_cast<std::uint32_t>(w[i++]);
         th.nAllocs = static_cast<std::int32_t>(w[i++]);
         th.nNondet = static_cast<std::int32_t>(w[i++]);
@@ -186,6 +231,7 @@ void CodeExecution::restore(const Snapshot& s) {
         copyBytes(static_cast<void*>(th.stackObjs.data()), w.data() + i, ns * 16);
         i += 2 * ns;
     }
+    for (std::size_t k = 0; k < threads_.size(); ++k) statuses_[k] = threads_[k].status;
 }
 
 }  // namespace porlab::code

@@ -207,6 +207,42 @@ TEST(CodeInterpreter, SnapshotRestoresTheState) {
     EXPECT_FALSE(e->failed());
 }
 
+// A finished thread is saved as a short record (Snapshots.cpp): what others still see of it (its
+// status, its exit value in the outcome) survives a restore into an execution where it was
+// still running, and the run goes on as the saved one does.
+TEST(CodeInterpreter, SnapshotKeepsAFinishedThread) {
+    CModule m = lostUpdate();
+    m.constants.push_back(7);  // the worker returns 7 (its exit value, part of the outcome)
+    m.functions[1].code.back().b = ~static_cast<std::int32_t>(m.constants.size() - 1);
+    auto p = makeCodeProgram(std::move(m), {}, "lost-update");
+    auto e = p->newExecution();
+    e->reset();
+    e->step(0);  // spawn
+    e->step(1);  // x = 2, worker ends
+    ASSERT_EQ(e->status(1), ThreadStatus::Finished);
+    Snapshot s;
+    e->save(s);
+    auto f = p->newExecution();
+    f->reset();
+    f->step(0);  // spawn: the worker is ready here
+    ASSERT_EQ(f->status(1), ThreadStatus::Ready);
+    f->restore(s);
+    EXPECT_EQ(f->status(1), ThreadStatus::Finished);
+    EXPECT_EQ(f->status(0), ThreadStatus::Ready);
+    EXPECT_EQ(f->outcome(), e->outcome());
+    for (auto* x : {e.get(), f.get()}) {
+        x->step(0);                          // x = 1
+        EXPECT_TRUE(x->pending(0).enabled);  // the join: the worker has finished
+        x->step(0);
+        x->step(0);  // read x: 1
+    }
+    EXPECT_EQ(f->status(0), ThreadStatus::Finished);
+    EXPECT_FALSE(f->failed());
+    EXPECT_EQ(f->outcome(), e->outcome());
+    const auto o = f->outcome();
+    EXPECT_NE(std::find(o.begin(), o.end(), 7), o.end());  // the worker's exit value
+}
+
 TEST(CodeInterpreter, NaiveFindsBothInterleavings) {
     auto p = makeCodeProgram(lostUpdate(), {}, "lost-update");
     ExploreOptions o;

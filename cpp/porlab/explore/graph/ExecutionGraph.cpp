@@ -256,6 +256,10 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     memoryEdges_ = memoryEdges;
     if (!build(g, placeholders)) return false;
     g_ = &g;
+    if (lockOrderEdges && !lockOrder()) {
+        ++lbRefuted;
+        return false;
+    }
     const std::size_t T = g.threads.size();
     openEnded_ = openEnded;
     openEnded_.resize(T, false);
@@ -484,6 +488,11 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
         for (const auto& c : g.co)
             for (std::size_t k = 1; k < c.size(); ++k)
                 edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
+    csr(N);
+    return true;
+}
+
+void CoChecker::csr(std::size_t N) {
     indeg_.assign(N, 0);
     succStart_.assign(N + 1, 0);
     for (const auto& [a, b] : edges_) {
@@ -497,7 +506,93 @@ bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
         for (const auto& [a, b] : edges_)
             succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
     }
-    return true;
+}
+
+bool CoChecker::lockOrder() {
+    // LAPOR's lb (Def. 3.4) on the edges of the check: if some path leads from the acquire of a
+    // critical section to the unlock of another section of its mutex, the two cannot overlap and
+    // the second cannot come first, so the first ends before the second begins: an edge from its
+    // unlock to the other's acquire. Added up to a fixpoint (an edge makes new paths), these
+    // edges refute most inconsistent graphs without the search (an lb cycle), and they are
+    // implied by mutual exclusion, so the search stays exact (with less to branch on). Only
+    // sections with both ends in the graph: an open one ends later (open-ended) or never.
+    const ExecutionGraph& g = *g_;
+    const std::size_t T = g.threads.size();
+    sections_.clear();
+    for (std::size_t t = 0; t < T; ++t) {
+        openAcq_.clear();
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& n = th[i];
+            if (n.placeholder) continue;
+            const std::int32_t v = off_[t] + static_cast<std::int32_t>(i);
+            if (acquires(n)) {
+                openAcq_.emplace_back(n.ev.loc, v);
+            } else if (n.ev.kind == EventKind::Unlock) {
+                // An unlock closes the latest open section of its mutex.
+                for (std::size_t k = openAcq_.size(); k-- > 0;)
+                    if (openAcq_[k].first == n.ev.loc) {
+                        sections_.push_back(
+                            {n.ev.loc, static_cast<std::int32_t>(t), openAcq_[k].second, v});
+                        openAcq_.erase(openAcq_.begin() + static_cast<std::ptrdiff_t>(k));
+                        break;
+                    }
+            }
+        }
+    }
+    // Only sections of a mutex that another thread also takes, one bit each (up to 64; beyond,
+    // or with very many sections, the search alone decides).
+    const std::size_t S = sections_.size();
+    if (S < 2 || S > 256) return true;
+    contended_.clear();
+    for (std::size_t a = 0; a < S; ++a)
+        for (std::size_t b = 0; b < S; ++b)
+            if (sections_[a].loc == sections_[b].loc &&
+                sections_[a].thread != sections_[b].thread) {
+                contended_.push_back(sections_[a]);
+                break;
+            }
+    const std::size_t K = contended_.size();
+    if (K < 2 || K > 64) return true;
+    const std::size_t N = refs_.size();
+    ordered_.assign(K * K, 0);
+    for (;;) {
+        // A topological order (none: a cycle, no witness).
+        kahn_.assign(indeg_.begin(), indeg_.end());
+        bfs_.clear();
+        for (std::size_t v = 0; v < N; ++v)
+            if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
+        for (std::size_t h = 0; h < bfs_.size(); ++h) {
+            const auto v = static_cast<std::size_t>(bfs_[h]);
+            for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
+                if (--kahn_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] == 0)
+                    bfs_.push_back(succ_[static_cast<std::size_t>(k)]);
+        }
+        if (bfs_.size() != N) return false;
+        // reach_[v]: the sections whose acquire reaches node v.
+        reach_.assign(N, 0);
+        for (std::size_t a = 0; a < K; ++a)
+            reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
+        for (const auto v : bfs_)
+            for (auto k = succStart_[static_cast<std::size_t>(v)];
+                 k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+                reach_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] |=
+                    reach_[static_cast<std::size_t>(v)];
+        bool added = false;
+        for (std::size_t b = 0; b < K; ++b) {
+            const std::uint64_t m = reach_[static_cast<std::size_t>(contended_[b].unl)];
+            for (std::size_t a = 0; a < K; ++a) {
+                if (a == b || !((m >> a) & 1) || contended_[a].loc != contended_[b].loc ||
+                    contended_[a].thread == contended_[b].thread || ordered_[a * K + b])
+                    continue;
+                ordered_[a * K + b] = 1;
+                edges_.emplace_back(contended_[a].unl, contended_[b].acq);
+                added = true;
+            }
+        }
+        if (!added) return true;
+        csr(N);
+    }
 }
 
 void ExecutionGraph::porfPrefix(Ref a, std::vector<std::int32_t>& upto) const {

@@ -207,13 +207,20 @@ class CoChecker {
     // which the interpreter can replay the threads with their reads forced).
     bool checkMutex(const ExecutionGraph& g, bool placeholders, const std::vector<bool>& openEnded,
                     std::vector<Ref>& order, bool memoryEdges = true);
-    std::uint64_t checks = 0, mutexStates = 0;
+    // Mutex mode: add the lock order mutual exclusion forces (lockOrder) before the search.
+    bool lockOrderEdges = true;
+    // lbRefuted: mutex-mode checks refuted by the lock order alone (lockOrder), no search.
+    std::uint64_t checks = 0, mutexStates = 0, lbRefuted = 0;
     // Asked every few dozen states of a search: true ends it (the check then fails; the caller
     // is stopping).
     std::function<bool()> interrupt;
 
   private:
     bool build(const ExecutionGraph& g, bool placeholders);
+    void csr(std::size_t n);  // edges_ as successor lists (succStart_, succ_) and indeg_
+    // Mutex mode: adds the edges mutual exclusion implies between closed critical sections
+    // (LAPOR's lb), false if they make a cycle (no witness).
+    bool lockOrder();
     bool search();
     void exec(std::int32_t v);
     void unexec();
@@ -223,6 +230,16 @@ class CoChecker {
     std::vector<std::int32_t> off_, indeg_, succStart_, succ_, stack_, coPos_;
     std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
     std::vector<Ref> refs_;
+    // lockOrder: closed critical sections (mutex, thread, acquire and unlock as flat nodes)
+    struct Section {
+        LocId loc;
+        std::int32_t thread, acq, unl;
+    };
+    std::vector<Section> sections_, contended_;
+    std::vector<std::pair<LocId, std::int32_t>> openAcq_;
+    std::vector<char> ordered_;
+    std::vector<std::int32_t> bfs_, kahn_;
+    std::vector<std::uint64_t> reach_;
     // mutex mode
     std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
     struct Released {

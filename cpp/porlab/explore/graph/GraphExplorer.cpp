@@ -10,8 +10,9 @@
 
 namespace porlab::graph {
 
-void GraphExplorer::useMutexLocks() {
+void GraphExplorer::useMutexLocks(bool lockOrder) {
     sc_.mutexLocks = true;
+    co_.lockOrderEdges = lockOrder;
     Engine& engine = *this;
     mutex_ = std::make_unique<MutexLocks>(engine, co_);
     failures_.useMutexLocks(mutex_.get());

@@ -134,7 +134,8 @@ class GraphExplorer : private Engine {
     bool canonicalCoherence(const ExecutionGraph& g);
     // LAPOR mode (MutexLocks.hpp): locks are not read-modify-writes but plain events that never
     // block the exploration; mutual exclusion is part of consistency.
-    void useMutexLocks();
+    // lockOrder: infer the lock order before the consistency search (CoChecker::lockOrder).
+    void useMutexLocks(bool lockOrder = true);
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
   private:

@@ -47,6 +47,7 @@ std::optional<bool> MutexLocks::maximallyAdded(const Node& n, Ref e) {
 
 void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
+    r.stats["lb_refuted"] = static_cast<double>(co_.lbRefuted);
     r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
 }
 
