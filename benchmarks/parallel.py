@@ -1,4 +1,4 @@
-"""Speed-up of ``jobs=2`` over ``jobs=1`` for the graph engine (issue 18).
+"""Speed-up of ``jobs=2`` and of a Dask cluster over ``jobs=1`` for the graph engine (issue 18).
 
 For each program: wall time and process CPU time of one run with jobs=1 and one with jobs=2 (the
 same counts are checked), the number of tasks handed over, their mean size (events of the graph,
@@ -9,6 +9,15 @@ wall-clock speed-up says little unless the load is below the number of cores; th
 
     python benchmarks/parallel.py                # the default set
     python benchmarks/parallel.py --json out.json
+    python benchmarks/parallel.py --dask --simulate  # + a 2-process LocalCluster, and a replay
+
+With ``--dask`` every program also runs on a LocalCluster of two single-threaded worker
+processes (porlab.distributed, tasks split after ``--split`` seconds): wall time, the busiest
+worker's CPU time, the number of tasks and their size in bytes, the extra CPU per task (decoding
+replays) and the idle time per task of the workers (scheduling and transport). ``--simulate``
+replays the measured task tree (which task published which, and how long each ran) on W
+simulated workers (W = 1, 2, 16, 64, 256) with the measured per-task latency: list scheduling,
+a task ready when its parent ended. That is the check of the model in docs/parallel.md.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import porlab
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOPS = ROOT / "benchmarks" / "programs" / "loops"
+SHARED = ROOT / "benchmarks" / "programs" / "shared"
 
 # (label, file, defines, unroll, loops, explorer): large programs of benchmarks/suites/loops.toml
 # (the saver column: graph with loops=saver) and lock-based ones under lapor.
@@ -37,6 +47,10 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("seqlock N=4", LOOPS / "seqlock.c", {"N": 4}, 5, "saver", "graph"),
     ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
     ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
+    # The shared C set (benchmarks/suites/shared.toml), as written (loops=none).
+    ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
+    ("readers N=14", SHARED / "readers.c", {"N": 14}, 0, "none", "graph"),
+    ("dq-wsq N=3 T=3", SHARED / "dq_wsq.c", {"N": 3, "THIEVES": 3}, 0, "none", "rf-graph"),
 ]
 
 
@@ -53,16 +67,71 @@ def run_one(prog: Any, explorer: str, jobs: int) -> dict[str, Any]:
             "errors": r.errors, "events": r.events, "stats": dict(r.stats)}
 
 
+def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: float) -> float:
+    """Makespan of the task tree on `workers` workers: a task is ready when its parent ended,
+    takes its measured CPU time plus `latency`; free workers take ready tasks oldest first."""
+    import heapq
+
+    children: dict[int, list[int]] = {}
+    cost: dict[int, float] = {}
+    for tid, parent, _wall, cpu in tree:
+        children.setdefault(parent, []).append(tid)
+        cost[tid] = cpu + latency
+    ready: list[tuple[float, int]] = [(0.0, t) for t in children.get(-1, [])]
+    heapq.heapify(ready)
+    free = [0.0] * workers
+    heapq.heapify(free)
+    end = 0.0
+    while ready:
+        at, tid = heapq.heappop(ready)
+        w = heapq.heappop(free)
+        start = max(at, w)
+        done = start + cost[tid]
+        end = max(end, done)
+        heapq.heappush(free, done)
+        for c in children.get(tid, []):
+            heapq.heappush(ready, (done, c))
+    return end
+
+
+def run_dask(client: Any, prog: Any, explorer: str, split: float) -> dict[str, Any]:
+    from porlab import distributed
+
+    distributed.load_on_workers(client, prog)  # (not timed: once per program and worker)
+    t0 = time.perf_counter()
+    r = distributed.explore_on(client, prog, explorer, split_after=split)
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "complete": r.complete, "blocked": r.blocked, "errors": r.errors,
+            "stats": dict(r.stats), "tree": r.task_tree}
+
+
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
-            explorer: str) -> dict[str, Any]:
-    prog = porlab.load_c(str(path), defines=defines, unroll=unroll, loops=loops)
+            explorer: str, client: Any = None, split: float = 0.25) -> dict[str, Any]:
+    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops)
     one = run_one(prog, explorer, 1)
     two = run_one(prog, explorer, 2)
     same = all(one[k] == two[k] for k in ("complete", "blocked", "errors"))
     s = two["stats"]
     tasks = int(s.get("parallel_tasks", 0))
     extra_events = two["events"] - one["events"]
-    return {
+    row: dict[str, Any] = {}
+    if client is not None:
+        d = run_dask(client, prog, explorer, split)
+        ds = d["stats"]
+        n = int(ds["distributed_tasks"])
+        busy = sum(cpu for _, _, _, cpu in d["tree"])
+        idle = 2 * d["wall"] - sum(w for _, _, w, _ in d["tree"])
+        row = {
+            "dask_same_totals": all(one[k] == d[k] for k in ("complete", "blocked", "errors")),
+            "dask_wall": d["wall"], "dask_speedup": one["wall"] / d["wall"], "dask_tasks": n,
+            "dask_task_bytes_mean": ds["distributed_task_bytes"] / n,
+            "dask_cpu_sum": busy,
+            "dask_extra_cpu_ms_per_task": 1e3 * (busy - one["cpu"]) / n,
+            "dask_latency_ms_per_task": 1e3 * max(idle, 0.0) / n,
+            "dask_cpu_bound_speedup": one["cpu"] / ds["distributed_worker_cpu_max_s"],
+            "tree": d["tree"],
+        }
+    return row | {
         "program": label, "explorer": explorer, "traces": one["complete"] + one["blocked"]
         + one["errors"], "same_totals": same,
         "wall1": one["wall"], "wall2": two["wall"], "speedup": one["wall"] / two["wall"],
@@ -84,7 +153,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("-k", help="only programs whose label contains this")
+    ap.add_argument("--dask", action="store_true", help="also a 2-process LocalCluster")
+    ap.add_argument("--split", type=float, default=0.25, help="Dask tasks split after (s)")
+    ap.add_argument("--simulate", action="store_true",
+                    help="replay the Dask task trees on 1-256 simulated workers")
     args = ap.parse_args()
+    client = None
+    if args.dask:
+        from dask.distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
     rows = []
     print(f"load average before: {os.getloadavg()}, cores: {os.cpu_count()}")
     hdr = (f"{'program':<20} {'explorer':<9} {'traces':>8} {'t1 s':>7} {'t2 s':>7} {'speedup':>7} "
@@ -93,7 +173,7 @@ def main() -> None:
     for p in PROGRAMS:
         if args.k and args.k not in p[0]:
             continue
-        row = measure(*p)
+        row = measure(*p, client=client, split=args.split)
         row["load"] = os.getloadavg()[0]
         rows.append(row)
         print(f"{row['program']:<20} {row['explorer']:<9} {row['traces']:>8} {row['wall1']:>7.2f} "
@@ -102,7 +182,25 @@ def main() -> None:
               f"{row['overhead_events_per_task']:>7.0f} {1e3 * row['overhead_s_per_task']:>7.2f} "
               f"{row['cpu_bound_speedup']:>9.2f}"
               + ("" if row["same_totals"] else "  TOTALS DIFFER"), flush=True)
+        if client is not None:
+            print(f"  dask: {row['dask_wall']:.2f}s  x{row['dask_speedup']:.2f}  "
+                  f"cpu-bound x{row['dask_cpu_bound_speedup']:.2f}  tasks {row['dask_tasks']}  "
+                  f"{row['dask_task_bytes_mean']:.0f} B/task  extra cpu "
+                  f"{row['dask_extra_cpu_ms_per_task']:.2f} ms/task  latency "
+                  f"{row['dask_latency_ms_per_task']:.1f} ms/task"
+                  + ("" if row["dask_same_totals"] else "  TOTALS DIFFER"), flush=True)
+            if args.simulate:
+                # Speed-up over one job's CPU time; with the measured latency, and without.
+                lat = row["dask_latency_ms_per_task"] / 1e3
+                for key, la in (("simulated_speedup", lat), ("simulated_speedup_no_latency", 0)):
+                    sims = {w: row["cpu1"] / simulate(row["tree"], w, la)
+                            for w in (1, 2, 16, 64, 256)}
+                    row[key] = sims
+                    print(f"  {key}: " + "  ".join(f"W={w} x{v:.1f}" for w, v in sims.items()),
+                          flush=True)
     print(f"load average after: {os.getloadavg()}")
+    if client is not None:
+        client.close()
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
 

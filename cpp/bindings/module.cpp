@@ -32,6 +32,7 @@ PYBIND11_MODULE(_core, m) {
     porlab::bind::bindProgram(m);
     porlab::bind::bindExplore(m);
     porlab::bind::bindEquiv(m);
+    porlab::bind::bindParallel(m);
     porlab::bind::bindKit(m);
 #ifdef PORLAB_WITH_LLVM
     porlab::bind::bindLlvm(m);

@@ -522,6 +522,43 @@ def default_memory_budget() -> int:
 def resident_bytes() -> int:
     """The process's resident set size now."""
 
+# ---- distributed tasks (porlab.distributed) ---------------------------------------------------
+
+TASK_FORMAT_VERSION: int
+
+def root_task(program_id: _Int, explorer: str) -> bytes:
+    """The task that is the whole exploration of a program (explored by run_task)."""
+
+def task_header(task: bytes) -> dict[str, Any]:
+    """The header of a task: program_id, explorer, root."""
+
+def run_task(
+    program: ProgramBase,
+    explorer: str,
+    task: bytes,
+    program_id: _Int,
+    split_after: float = 0.0,
+    max_traces: _Int = 0,
+    max_seconds: float = 0.0,
+    max_events: _Int = 0,
+    max_memory: _Int = 0,
+    stop_on_error: bool = False,
+    collect_outcomes: bool = True,
+    params: Mapping[str, str] = ...,
+    check_races: bool = True,
+    check_liveness: bool = False,
+) -> tuple[Result, list[bytes], list[tuple[int, int]]]:
+    """Explore one task (root_task or a task another run_task split off) of a graph-engine
+    explorer. After split_after seconds (0: never; < 0: at once) every subtree not yet started
+    is returned as a task instead of explored. Returns (result, tasks, failing-prefix hashes):
+    the driver counts each failing prefix once over all tasks."""
+
+def spec_bytes(spec: ProgramSpec) -> bytes:
+    """A builder program's spec as bytes (spec_from_bytes reads them)."""
+
+def spec_from_bytes(data: bytes) -> ProgramSpec:
+    """The builder program spec spec_bytes wrote."""
+
 # ---- equivalences -----------------------------------------------------------------------------
 
 def trace_key(trace: Trace, equivalence: str) -> tuple[int, int]:

@@ -278,6 +278,7 @@ def explore(
     check_races: bool = True,
     check_liveness: bool = False,
     jobs: int = 1,
+    client: Any = None,
     **params: Any,
 ) -> Result:
     """Explore ``program`` with a registered explorer (see :func:`explorers`).
@@ -299,6 +300,8 @@ def explore(
     ``jobs`` explores on that many threads (``graph``, ``rf-graph``, ``lapor``; an InputError
     for the others): the counts, outcomes and error sites are those of ``jobs=1``; which error
     trace is reported first may differ (docs/parallel.md).
+    ``client`` (a ``dask.distributed.Client``) explores on that Dask cluster instead
+    (``graph``, ``rf-graph``, ``lapor``; :mod:`porlab.distributed` says what is merged how).
     Other keyword arguments are the explorer's options (``porlab explorers --options``).
 
     Ctrl-C (a KeyboardInterrupt, e.g. a notebook's interrupt button) stops the run within a
@@ -308,6 +311,23 @@ def explore(
     _check_budgets(max_traces=max_traces, max_seconds=max_seconds, max_events=max_events,
                    progress_seconds=progress_seconds)
     texts = _option_texts(explorer, params)
+    if client is not None:
+        from porlab.distributed import explore_on
+
+        if jobs != 1 or keep_traces or on_trace is not None or ifaa:
+            raise InputError("client=: jobs, keep_traces, on_trace and ifaa are not supported "
+                             "on a Dask cluster")
+        cb = progress_callback(progress)
+        try:
+            return explore_on(  # type: ignore[no-any-return]
+                client, program, explorer, max_traces=max_traces, max_seconds=max_seconds,
+                max_events=max_events, max_memory=_memory_budget(max_memory),
+                stop_on_error=stop_on_error, collect_outcomes=collect_outcomes,
+                check_races=check_races, check_liveness=check_liveness, progress=cb,
+                params=texts)
+        finally:
+            if cb is not None:
+                cb.close()
     compiled = _compiled(program)
     mem = _memory_budget(max_memory)
     core = _run_with_progress(progress, lambda cb: _core.explore(

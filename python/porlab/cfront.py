@@ -16,8 +16,11 @@ built-ins); the C++ section of ``docs/supported-c.md`` says what works.
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from porlab import _core
 from porlab.errors import InputError, UnsupportedError
@@ -163,9 +166,16 @@ def load_c(
     _check_execution_events(max_execution_events)
     deadlock_is_error = LOAD_SCHEMA["deadlock_is_error"].check(deadlock_is_error, "load_c",
                                                               quoted=False)
-    return _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
+    prog = _core.load_c(str(path), nondet_domain=_domain(nondet_domain),
                         deadlock_is_error=deadlock_is_error, name=name,
                         max_execution_events=max_execution_events, **opts)
+    if nondet_domain is None:  # (distributed runs: workers compile it again from its source)
+        _remember_recipe(prog, path, dict(
+            defines=defines, unroll=unroll, include_dirs=list(include_dirs),
+            clang_args=list(clang_args), max_threads=max_threads,
+            deadlock_is_error=deadlock_is_error, max_locations=max_locations,
+            max_execution_events=max_execution_events, name=name, loops=loops))
+    return prog
 
 
 def load_c_source(
@@ -189,8 +199,33 @@ def load_c_source(
     _check_execution_events(max_execution_events)
     deadlock_is_error = LOAD_SCHEMA["deadlock_is_error"].check(deadlock_is_error, "load_c",
                                                               quoted=False)
-    return _core.load_c_source(source, file_name=file_name, deadlock_is_error=deadlock_is_error,
-                               name=name, max_execution_events=max_execution_events, **opts)
+    prog = _core.load_c_source(source, file_name=file_name,
+                               deadlock_is_error=deadlock_is_error, name=name,
+                               max_execution_events=max_execution_events, **opts)
+    from porlab.distributed import CSource, _freeze
+
+    _RECIPES[prog] = CSource(source, file_name, _freeze(dict(
+        defines=defines, unroll=unroll, include_dirs=list(include_dirs),
+        clang_args=list(clang_args), max_threads=max_threads,
+        deadlock_is_error=deadlock_is_error, max_locations=max_locations,
+        max_execution_events=max_execution_events, name=name, loops=loops)))
+    return prog
+
+
+# The recipe of each C program loaded (porlab.distributed ships it to Dask workers).
+_RECIPES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _remember_recipe(prog: _core.ProgramBase, path: str | Path, options: dict[str, Any]) -> None:
+    from porlab.distributed import CSource
+
+    with contextlib.suppress(OSError):  # (unreadable now: no distributed runs of it)
+        _RECIPES[prog] = CSource.from_file(path, **options)
+
+
+def c_recipe(program: _core.ProgramBase) -> Any:
+    """The :class:`porlab.distributed.CSource` a C program was loaded from, or None."""
+    return _RECIPES.get(program)
 
 
 def disassemble_c(program: _core.ProgramBase) -> str:

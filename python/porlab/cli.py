@@ -388,6 +388,9 @@ def _report(r: Result, args: argparse.Namespace, name: str, extra: dict[str, Any
 
 
 def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler:
+        return _explore_on_scheduler(prog, args, scheduler, **kw)
     try:
         return explore(prog, args.explorer, max_traces=args.max_traces,
                        max_seconds=args.max_seconds, max_memory=args.max_memory,
@@ -398,6 +401,35 @@ def _explore(prog: Any, args: argparse.Namespace, **kw: Any) -> Result:
                        **kw, **_explorer_options(args))
     except Interrupted as e:
         return e.result  # type: ignore[return-value]
+
+
+def _explore_on_scheduler(prog: Any, args: argparse.Namespace, scheduler: str,
+                          **kw: Any) -> Result:
+    """--scheduler ADDR: the exploration on that Dask cluster (porlab.distributed)."""
+    from porlab.distributed import TASK_EXPLORERS
+
+    if args.explorer not in TASK_EXPLORERS:
+        raise InputError(f"explorer '{args.explorer}': --scheduler is supported by "
+                         f"{', '.join(TASK_EXPLORERS)} (docs/parallel.md)")
+    if getattr(args, "jobs", 1) != 1:
+        raise InputError("--scheduler and --jobs: one or the other")
+    from dask.distributed import Client
+
+    try:
+        client = Client(scheduler, timeout=10)
+    except OSError as e:
+        raise InputError(f"--scheduler {scheduler}: {e}") from None
+    try:
+        return explore(prog, args.explorer, max_traces=args.max_traces,
+                       max_seconds=args.max_seconds, max_memory=args.max_memory,
+                       ifaa=args.ifaa, progress=_progress(args),
+                       check_races=not args.disable_race_detection,
+                       check_liveness=args.check_liveness, client=client,
+                       **kw, **_explorer_options(args))
+    except Interrupted as e:
+        return e.result  # type: ignore[return-value]
+    finally:
+        client.close()
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
@@ -840,6 +872,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
                    help="explore on N threads (graph, rf-graph, lapor): the same counts, "
                    "outcomes and error sites as one; which error trace is shown first may differ")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; graph, "
+                   "rf-graph, lapor): the same counts and error sites as one process")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)
@@ -867,6 +902,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
                    help="explore on N threads (graph, rf-graph, lapor): the same counts, "
                    "outcomes and error sites as one; which error trace is shown first may differ")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; graph, "
+                   "rf-graph, lapor): the same counts and error sites as one process")
     p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
     bug_checks(p)
     budgets(p)

@@ -41,6 +41,10 @@ struct ExploreControl {
     ExploreProgress progress;
 };
 
+namespace graph {
+struct TaskRun;  // Parallel.hpp
+}
+
 struct ExploreOptions {
     std::uint64_t maxTraces = 0;        // maximal traces (complete + blocked + error); 0 = no limit
     double maxSeconds = 0;              // 0 = no limit
@@ -79,6 +83,8 @@ struct ExploreOptions {
     // Worker threads of one exploration (explorers with ExplorerInfo::parallel; explore() rejects
     // jobs > 1 for the others). Totals are those of jobs = 1; which error trace comes first is not.
     unsigned jobs = 1;
+    // A distributed run (graph engine only; python/porlab/distributed.py): explore this one task.
+    graph::TaskRun* taskRun = nullptr;
 };
 
 struct VectorHash {

@@ -82,7 +82,7 @@ ExploreResult exploreLapor(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("lapor does not support IFAA");
     refuseMutexDestroy(program, "lapor");  // (its locks never block; a destroy needs them to)
     ExploreResult r;
-    if (opts.jobs > 1)
+    if (graph::usesWorkPool(opts))
         r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<LaporExplorer>(program, o, wr);
         });

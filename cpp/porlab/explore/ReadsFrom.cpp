@@ -33,7 +33,7 @@ class RfExplorer final : public graph::GraphExplorer {
 ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("rf-graph does not support IFAA");
     ExploreResult r;
-    if (opts.jobs > 1)
+    if (graph::usesWorkPool(opts))
         r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<RfExplorer>(program, o, wr, false);
         });
@@ -46,7 +46,7 @@ ExploreResult exploreRfGraph(const Program& program, const ExploreOptions& opts)
 ExploreResult exploreGraph(const Program& program, const ExploreOptions& opts) {
     if (opts.conflicts.ifaa) throw InputError("graph does not support IFAA");
     ExploreResult r;
-    if (opts.jobs > 1)
+    if (graph::usesWorkPool(opts))
         r = graph::exploreParallel(opts, [&](const ExploreOptions& o, ExploreResult& wr) {
             return std::make_unique<RfExplorer>(program, o, wr, true);
         });

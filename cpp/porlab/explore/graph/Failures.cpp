@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "porlab/explore/graph/MutexLocks.hpp"
+#include "porlab/explore/graph/TaskCodec.hpp"
 
 namespace porlab::graph {
 
@@ -74,24 +75,10 @@ void FailureReports::report(const ExecutionGraph& g, std::span<const Ref> order)
                 if (r.i < upto[static_cast<std::size_t>(r.t)]) order_.push_back(r);
         }
         // The same failing prefix (events and reads-from) is part of many maximal graphs:
-        // report it once.
-        std::uint64_t h1 = 0x243f6a8885a308d3ULL, h2 = 0x13198a2e03707344ULL;
-        auto add = [&](std::uint64_t w) {
-            h1 = (h1 ^ w) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
-            h2 = ((h2 + w) * 0xd6e8feb86659fd93ULL) ^ (h2 >> 29);
-        };
-        for (std::size_t t = 0; t < g.threads.size(); ++t) {
-            add(0xfffffffffULL + t);
-            for (std::int32_t i = 0; i < upto[t]; ++i) {
-                const Node& n = g.threads[t][static_cast<std::size_t>(i)];
-                add((static_cast<std::uint64_t>(n.ev.kind) << 40) ^
-                    static_cast<std::uint32_t>(n.ev.loc));
-                add(static_cast<std::uint64_t>(n.ev.rval));
-                add(static_cast<std::uint64_t>(n.ev.wval));
-                add((static_cast<std::uint64_t>(static_cast<std::uint32_t>(n.rf.t)) << 32) |
-                    static_cast<std::uint32_t>(n.rf.i));
-            }
-        }
+        // report it once. (The hash is the same in every process: distributed runs count each
+        // failing prefix once over all their tasks.)
+        std::uint64_t h1 = 0, h2 = 0;
+        portablePrefixHash(g, upto, h1, h2);
         if (shared_ ? !shared_(h1, h2) : !seen_.insert({h1, h2}).second) continue;
         if (!engine_.replayOrder(g, order_, /*stopAtFailure=*/true)) return;
         engine_.reportReplayedError();

@@ -11,6 +11,7 @@
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
+#include "porlab/explore/graph/TaskCodec.hpp"
 
 namespace porlab::graph {
 
@@ -44,6 +45,11 @@ WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
     if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    if (publish_) {
+        tasks.fetch_add(1, std::memory_order_relaxed);
+        publish_(g, order);
+        return true;
+    }
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
@@ -85,7 +91,9 @@ bool WorkPool::take(unsigned w, std::unique_ptr<Task>& out) {
 
 bool WorkPool::firstFailure(std::uint64_t h1, std::uint64_t h2) {
     std::lock_guard lk(mu_);
-    return failures_.insert({h1, h2}).second;
+    const bool fresh = failures_.insert({h1, h2}).second;
+    if (fresh && failureLog_) failureLog_->emplace_back(h1, h2);
+    return fresh;
 }
 
 bool WorkPool::countTrace(std::uint64_t max) {
@@ -156,7 +164,85 @@ void* runWorkerThread(void* arg) {
 
 }  // namespace
 
+bool usesWorkPool(const ExploreOptions& opts) { return opts.jobs > 1 || opts.taskRun != nullptr; }
+
+namespace {
+
+// One task of a distributed run: one explorer (on a thread with a large stack, as the workers)
+// explores the task's subtree; this thread waits, and splits the task at its time bound.
+ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& make, TaskRun& tr) {
+    if (!tr.program) throw InputError("task: no program");
+    const TaskHeader h = taskHeader(tr.input);
+    if (h.programId != tr.programId)
+        throw InputError("task: made for another program (program id differs)");
+    if (h.explorer != tr.explorer)
+        throw InputError("task: made for explorer '" + h.explorer + "', not '" + tr.explorer + "'");
+    ExecutionGraph g;
+    std::vector<Ref> order;
+    if (!h.root)
+        decodeTask(*tr.program, tr.input, tr.programId, tr.explorer, tr.explorer == "lapor", g,
+                   order);
+    WorkPool pool(1, 0);
+    ExploreResult result;
+    std::unique_ptr<GraphExplorer> ex = make(opts, result);
+    ex->joinPool(pool);
+    pool.logFailures(&tr.failures);
+    const TaskHeader out{tr.programId, tr.explorer, false};
+    pool.publishAll([&](const ExecutionGraph& sub, std::span<const Ref> subOrder) {
+        tr.output.push_back(encodeTask(out, sub, subOrder));
+        tr.outputBytes += tr.output.back().size();
+    });
+
+    if (tr.splitAfterSeconds < 0) pool.splitAll();  // (tests: split at once, whatever the timing)
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    std::exception_ptr error;
+    WorkerThread th;
+    th.body = [&] {
+        try {
+            if (h.root)
+                ex->explore();
+            else
+                ex->runTask(g, order);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        std::lock_guard lk(mu);
+        done = true;
+        cv.notify_all();
+    };
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) == 0) {
+        th.started = pthread_attr_setstacksize(&attr, kWorkerStackBytes) == 0 &&
+                     pthread_create(&th.thread, &attr, &runWorkerThread, &th) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!th.started) throw InputError("task: cannot start its thread");
+    {
+        std::unique_lock lk(mu);
+        if (tr.splitAfterSeconds > 0 &&
+            !cv.wait_for(lk, std::chrono::duration<double>(tr.splitAfterSeconds),
+                         [&] { return done; }))
+            pool.splitAll();
+        cv.wait(lk, [&] { return done; });
+    }
+    pthread_join(th.thread, nullptr);
+    if (error) std::rethrow_exception(error);
+    ex->finish();
+    result.stats["task_published"] = static_cast<double>(tr.output.size());
+    result.stats["task_published_bytes"] = static_cast<double>(tr.outputBytes);
+    return result;
+}
+
+}  // namespace
+
 ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplorer& make) {
+    if (opts.taskRun) {
+        ExploreOptions o = opts;
+        o.taskRun = nullptr;
+        return exploreTask(o, make, *opts.taskRun);
+    }
     const unsigned n = opts.jobs;
     const auto start = std::chrono::steady_clock::now();
     // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.

@@ -83,6 +83,18 @@ class WorkPool {
     // Measurements (stats of the result).
     std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0};
 
+    // One task of a distributed run (TaskRun): every subtree handed over from now on is given to
+    // `publish` (serialised, for another process) instead of a deque.
+    void publishAll(std::function<void(const ExecutionGraph&, std::span<const Ref>)> publish) {
+        publish_ = std::move(publish);
+    }
+    // From now on hand over every subtree (a task that ran past its bound splits).
+    void splitAll() { eager_.store(std::int64_t{1} << 60); }
+    // Record the failing prefixes reported (their hashes) in `log`.
+    void logFailures(std::vector<std::pair<std::uint64_t, std::uint64_t>>* log) {
+        failureLog_ = log;
+    }
+
   private:
     struct Deque {
         std::mutex mu;
@@ -108,6 +120,8 @@ class WorkPool {
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> failures_;
     std::string reason_;
     std::vector<ExploreControl*> controls_;
+    std::function<void(const ExecutionGraph&, std::span<const Ref>)> publish_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>>* failureLog_ = nullptr;
 };
 
 // Runs one graph-engine exploration on opts.jobs worker threads. `make` builds one explorer (of
@@ -116,5 +130,26 @@ using MakeGraphExplorer =
     std::function<std::unique_ptr<GraphExplorer>(const ExploreOptions&, ExploreResult&)>;
 [[nodiscard]] ExploreResult exploreParallel(const ExploreOptions& opts,
                                             const MakeGraphExplorer& make);
+
+// One task of a distributed exploration (python/porlab/distributed.py): an explorer of the graph
+// engine called with ExploreOptions::taskRun explores the task's subtree instead of the whole
+// program, through exploreParallel: `input` is a task (TaskCodec.hpp; the root task is
+// the whole exploration). After `splitAfterSeconds` (0: never; < 0: at once, for tests) of
+// exploring, every subtree not yet started is serialised into `output` instead of explored: a
+// long task splits itself.
+// `failures` gets the (portable) hashes of the failing prefixes whose error traces it reported:
+// the driver counts each once over all tasks, as one process would.
+struct TaskRun {
+    const Program* program = nullptr;
+    std::string input;
+    std::uint64_t programId = 0;
+    std::string explorer;
+    double splitAfterSeconds = 0;
+    std::vector<std::string> output;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> failures;
+    std::uint64_t outputBytes = 0;
+};
+// Should an explorer of the graph engine run through exploreParallel (jobs > 1 or a task)?
+[[nodiscard]] bool usesWorkPool(const ExploreOptions& opts);
 
 }  // namespace porlab::graph

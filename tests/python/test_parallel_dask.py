@@ -1,0 +1,147 @@
+"""Distributed exploration on a Dask cluster (issue 18, porlab.distributed): the totals of a
+2-worker LocalCluster (processes) are those of one sequential run, on random programs and C
+corpus files, also when a worker process is killed mid-run (Dask reschedules its task).
+
+Tasks split at once (``split_after=-1``: every subtree a task does not start itself is handed
+back), so that even small programs are cut into tens of tasks that travel between processes as
+bytes, whatever the timing. One module-scoped cluster serves every test (starting
+one costs seconds); the worker-killing test runs last."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import porlab
+from porlab import distributed
+from porlab.testing import ProgramDesc, build_program
+
+dask_distributed = pytest.importorskip("dask.distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXPLORERS = ["graph", "rf-graph", "lapor"]
+SPLIT = -1.0
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    cluster = dask_distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=50)
+    c = dask_distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def _totals(r: porlab.Result, outcomes: bool = True) -> dict[str, Any]:
+    d = {"complete": r.complete, "blocked": r.blocked, "errors": r.errors,
+         "blocked_by": dict(r.blocked_by), "error_sites": sorted(map(str, r.error_sites)),
+         "incomplete": list(r.incomplete), "verdict": r.verdict}
+    if outcomes:
+        d["outcomes"] = set(r.outcomes)
+    return d
+
+
+PROGRAMS = [
+    ProgramDesc(inits=[0, 0], mutexes=1, threads=[
+        [("faa", 0, 1, False), ("store", 1, 1), ("load", 0), ("assert", 1)],
+        [("locked", 0, [("load", 1), ("store", 0, 2)]), ("xchg", 1, 2)],
+        [("cas", 0, 2, 0), ("load", 1)]]),
+    ProgramDesc(inits=[0], mutexes=1, threads=[
+        [("locked", 0, [("load", 0), ("store", 0, 1)]), ("assert", 0)],
+        [("locked", 0, [("load", 0), ("store", 0, 2)])],
+        [("cas", 0, 0, 3), ("load", 0)]]),
+]
+
+
+@pytest.mark.parametrize("explorer", EXPLORERS)
+def test_builder_program_same_totals(client: Any, explorer: str) -> None:
+    # (PROGRAMS[0], about 130 tasks, is explored by the worker-killing test.)
+    for desc in PROGRAMS[1:]:
+        prog = build_program(desc)
+        one = porlab.explore(prog, explorer)
+        r = distributed.explore_on(client, prog, explorer, split_after=SPLIT)
+        assert _totals(r) == _totals(one), desc.source()
+        assert (r.first_error is None) == (one.errors == 0)
+        assert r.stats["distributed_tasks"] > 50  # (cut into many tasks)
+
+
+# Small corpus files with heap objects, nested spawns, faults, deadlocks: tens of tasks each.
+CORPUS = ["litmus_mp.c", "dead_frame.c", "thread_tree.c", "mutex_heap.c", "double_free.c"]
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_c_corpus_same_totals(client: Any, name: str) -> None:
+    from test_c_corpus import program  # the corpus's own loading (its header's args)
+
+    path = ROOT / "tests" / "c" / name
+    prog = program(path)
+    for explorer in EXPLORERS:
+        try:
+            one = porlab.explore(prog, explorer)
+        except porlab.UnsupportedError:  # (lapor refuses mutex destroys)
+            continue
+        r = porlab.distributed.explore_on(client, prog, explorer, split_after=SPLIT)
+        assert _totals(r, outcomes=False) == _totals(one, outcomes=False), explorer
+        if one.errors:  # found again on the driver, in the task that met an error
+            assert r.first_error is not None and r.first_error.error_message
+
+
+def test_refused_without_task_form(client: Any) -> None:
+    prog = build_program(PROGRAMS[0])
+    with pytest.raises(porlab.InputError, match="supported by graph, rf-graph, lapor"):
+        porlab.explore(prog, "optimal", client=client)
+    with pytest.raises(porlab.InputError, match="not supported on a Dask cluster"):
+        porlab.explore(prog, "graph", client=client, jobs=2)
+
+
+def test_cli_scheduler(client: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from porlab.cli import main
+
+    path = str(ROOT / "tests" / "c" / "deadlock_abba.c")
+    assert main(["run", path, "-e", "optimal-await", "--scheduler", "tcp://0.0.0.0:1"]) == 2
+    assert "--scheduler is supported by graph, rf-graph, lapor" in capsys.readouterr().err
+    one = main(["run", path, "-e", "graph", "--all-errors"])
+    out_one = capsys.readouterr().out
+    addr = client.scheduler.address
+    two = main(["run", path, "-e", "graph", "--all-errors", "--scheduler", addr])
+    out_two = capsys.readouterr().out
+    assert one == two == 42
+    line = [x for x in out_one.splitlines() if x.startswith("traces")]
+    assert line and line == [x for x in out_two.splitlines() if x.startswith("traces")]
+
+
+def test_budgets(client: Any) -> None:
+    prog = build_program(PROGRAMS[1])
+    full = porlab.explore(prog, "graph")
+    r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, max_traces=5)
+    assert r.incomplete == ["traces"] and r.verdict in ("incomplete", "violation")
+    assert 5 <= r.traces_explored <= full.traces_explored
+    r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, stop_on_error=True)
+    assert full.errors and r.errors >= 1 and r.first_error is not None
+
+
+def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:
+    """The first non-root task kills its worker process (once: a marker file); Dask runs the
+    task again on a live worker, and the totals are exact."""
+    marker = str(tmp_path / "killed")
+
+    def kill_once(task: bytes) -> None:
+        if porlab._core.task_header(task)["root"] or os.path.exists(marker):
+            return
+        with open(marker, "w"):
+            pass
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    prog = build_program(PROGRAMS[0])
+    one = porlab.explore(prog, "graph")
+    r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, hook=kill_once)
+    assert os.path.exists(marker)  # (a worker was killed)
+    assert _totals(r) == _totals(one)
