@@ -8,6 +8,8 @@ WERROR ?= $(if $(filter true,$(CI)),ON,OFF)
 # build here: the extension module's build and the C++ test build use the same flags (Release,
 # warnings as errors under CI), so the second one reuses the first one's objects. Resolved when a
 # recipe runs, since a fresh machine only has ccache after the setup step.
+# (ccache hashes the compiler's name too: both builds get the same one, make's $(CXX).)
+export CXX
 LAUNCHER = CMAKE_CXX_COMPILER_LAUNCHER=$${CMAKE_CXX_COMPILER_LAUNCHER-$$(command -v ccache)}
 
 CPP_SOURCES := $(shell find cpp -name '*.cpp' -o -name '*.hpp' 2>/dev/null) CMakeLists.txt pyproject.toml
