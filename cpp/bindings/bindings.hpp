@@ -35,7 +35,7 @@ void bindExplore(pybind11::module_& m);
 void bindErrorSiteTraces(pybind11::module_& m);  // bind_core.cpp: Result.errors_by_site's items
 void bindEquiv(pybind11::module_& m);
 void bindParallel(pybind11::module_& m);  // bind_parallel.cpp: distributed tasks
-void bindKit(pybind11::module_& m);  // after bindExplore: adds ExplorerRun.sequence
+void bindKit(pybind11::module_& m);       // after bindExplore: adds ExplorerRun.sequence
 #ifdef PORLAB_WITH_LLVM
 void bindLlvm(pybind11::module_& m);  // bind_llvm.cpp (the C front end)
 #endif
