@@ -401,7 +401,13 @@ class ThreadCentric {
   public:
     ThreadCentric(const Program& p, const ExploreOptions& o, ExploreResult& r, Equivalence eq,
                   ThreadId thr)
-        : program_(p), opts_(o), own_(o), result_(r), rep_(p, own_, r), eq_(eq), thr_(thr) {
+        : program_(p),
+          opts_(o),
+          own_(withHalfTheEvents(o)),
+          result_(r),
+          rep_(p, own_, r),
+          eq_(eq),
+          thr_(thr) {
         // Every trace given to the caller is recorded: if rf refuses the program in the middle
         // of the run, the fallback does not give the same class twice.
         own_.onTrace = [this](const Trace& t) {
@@ -416,6 +422,7 @@ class ThreadCentric {
     void run() {
         ExploreOptions inner;
         inner.maxSeconds = opts_.maxSeconds;
+        inner.maxEvents = own_.maxEvents;  // the other half: the leaves' replays count here
         inner.maxMemoryBytes = opts_.maxMemoryBytes;
         inner.control = &innerControl_;
         inner.checkRaces = false;  // the leaves replayed here are checked
@@ -444,6 +451,14 @@ class ThreadCentric {
     }
 
   private:
+    // An event budget is shared by the inner rf run and the replays of the leaves, half each
+    // (both run interleaved, and each enforces its own): the total stays within the budget.
+    static ExploreOptions withHalfTheEvents(const ExploreOptions& o) {
+        ExploreOptions h = o;
+        if (h.maxEvents > 0) h.maxEvents = std::max<std::uint64_t>(h.maxEvents / 2, 1);
+        return h;
+    }
+
     [[nodiscard]] std::uint64_t reportedCount() const { return reported_; }
 
     bool stop() {
