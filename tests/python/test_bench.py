@@ -249,7 +249,7 @@ def test_dask_cluster_gives_the_same_rows(tmp_path):
             "params", "options", "run_id"]
     local = bench.run_suite(suite, tmp_path / "local.parquet", progress=False).table
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         sweep = bench.run_suite(suite, tmp_path / "dask.parquet", progress=False,
                                 scheduler=cluster.scheduler_address)
     assert sweep.executed == 6

@@ -31,7 +31,7 @@ SPLIT = -1.0
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     cluster = dask_distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=50)
+                                            dashboard_address=":0", silence_logs=50)
     c = dask_distributed.Client(cluster)
     try:
         yield c

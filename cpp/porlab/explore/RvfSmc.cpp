@@ -231,11 +231,11 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
                 atAux = true;  // the auxiliary trace already satisfies every good write
                 ++skipped_;
-            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
+            } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live &&
                        (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
                 ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
-            } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
-                       postponedWitness(r.t, rs, insBuf_)) {
+            } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live &&
+                       killable_.empty() && postponedWitness(r.t, rs, insBuf_)) {
                 ++postponed_;  // so is the node's trace with r before F (postponedWitness)
                 post = true;
             } else {
