@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/program/BytecodeProgram.hpp"
+#include "porlab/program/SpecLowering.hpp"
 
 namespace py = pybind11;
 using namespace porlab;
@@ -170,6 +171,10 @@ void bindProgram(py::module_& m) {
         .def(py::init([](const ProgramSpec& s) { return std::make_shared<BytecodeProgram>(s); }),
              py::arg("spec"), "Validate and compile a spec (raises InputError when invalid).")
         .def("disassemble", &BytecodeProgram::disassemble, "A listing of the bytecode.");
+
+    m.def("lower_spec", &makeSpecProgram, py::arg("spec"),
+          "Validate a spec and lower it to the decoded form of the C interpreter (raises "
+          "InputError when invalid).");
 
     py::class_<Snapshot>(m, "Snapshot", "A saved execution state.");
 

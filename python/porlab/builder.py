@@ -812,7 +812,10 @@ class Program:
                         self._spec.set_result_used(t.tid, pc, False)
                 self._spec.emit(t.tid, "end")
             try:
-                self._compiled = _core.BytecodeProgram(self._spec)
+                if os.environ.get("PORLAB_BUILDER_INTERP") == "code":
+                    self._compiled = _core.lower_spec(self._spec)
+                else:
+                    self._compiled = _core.BytecodeProgram(self._spec)
             except _core.InputError as e:
                 raise ProgramError(str(e)) from None
         return self._compiled

@@ -192,6 +192,16 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
             th.pend.aux = child;
             return true;
         }
+        // Builder programs: threads by their fixed ids; a second spawn faults when performed
+        // (step), a join of a thread not started yet waits for it.
+        case Builtin::SpawnThread:
+            setPend(th, t, EventKind::Spawn, kNoLoc, in.pos);
+            th.pend.aux = static_cast<std::int32_t>(in.imm);
+            return true;
+        case Builtin::JoinThread:
+            setPend(th, t, EventKind::Join, kNoLoc, in.pos);
+            th.pend.aux = static_cast<std::int32_t>(in.imm);
+            return true;
         case Builtin::ThreadJoin:
         case Builtin::ThrdJoin: {
             const Value tid = arg(th, in, 0);

@@ -27,7 +27,7 @@ std::string where(const ProgramSpec& s, std::size_t t, std::size_t pc) {
 }  // namespace
 
 BytecodeProgram::BytecodeProgram(ProgramSpec spec) : spec_(std::move(spec)) {
-    validate();
+    validate(spec_);
     auto info = std::make_shared<ProgramInfo>();
     info->name = spec_.name;
     for (const auto& t : spec_.threads) info->threadNames.push_back(t.name);
@@ -53,8 +53,7 @@ BytecodeProgram::BytecodeProgram(ProgramSpec spec) : spec_(std::move(spec)) {
     }
 }
 
-void BytecodeProgram::validate() const {
-    const auto& s = spec_;
+void BytecodeProgram::validate(const ProgramSpec& s) {
     const auto L = static_cast<std::int64_t>(s.locNames.size());
     if (s.locInit.size() != s.locNames.size() || s.locIsMutex.size() != s.locNames.size())
         throw InputError("program '" + s.name + "': location tables have different sizes");

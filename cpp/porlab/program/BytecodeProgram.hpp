@@ -24,9 +24,11 @@ class BytecodeProgram final : public Program {
     // program compiled to.
     [[nodiscard]] std::string disassemble() const;
 
+    // Throws InputError naming the thread, instruction and source line of what is wrong.
+    static void validate(const ProgramSpec& s);
+
   private:
     friend class BytecodeExecution;
-    void validate() const;
 
     ProgramSpec spec_;
     std::shared_ptr<const ProgramInfo> info_;

@@ -180,7 +180,12 @@ inline constexpr RmwOp kRmwOfCRmw[] = {
     X(SMin, "llvm.smin")                                                                          \
     X(UMax, "llvm.umax")                                                                          \
     X(UMin, "llvm.umin")                                                                          \
-    X(Abs, "llvm.abs")
+    X(Abs, "llvm.abs")                                                                            \
+    X(Fault, "(fault)")         /* builder programs: the thread faults (imm: the FaultKind) */    \
+    X(Block, "(block)")         /* builder programs: the thread blocks (imm: the BlockCause) */   \
+    X(SpawnThread, "(spawn)")   /* builder programs: start thread imm (a Spawn event) */          \
+    X(JoinThread, "(join)")     /* builder programs: wait for thread imm to finish */             \
+    X(FinishThread, "(finish)") /* builder programs: the thread ends, its registers stay */
 
 enum class Builtin : std::uint8_t {
 #define PORLAB_X(e, s) e,
@@ -291,6 +296,11 @@ struct CModule {
         maxObjects = std::int64_t{1} << 11;
     }
     std::vector<std::string> warnings;
+    // Builder programs (SpecLowering): thread t runs function threadFunctions[t] (its ids are
+    // fixed, not given by pthread_create) and starts by itself if autostart[t]; empty for C
+    // programs, whose thread 0 runs mainFunction.
+    std::vector<std::int32_t> threadFunctions;
+    std::vector<bool> autostart;
     // The first call that destroys a mutex (pthread_mutex_destroy, mtx_destroy, spin and
     // read-write lock destroys; line 0: none): ProgramInfo::mutexDestroy.
     SourcePos mutexDestroy;

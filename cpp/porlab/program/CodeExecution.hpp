@@ -65,7 +65,13 @@ class CodeExecution final : public Execution {
         failed_ = false;
         totalEvents_ = 0;
         emitted_.clear();
-        startThread(0, m_.mainFunction, {0, 0});
+        if (m_.threadFunctions.empty()) {
+            startThread(0, m_.mainFunction, {0, 0});
+        } else {  // a builder program: its threads that start by themselves, in order
+            for (std::size_t t = 0; t < m_.threadFunctions.size(); ++t)
+                if (m_.autostart[t])
+                    startThread(static_cast<ThreadId>(t), m_.threadFunctions[t], {});
+        }
         return emitted_;
     }
 
@@ -180,9 +186,10 @@ class CodeExecution final : public Execution {
         o.push_back(-1);  // separator: memory is trimmed
         for (const auto& th : threads_) {
             o.push_back(static_cast<Value>(th.status));
-            if (th.status == ThreadStatus::Finished) {
+            if (th.status == ThreadStatus::Finished && th.frames.empty()) {
                 o.push_back(th.exitVal);
             } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
+                // (a finished builder thread keeps its frame: its registers are its outcome)
                 o.push_back(th.frames.back().fn);
                 o.push_back(th.frames.back().pc);
                 o.push_back(th.phase);

@@ -20,6 +20,13 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
     info->mutexDestroy = mod_.mutexDestroy;         // explorers that cannot check destroys
     info->threadNames.assign(static_cast<std::size_t>(opts_.maxThreads), "");
     info->threadNames[0] = "main";
+    if (!mod_.threadFunctions.empty()) {  // a builder program: its threads have fixed ids
+        if (mod_.threadFunctions.size() != static_cast<std::size_t>(opts_.maxThreads))
+            throw InputError("program '" + name + "': max_threads is not its number of threads");
+        for (std::size_t t = 0; t < mod_.threadFunctions.size(); ++t)
+            info->threadNames[t] =
+                mod_.functions[static_cast<std::size_t>(mod_.threadFunctions[t])].name;
+    }
     info->locationNames.assign(capacity_, "");
     info->isMutex.assign(capacity_, false);
     info->initialValues.assign(capacity_, 0);

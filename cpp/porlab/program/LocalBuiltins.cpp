@@ -296,6 +296,17 @@ bool CodeExecution::localBuiltin(ThreadId t, const CInstr& in) {
         case Builtin::Abs:
             setResult(norm(A(0) < 0 ? -A(0) : A(0), in.w));
             break;
+        // Builder programs (SpecLowering.cpp): their checks' outcomes and their threads' end.
+        case Builtin::Fault:
+            fault(t, static_cast<FaultKind>(in.imm), in.pos);
+            return true;
+        case Builtin::Block:
+            mark(t, EventKind::AssumeBlock, ThreadStatus::Blocked, static_cast<int>(in.imm),
+                 in.pos);
+            return true;
+        case Builtin::FinishThread:
+            mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+            return true;
         default:
             if (visibleBuiltin(t, in)) return true;
             break;

@@ -13,6 +13,7 @@ namespace {
 constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
 // A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
 constexpr std::size_t kFinishedWords = 5;
+constexpr std::int64_t kKeptFrame = 256;  // status word: a finished thread saved in full
 // memcpy without the undefined behaviour of an empty vector's null data().
 inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
@@ -26,7 +27,7 @@ void CodeExecution::save(Snapshot& s) const {
     for (const auto& th : threads_) {
         size += 1;
         if (th.status == ThreadStatus::NotStarted) continue;
-        if (th.status == ThreadStatus::Finished) {
+        if (th.status == ThreadStatus::Finished && th.frames.empty()) {
             size += kFinishedWords + th.wrHeld.size();
             continue;
         }
@@ -55,9 +56,13 @@ void CodeExecution::save(Snapshot& s) const {
         *w++ = o.base;
     }
     for (const auto& th : threads_) {
-        *w++ = static_cast<std::int64_t>(th.status);
+        // A finished builder thread keeps its frame and registers (Builtin::FinishThread):
+        // saved in full, flagged by kKeptFrame.
+        const bool shortRecord = th.status == ThreadStatus::Finished && th.frames.empty();
+        *w++ = static_cast<std::int64_t>(th.status) |
+               (th.status == ThreadStatus::Finished && !shortRecord ? kKeptFrame : 0);
         if (th.status == ThreadStatus::NotStarted) continue;
-        if (th.status == ThreadStatus::Finished) {
+        if (shortRecord) {
             // What a finished thread still shows (restoreFinished): most threads of a program
             // are finished in most states, and save runs once per explored state.
             *w++ = th.evCount;
@@ -167,7 +172,8 @@ void CodeExecution::restore(const Snapshot& s) {
             static_cast<std::uint8_t>((x >> 48) & 0xff), static_cast<std::uint32_t>(w[i++])};
     }
     for (auto& th : threads_) {
-        th.status = static_cast<ThreadStatus>(w[i++]);
+        const bool kept = (w[i] & kKeptFrame) != 0;
+        th.status = static_cast<ThreadStatus>(w[i++] & 0xff);
         if (th.status == ThreadStatus::NotStarted) {
             th.frames.clear();
             th.regs.clear();
@@ -184,7 +190,7 @@ void CodeExecution::restore(const Snapshot& s) {
             th.cand.runnableAt = -1;
             continue;
         }
-        if (th.status == ThreadStatus::Finished) {
+        if (th.status == ThreadStatus::Finished && !kept) {
             restoreFinished(th, w.data(), i);
             continue;
         }

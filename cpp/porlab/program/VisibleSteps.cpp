@@ -366,6 +366,20 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
             }
             break;
         case EventKind::Spawn: {
+            if (bi == Builtin::SpawnThread) {  // a builder program's thread, by its id
+                if (threads_[static_cast<std::size_t>(ev.aux)].status != ThreadStatus::NotStarted) {
+                    ev.kind = EventKind::Fault;  // (as the builder's bytecode reported it)
+                    ev.aux = static_cast<int>(FaultKind::SpawnTwice);
+                    th.status = ThreadStatus::Failed;
+                    statuses_[static_cast<std::size_t>(t)] = ThreadStatus::Failed;
+                    failed_ = true;
+                    advance = false;
+                    break;
+                }
+                spawned = ev.aux;
+                spawnFn = m_.threadFunctions[static_cast<std::size_t>(ev.aux)];
+                break;
+            }
             spawned = ev.aux;
             const CFunction& f = fnOf(th);
             const auto A = [&](int k) {
@@ -382,6 +396,7 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
             break;
         }
         case EventKind::Join: {
+            if (bi == Builtin::JoinThread) break;
             const Value rp = arg(th, in, 1);
             setResult(0);
             if (rp != 0) {
