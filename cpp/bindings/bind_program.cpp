@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/program/BytecodeProgram.hpp"
+#include "porlab/program/CodeProgramApi.hpp"
 #include "porlab/program/SpecLowering.hpp"
 
 namespace py = pybind11;
@@ -175,6 +176,9 @@ void bindProgram(py::module_& m) {
     m.def("lower_spec", &makeSpecProgram, py::arg("spec"),
           "Validate a spec and lower it to the decoded form of the C interpreter (raises "
           "InputError when invalid).");
+    m.def(
+        "disassemble_code", [](const Program& p) { return disassembleCode(p); },
+        py::arg("program"), "The listing of a program's decoded form ('' for other programs).");
 
     py::class_<Snapshot>(m, "Snapshot", "A saved execution state.");
 

@@ -11,6 +11,10 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     const auto b = static_cast<Builtin>(in.sub);
     // size: of the mutex location (0: 8 bytes, or the declared size of a global's mutex).
     auto mutexLoc = [&](Value p, LocId& loc, unsigned size = 0) {
+        if (in.loc >= 0) {  // (set on mutex lock and unlock only: their mutex, argument 0)
+            loc = in.loc;
+            return true;
+        }
         const Addr ad = resolve(th, p, 1);
         if (ad.where == Where::Local || ad.where == Where::Const)
             throw UnsupportedError(p_.where(in.pos) +
@@ -388,6 +392,15 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                                        std::to_string(code));
             const Value operand = norm(arg(th, in, x ? 3 : 2), in.w);
             const unsigned size = in.w <= 8 ? 1 : in.w / 8;
+            if (in.loc >= 0) {  // a global's cell (CodeProgram::resolveStaticLocations)
+                setPend(th, t, x ? EventKind::XchgAwait : EventKind::Await, in.loc, in.pos);
+                th.pend.cond = *cond;
+                th.pend.operand = operand;
+                if (in.plain) th.pend.mode = AccessMode::Plain;
+                if (x) th.pend.wval = norm(arg(th, in, 1), in.w);
+                th.pendW = in.w;
+                return true;
+            }
             const Addr ad = resolve(th, arg(th, in, 0), size);
             if (ad.where == Where::Fault) {
                 fault(t, ad.fault, in.pos);

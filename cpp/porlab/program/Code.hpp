@@ -211,6 +211,10 @@ struct CInstr {
     // Where local execution goes on after this instruction when it does not jump: pc + 1, or
     // the target of the jump at pc + 1 (set by the lowering for every instruction).
     std::int32_t next = -1;
+    // The shared location this instruction always accesses (its address is a constant pointer
+    // to a cell of a global; CodeProgram resolves it once), -1 if none: Load, Store, Rmw,
+    // CmpXchg, and the mutex / await built-ins on their first argument.
+    std::int32_t loc = -1;
     std::int64_t imm = 0;
     std::int64_t imm2 = 0;
     SourcePos pos;

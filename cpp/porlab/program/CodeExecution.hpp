@@ -143,6 +143,7 @@ class CodeExecution final : public Execution {
     }
 
     std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead) override;
+    bool fastStep(ThreadId t, std::optional<Value> forcedRead);
 
     [[nodiscard]] bool failed() const override { return failed_; }
     bool setRelaxedLocks(bool on) override {
@@ -670,6 +671,7 @@ class CodeExecution final : public Execution {
     void runLocal(ThreadId t);
     void runLocalSteps(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
+    bool stopAtLocation(ThreadId t, const CInstr& in, LocId loc, std::int64_t obj);
     void setPend(Thread& th, ThreadId t, EventKind k, LocId loc, SourcePos pos) {
         Event& e = th.pend;
         e = Event{};

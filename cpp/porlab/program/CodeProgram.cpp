@@ -44,11 +44,68 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
         }
     }
     numLocs_ = next;
+    resolveStaticLocations(*info);
     initMem_ = info->initialValues;
     setDisplayInfo(*info);
     infoMut_ = info;
     info_ = info;
     for (const auto& w : mod_.warnings) warnings_.push_back(w);
+}
+
+// Accesses whose address is a constant pointer to a cell of a (shared, non-constant) global go
+// to that cell's location in every execution: CInstr::loc saves the interpreter resolving the
+// pointer and looking the cell up at every visit.
+void CodeProgram::resolveStaticLocations(const ProgramInfo& info) {
+    auto cellAt = [&](std::int32_t operand, unsigned size, bool mutex) -> std::int32_t {
+        if (operand >= 0) return -1;
+        const auto u =
+            static_cast<std::uint64_t>(mod_.constants[static_cast<std::size_t>(~operand)]);
+        if (u == 0 || (u & mod_.localTag) || u >= mod_.localTag) return -1;
+        const auto obj = static_cast<std::int64_t>(u >> mod_.objShift);
+        if (obj <= static_cast<std::int64_t>(mod_.functions.size()) ||
+            obj >= mod_.firstDynamicObject())
+            return -1;
+        const CGlobal& g = mod_.globals[static_cast<std::size_t>(
+            obj - 1 - static_cast<std::int64_t>(mod_.functions.size()))];
+        if (g.tls || g.constant) return -1;
+        const std::uint64_t off =
+            (u & mod_.offMask) - mod_.staticBase[static_cast<std::size_t>(obj)];
+        const auto& cells = cells_[static_cast<std::size_t>(obj)];
+        auto it = cells.find(static_cast<std::uint32_t>(off));
+        if (off > g.size || it == cells.end()) return -1;
+        const auto l = static_cast<std::size_t>(it->second);
+        if (info.isMutex[l] != mutex || (!mutex && locSize_[l] != size)) return -1;
+        return it->second;
+    };
+    for (auto& f : mod_.functions)
+        for (auto& in : f.code) {
+            switch (in.op) {
+                case COp::Load:
+                case COp::Store:
+                case COp::Rmw:
+                case COp::CmpXchg:
+                    in.loc = cellAt(in.b, static_cast<unsigned>(in.imm), false);
+                    break;
+                case COp::Builtin:
+                    if (in.c < 1) break;
+                    switch (static_cast<Builtin>(in.sub)) {
+                        case Builtin::MutexLock:
+                        case Builtin::MutexUnlock:
+                            in.loc = cellAt(f.args[static_cast<std::size_t>(in.b)], 0, true);
+                            break;
+                        case Builtin::LoadAwait:
+                        case Builtin::XchgAwait:
+                            in.loc = cellAt(f.args[static_cast<std::size_t>(in.b)],
+                                            in.w <= 8 ? 1 : in.w / 8, false);
+                            break;
+                        default:
+                            break;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
 }
 
 // What traces show beyond names and positions: assertion texts, call stacks, symbolic pointers,

@@ -186,6 +186,7 @@ class CodeProgram final : public Program, public InputChoices {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
     void setDisplayInfo(ProgramInfo& info);
+    void resolveStaticLocations(const ProgramInfo& info);
     // Tells the trace display a new dynamic object (its name is dyn_.back()'s; mu_ held).
     void addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind, std::uint32_t size,
                        SourcePos pos, ThreadId t) const;

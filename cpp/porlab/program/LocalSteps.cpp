@@ -27,9 +27,14 @@ void CodeExecution::doReturn(ThreadId t, Value rv, bool hasValue) {
 // Shared memory access: resolve the location and make it the thread's pending event.
 // `ad`: the address in.b resolves to (deadOk).
 bool CodeExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
-    Thread& th = threads_[static_cast<std::size_t>(t)];
     if (ad.where != Where::Shared) return false;
     const LocId loc = cellOf(ad.obj, ad.off, static_cast<unsigned>(in.imm), false, in.pos);
+    return stopAtLocation(t, in, loc, ad.obj);
+}
+
+// The access of `in` to location `loc` of object `obj` becomes the thread's pending event.
+bool CodeExecution::stopAtLocation(ThreadId t, const CInstr& in, LocId loc, std::int64_t obj) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
     Event& e = th.pend;
     switch (in.op) {
         case COp::Load:
@@ -69,7 +74,7 @@ bool CodeExecution::stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad) {
     th.pendW = in.w;
     e.pointer = (in.imm2 & kAccessPointer) != 0;
     if (in.plain) e.mode = AccessMode::Plain;
-    if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
+    if (obj >= m_.firstDynamicObject()) th.pendObj = obj;
     return true;
 }
 
@@ -479,6 +484,10 @@ void CodeExecution::runLocalSteps(ThreadId t) {
             case COp::Store:
             case COp::Rmw:
             case COp::CmpXchg: {
+                if (in.loc >= 0) {  // a global's cell (CodeProgram::resolveStaticLocations)
+                    stopAtLocation(t, in, in.loc, 0);
+                    return;
+                }
                 const auto size = static_cast<std::uint64_t>(in.imm);
                 const auto u = static_cast<std::uint64_t>(V(in.b));
                 if ((u & m_.localTag) && (in.op == COp::Load || in.op == COp::Store)) {

@@ -48,8 +48,106 @@ std::uint32_t CodeExecution::computeCtx(Thread& th) {
 // ---- visible steps
 // -------------------------------------------------------------------------------
 
+// The common steps without the general step's cases: a load, store, read-modify-write,
+// compare-and-swap, await, lock or unlock of a location no free can reach (a global's, or a
+// block's when nothing is freed: pendObj 0), with no zne awaits, in an execution far from its
+// cut. False (nothing done) for anything else, and when the access reads uninitialised memory
+// or locks a destroyed mutex (the general step faults there).
+bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    const CInstr& in = cur(th);
+    if (th.pendObj != 0 || zneAwaits_ || totalEvents_ >= p_.opts().maxExecutionEvents) return false;
+    const auto bi = static_cast<Builtin>(in.sub);
+    switch (in.op) {
+        case COp::Load:
+        case COp::Store:
+        case COp::Rmw:
+        case COp::CmpXchg:
+            break;
+        case COp::Builtin:
+            if (bi != Builtin::LoadAwait && bi != Builtin::XchgAwait && bi != Builtin::MutexLock &&
+                bi != Builtin::MutexUnlock)
+                return false;
+            break;
+        default:
+            return false;
+    }
+    Event ev = pending(t);
+    if (forcedRead && readsMemory(ev.kind) && ev.kind != EventKind::Lock) {
+        ev.rval = *forcedRead;
+        if (ev.kind == EventKind::FetchAdd) ev.wval = rmwResult(ev, ev.rval);
+        if (ev.kind == EventKind::CasSuccess || ev.kind == EventKind::CasFailure) {
+            const bool ok = ev.rval == ev.operand;
+            ev.kind = ok ? EventKind::CasSuccess : EventKind::CasFailure;
+            ev.wval = ok ? th.pendNew : 0;
+        }
+    }
+    const auto loc = static_cast<std::size_t>(ev.loc);
+    if (readsMemory(ev.kind) && ev.kind != EventKind::Lock && ev.rval == kUninit) return false;
+    if ((ev.kind == EventKind::Lock || ev.kind == EventKind::Unlock) &&
+        owner_[loc] == kDestroyedOwner)
+        return false;
+    auto setResult = [&](Value v) {
+        if (in.a >= 0) reg(th, in.a) = v;
+    };
+    switch (ev.kind) {
+        case EventKind::Read:
+        case EventKind::Await:
+            setResult(norm(ev.rval, in.w));
+            break;
+        case EventKind::Write:
+            mem_[loc] = ev.wval;
+            break;
+        case EventKind::FetchAdd:
+            mem_[loc] = ev.wval;
+            if (in.resultUsed) setResult(norm(ev.rval, in.w));
+            break;
+        case EventKind::Exchange:
+        case EventKind::XchgAwait:
+            mem_[loc] = ev.wval;
+            setResult(norm(ev.rval, in.w));
+            break;
+        case EventKind::CasSuccess:
+        case EventKind::CasFailure:
+            if (ev.kind == EventKind::CasSuccess) mem_[loc] = ev.wval;
+            reg(th, in.a) = norm(ev.rval, in.w);
+            reg(th, in.a + 1) = ev.kind == EventKind::CasSuccess;
+            break;
+        case EventKind::Lock:
+            mem_[loc] = 1;
+            owner_[loc] = t;
+            setResult(0);
+            break;
+        case EventKind::Unlock:
+            mem_[loc] = 0;
+            owner_[loc] = -1;
+            setResult(0);
+            break;
+        default:
+            return false;  // (not reached: the operations above make no other event)
+    }
+    if (writesMemory(ev.kind)) {  // as step() does
+        publish(ev.wval);
+        ++th.effects;
+        th.lastWriteStep = totalEvents_ + 1;
+        th.lastWriteIndex = static_cast<std::int32_t>(th.evCount);
+        th.lastWriteLoc = ev.loc;
+        th.lastWriteAmount = 0;
+        if (ev.kind == EventKind::FetchAdd && (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))
+            th.lastWriteAmount = ev.rmwOp == RmwOp::Add ? ev.operand : -ev.operand;
+    }
+    th.evCount += 1;
+    emitted_.push_back(ev);
+    ++totalEvents_;
+    th.phase = 0;
+    ++th.frames.back().pc;
+    if (th.status == ThreadStatus::Ready) runLocal(t);
+    return true;
+}
+
 std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forcedRead) {
     emitted_.clear();
+    if (fastStep(t, forcedRead)) return emitted_;
     Thread& th = threads_[static_cast<std::size_t>(t)];
     Event ev = pending(t);
     const CInstr& in = cur(th);
