@@ -177,8 +177,8 @@ void bindProgram(py::module_& m) {
           "Validate a spec and lower it to the decoded form of the C interpreter (raises "
           "InputError when invalid).");
     m.def(
-        "disassemble_code", [](const Program& p) { return disassembleCode(p); },
-        py::arg("program"), "The listing of a program's decoded form ('' for other programs).");
+        "disassemble_code", [](const Program& p) { return disassembleCode(p); }, py::arg("program"),
+        "The listing of a program's decoded form ('' for other programs).");
 
     py::class_<Snapshot>(m, "Snapshot", "A saved execution state.");
 

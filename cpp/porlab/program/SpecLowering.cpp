@@ -20,7 +20,7 @@ class ThreadLowering {
         : m_(m), th_(th), global_(global) {
         const auto R = static_cast<std::int32_t>(th.regInit.size());
         // Registers no instruction writes are constants (operands ~k); the others are slots.
-        written_.assign(static_cast<std::size_t>(R), false);
+        written_.assign(static_cast<std::size_t>(R), 0);
         for (const Instr& in : th.code) {
             switch (in.op) {
                 case Opcode::Const:
@@ -80,7 +80,7 @@ class ThreadLowering {
 
   private:
     void mark(std::int32_t r) {
-        if (r >= 0) written_[static_cast<std::size_t>(r)] = true;
+        if (r >= 0) written_[static_cast<std::size_t>(r)] = 1;
     }
     std::int32_t konst(Value v) {
         for (std::size_t k = 0; k < m_.constants.size(); ++k)
@@ -368,7 +368,7 @@ class ThreadLowering {
     CModule& m_;
     const ThreadSpec& th_;
     std::int64_t global_;
-    std::vector<bool> written_;
+    std::vector<std::uint8_t> written_;  // (not vector<bool>: GCC -Wnull-dereference)
     std::int32_t tmp_ = 0;
     std::vector<std::int32_t> start_;
     CFunction f_;
