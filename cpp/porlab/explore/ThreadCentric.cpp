@@ -34,10 +34,22 @@
 // a failing step) are replayed and reported as they are, not refined. Outcomes are those of the
 // rf run (every final memory of every reads-from class: the data-centric classes partition them).
 //
-// Programs the rf explorer refuses (a destroyed mutex, a write racing with a free) fall back to
-// the earlier design: optimal explores the Mazurkiewicz classes and the first trace of each class
-// is reported (stats: fallback_optimal, traces_not_reported), so that every program the other
-// explorers check is still checked.
+// Data races (the Reporter's check, on by default): the inner rf run checks them itself, as rf
+// does alone. Whether a trace races, and which least racing pair is reported, depends on its
+// reads-from only (BugChecks.cpp), so a racy reads-from class comes from rf as one error trace
+// cut at the race, and rf records no outcome of it: the execution has no defined behaviour past
+// the race, so it is replayed and reported as it is (the Reporter finds the same race in the
+// replay), like rf's other error traces, and not refined into data-centric classes. Error sites,
+// outcomes and verdicts are rf's; error traces are one per racy (or failing) reads-from class,
+// as many as rf reports, not a count of the value- or data-centric classes of the cut traces.
+//
+// Programs the rf explorer refuses fall back to the earlier design: optimal explores the
+// Mazurkiewicz classes and the first trace of each class is reported (stats: fallback_optimal,
+// traces_not_reported), so that every program the other explorers check is still checked. Those
+// are the programs that destroy a mutex (pthread_mutex_destroy, mtx_destroy,
+// pthread_spin_destroy, pthread_rwlock_destroy: refused before the run) and those where rf meets
+// a write whose liveness depends on its order with a kill of its location rather than on a value
+// it read (a write racing with a free, a write to a frame that ends: refused during the run).
 #include "porlab/explore/ThreadCentric.hpp"
 
 #include <algorithm>
@@ -425,7 +437,9 @@ class ThreadCentric {
         inner.maxEvents = own_.maxEvents;  // the other half: the leaves' replays count here
         inner.maxMemoryBytes = opts_.maxMemoryBytes;
         inner.control = &innerControl_;
-        inner.checkRaces = false;  // the leaves replayed here are checked
+        // rf checks races itself: a racy reads-from class (all its traces race, with the same
+        // least racing pair) comes as rf's error trace, cut at the race, and leaves no outcome.
+        inner.checkRaces = opts_.checkRaces;
         inner.collectOutcomes = opts_.collectOutcomes;
         inner.onTrace = [this](const Trace& t) { coarse(t); };
         ExploreResult in = explorerInfo("rf").run(program_, inner);
@@ -725,11 +739,6 @@ ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts,
         "thread", eq == Equivalence::ValueCentric ? "value-centric" : "data-centric"));
     const auto& info = program.info();
     if (info && info->mutexDestroy.line) return filterOverOptimal(program, opts, eq, thr);
-    // With the data-race check on a program with plain (non-atomic) accesses, the leaves'
-    // replays do not yet stop at a race as the Reporter's witnesses do (they reported outcomes
-    // past the race): the fallback explores such programs.
-    if (opts.checkRaces && info && info->plainAccesses)
-        return filterOverOptimal(program, opts, eq, thr);
     ExploreResult r;
     ThreadCentric tc(program, opts, r, eq, thr);
     try {
