@@ -249,7 +249,7 @@ class Closure {
             for (int r : c.readsOf[l])
                 if (c.rf[static_cast<std::size_t>(r)] == kInitWrite)
                     for (int w : c.writesOf[l])
-                        if (w != r) (void)add(r, w);
+                        if (w != r) (void)edge(r, w);  // (saturated once, below)
         for (auto [a, b] : c.fixed) (void)edge(a, b);
         (void)saturate();
     }
@@ -504,29 +504,54 @@ class ThreadCentric {
         pending_.clear();
         symbolic_ = true;
         if (t.status() == TraceStatus::Blocked) probePending(c);
-        // The conflicting pairs outside thr that the causal order leaves open, in trace order.
-        std::vector<std::pair<int, int>> pairs;
-        for (int a = 0; a < c.n; ++a) {
-            const Event& ea = c.ev(a);
-            if (ea.thread == thr_ || ea.loc < 0 || !accessesMemory(ea.kind)) continue;
-            for (int b = a + 1; b < c.n; ++b) {
-                const Event& eb = c.ev(b);
-                if (eb.thread == thr_ || eb.thread == ea.thread || eb.loc != ea.loc ||
-                    !accessesMemory(eb.kind))
-                    continue;
-                if (!writesMemory(ea.kind) && !writesMemory(eb.kind)) continue;
-                if (c.causallyBefore(a, b)) continue;
-                pairs.emplace_back(a, b);
-            }
-        }
+        const auto pairs = openPairs(c);
         std::vector<std::vector<int>> extra(static_cast<std::size_t>(c.n));
         for (auto [a, b] : c.fixed) extra[static_cast<std::size_t>(b)].push_back(a);
         std::vector<int> witness(static_cast<std::size_t>(c.n));
         for (int i = 0; i < c.n; ++i) witness[static_cast<std::size_t>(i)] = i;
-        const Closure closure(c);
-        refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+        if (pairs.empty()) {
+            // Nothing to orient (one thread, or threads that never conflict outside thr): the
+            // reads-from class is one data-centric class and rf's trace its witness. The
+            // closure below costs n² bits and more than n² steps: not built for nothing.
+            leaf(c, lin, extra, witness, t.status());
+        } else {
+            const Closure closure(c);
+            refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+        }
         searches_ += lin.searches;
         states_ += lin.states;
+    }
+
+    // The conflicting pairs outside thr that the causal order leaves open, in trace order. Per
+    // location, over the accesses of threads other than thr: a location accessed by one such
+    // thread only has none, so the cost is linear in the trace plus the pairs examined.
+    [[nodiscard]] std::vector<std::pair<int, int>> openPairs(const Coarse& c) const {
+        std::vector<std::vector<int>> byLoc(c.readsOf.size());
+        for (int i = 0; i < c.n; ++i) {
+            const Event& e = c.ev(i);
+            if (e.thread == thr_ || e.loc < 0 || !accessesMemory(e.kind)) continue;
+            byLoc[static_cast<std::size_t>(e.loc)].push_back(i);
+        }
+        std::vector<std::pair<int, int>> pairs;
+        for (const auto& acc : byLoc) {
+            if (std::all_of(acc.begin(), acc.end(),
+                            [&](int i) { return c.ev(i).thread == c.ev(acc[0]).thread; }))
+                continue;
+            for (std::size_t x = 0; x < acc.size(); ++x) {
+                const int a = acc[x];
+                const Event& ea = c.ev(a);
+                for (std::size_t y = x + 1; y < acc.size(); ++y) {
+                    const int b = acc[y];
+                    const Event& eb = c.ev(b);
+                    if (eb.thread == ea.thread) continue;
+                    if (!writesMemory(ea.kind) && !writesMemory(eb.kind)) continue;
+                    if (c.causallyBefore(a, b)) continue;
+                    pairs.emplace_back(a, b);
+                }
+            }
+        }
+        std::sort(pairs.begin(), pairs.end());
+        return pairs;
     }
 
     static std::vector<int> ranks(const std::vector<int>& order) {
