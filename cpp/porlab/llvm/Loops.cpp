@@ -92,14 +92,14 @@ void inlineCallsInLoops(llvm::Module& m) {
     }
 }
 
-// A loop nested in another loop whose header runs a small constant number of times per entry (a
-// scan over a fixed array: `for (j = 0; j < N; ++j) if (flag[j] == v) found = 1;` inside a wait
-// loop, as in Szymanski's or the filter lock's waits) is unrolled completely, so that the outer
-// loop is the innermost one: PLP and SAVER judge an outer iteration impure when it takes an inner
-// backedge (Godot §III's "took" flag), so such a wait loop was never reduced and a thread spun
-// until the execution was cut. Unrolling runs the same events in the same order; it only takes
-// the inner loop out of --unroll's count, so with a bound N it happens only where the header's
-// runs per entry are at most N (the bound would never cut there).
+// A loop nested in another loop whose header runs at most a small constant number of times per
+// entry (a scan over a fixed array, `for (j = 0; j < N; ++j) if (flag[j] == v) found = 1;`, or
+// one that returns at the first hit, inside a wait loop: Szymanski's and the filter lock's waits)
+// is unrolled completely, so that the outer loop is the innermost one: PLP and SAVER judge an
+// outer iteration impure when it takes an inner backedge (Godot §III's "took" flag), so such a
+// wait loop was never reduced and a thread spun until the execution was cut. Unrolling runs the
+// same events in the same order; it only takes the inner loop out of --unroll's count, so with a
+// bound N it happens only where the header runs at most N times (the bound would never cut).
 int unrollFixedInnerLoops(llvm::Function& f, std::optional<int> bound) {
     constexpr unsigned kMaxTrips = 16;
     constexpr unsigned kMaxGrowth = 2000;  // instructions added per loop at most
@@ -116,7 +116,7 @@ int unrollFixedInnerLoops(llvm::Function& f, std::optional<int> bound) {
             if (!loop->getParentLoop() || !loop->getSubLoops().empty()) continue;
             llvm::simplifyLoop(loop, &dt, &li, &se, &ac, nullptr, /*PreserveLCSSA=*/false);
             if (!loop->isLoopSimplifyForm()) continue;
-            const unsigned trips = se.getSmallConstantTripCount(loop);
+            const unsigned trips = se.getSmallConstantMaxTripCount(loop);
             if (trips == 0 || trips > kMaxTrips || (bound && trips > unsigned(*bound))) continue;
             std::size_t size = 0;
             for (llvm::BasicBlock* b : loop->blocks()) size += b->size();
