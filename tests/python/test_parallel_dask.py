@@ -128,6 +128,44 @@ def test_budgets(client: Any) -> None:
     assert full.errors and r.errors >= 1 and r.first_error is not None
 
 
+def test_batches_same_totals(client: Any) -> None:
+    """Several subtrees per Dask task (run_tasks): the totals are those of one subtree per task
+    and of one process, with fewer Dask tasks than subtrees."""
+    prog = build_program(PROGRAMS[1])
+    one = porlab.explore(prog, "graph")
+    single = distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=1)
+    many = distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=8)
+    assert _totals(single) == _totals(many) == _totals(one)
+    assert single.stats["distributed_batches"] == single.stats["distributed_tasks"]
+    assert many.stats["distributed_batches"] < many.stats["distributed_tasks"]
+
+
+def test_interrupt_after_k_batches(client: Any) -> None:
+    """Ctrl-C on the Dask path, deterministically: a poll hook that says "stop" after the third
+    batch merged. The run stops there (no further batch is merged), raises Interrupted with the
+    partial counts, and its verdict is not 'ok'."""
+    prog = build_program(PROGRAMS[0])
+    full = porlab.explore(prog, "graph")
+    polls: list[int] = []
+    seen: list[int] = []
+
+    def poll() -> bool:
+        polls.append(1)
+        return len(polls) >= 3
+
+    def progress(complete: int, blocked: int, errors: int, events: int, seconds: float) -> None:
+        seen.append(complete + blocked + errors)
+
+    with pytest.raises(porlab.Interrupted) as info:
+        distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=1, poll=poll,
+                               progress=progress)
+    r = info.value.result
+    assert len(polls) == 3 and len(seen) == 3
+    assert r.stats["distributed_batches"] == 3
+    assert r.incomplete == ["interrupted"] and r.exit_code in (42, 130)
+    assert r.traces_explored == seen[-1] < full.traces_explored
+
+
 def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:
     """The first non-root task kills its worker process (once: a marker file); Dask runs the
     task again on a live worker, and the totals are exact."""
