@@ -16,7 +16,8 @@ from its source text and flags (the id is a hash of both; the worker also checks
 compiled code hashes as the driver's), a builder program travels as its spec (bytes).
 
 What is the same as one process: complete, blocked and error traces, blocked traces per reason,
-the error sites. Error traces: each failing prefix is counted once over all tasks (a portable
+the error sites (keyed by their thread's spawn path: the thread number shown is the first
+reporting worker's). Error traces: each failing prefix is counted once over all tasks (a portable
 hash). ``first_error`` is found again on the driver by exploring the task that met the first
 error (with stop_on_error), so it is a trace of the driver's program. Outcomes: collected for
 builder programs only; a C program numbers its locations in the order a process meets them, so
@@ -232,7 +233,10 @@ def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: fl
         for k, v in dict(r.blocked_by).items():
             out["blocked_by"][k] = out["blocked_by"].get(k, 0) + v
         out["block_sites"].extend(tuple(b) for b in r.block_sites)
-        out["error_sites"].extend(tuple(e) for e in r.error_sites)
+        paths = _site_paths(r)
+        out["error_sites"].extend(
+            (tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
+            for e in r.error_sites)
         if s.kind == "builder":
             out["outcomes"].extend(tuple(o) for o in r.outcomes)
         out["incomplete"].extend(r.incomplete)
@@ -248,6 +252,46 @@ def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: fl
     out["cpu"] = time.process_time() - cpu0
     out["pid"] = os.getpid()
     return out
+
+
+def _spawn_path(trace: Any, thread: int) -> tuple[int, ...]:
+    """A thread named by how it was spawned: its root thread (main, or a builder program's
+    thread started with the program), then the ordinal of each spawn among its parent's spawns.
+    The same in every process, where thread numbers are not (a C program numbers threads in the
+    order a process first meets them). `trace` must hold the thread's spawn chain with its
+    parents' earlier events (an error trace does: it is the causal past of the error)."""
+    parent: dict[int, tuple[int, int]] = {}
+    spawns: dict[int, int] = {}
+    for ev in trace.events:
+        if str(ev.kind) == "spawn" and ev.aux >= 0:
+            n = spawns.get(ev.thread, 0)
+            spawns[ev.thread] = n + 1
+            parent[ev.aux] = (ev.thread, n)
+    path: list[int] = []
+    t = thread
+    while t in parent and len(path) <= len(parent):
+        t, n = parent[t]
+        path.append(n)
+    return (t, *reversed(path))
+
+
+def _site_paths(r: Any) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Per error site of a result (thread, kind, code, file, line): its thread's spawn path,
+    taken from the site's first error trace."""
+    out: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for e in r.errors_by_site:
+        site = (e.thread, e.kind, e.code, e.file, e.line)
+        out[site] = (_spawn_path(e.trace, e.thread),)
+    return out
+
+
+def merge_error_sites(into: dict[tuple[Any, ...], tuple[Any, ...]],
+                      reported: Iterable[tuple[tuple[Any, ...], tuple[Any, ...]]]) -> None:
+    """Merge error sites reported by workers as (site, key): a site is one per key (its thread
+    named by spawn path); the first report gives the thread number shown. Without the key, a
+    C program whose threads spawn threads listed a site once per numbering of its thread."""
+    for site, key in reported:
+        into.setdefault(tuple(key), tuple(site))
 
 
 @dataclass
@@ -318,7 +362,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     failures: set[tuple[int, int]] = set()
     other_errors = 0
     first_error_task: bytes | None = None
-    sites: set[tuple[Any, ...]] = set()
+    sites: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # by spawn-path key
     blocks: dict[tuple[Any, ...], int] = {}
     incomplete: set[str] = set()
     reason = ""
@@ -386,7 +430,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                 m.blocked_by[k] = m.blocked_by.get(k, 0) + v
             for r, f, ln, n in d["block_sites"]:
                 blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
-            sites.update(d["error_sites"])
+            merge_error_sites(sites, d["error_sites"])
             m.outcomes.update(d["outcomes"])
             incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
             if d["budget_reason"] and not reason:
@@ -409,7 +453,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     finally:
         if pending:
             client.cancel(list(pending))
-    m.error_sites = sorted(sites)
+    m.error_sites = sorted(sites.values())
     m.block_sites = sorted((r, f, ln, n) for (r, f, ln), n in blocks.items())
     if reason in _BUDGETS:
         m.budget_exceeded = True
