@@ -185,7 +185,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
@@ -204,7 +204,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"lapor",
          "lock-aware",
@@ -225,7 +225,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
