@@ -34,6 +34,8 @@ class Engine {
     [[nodiscard]] virtual Execution& execution() = 0;
     [[nodiscard]] virtual Reporter& reporter() = 0;
     [[nodiscard]] virtual const ProgramInfo& programInfo() const = 0;
+    // Where the frames of the exploration's steps (Step.hpp) are allocated.
+    [[nodiscard]] virtual FrameArena& stepArena() = 0;
 
     // Node a was just pushed onto g: go on from there. `appended`: a at the end of the current
     // witness is consistent (no check, no replay); otherwise g is checked and replayed first.

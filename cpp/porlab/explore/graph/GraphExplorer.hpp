@@ -105,6 +105,8 @@ class GraphExplorer : private Engine {
     void runTask(ExecutionGraph& g, std::span<const Ref> order);
     void finish();
     [[nodiscard]] bool stopped() const { return rep_.stopped(); }
+    // The frames of this explorer's steps (Step.hpp).
+    [[nodiscard]] FrameArena& stepArena() final { return arena_; }
 
   protected:
     // Hooks of the explorers built on the engine (ReadsFrom.cpp, Lapor.cpp).
@@ -216,6 +218,7 @@ class GraphExplorer : private Engine {
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
     WitnessStack wit_;
+    FrameArena arena_;  // (before driver_: outlives every step)
     StepDriver driver_;
     // Per-depth scratch (a deque: references stay valid as it grows). Nothing in it is sized by
     // the graph except while it is used: the exploration path is as deep as the execution is

@@ -49,6 +49,7 @@ class MutexLocks {
     bool prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
                        std::vector<Ref>& out, std::optional<Ref>& need);
     void addStats(ExploreResult& r) const;
+    [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;

@@ -45,6 +45,7 @@ class ZnePolicy {
     // its increment by another thread ((paper) two reads)? Counts the graphs that do not.
     [[nodiscard]] bool justifiedRevisit(const ExecutionGraph& g);
     void addStats(ExploreResult& r) const;
+    [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
     // Explore g with marker n as thread t's next node.
