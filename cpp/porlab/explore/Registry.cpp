@@ -185,7 +185,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
@@ -205,7 +205,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"lapor",
          "lock-aware",
@@ -226,7 +226,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
