@@ -13,6 +13,7 @@ from porlab.api import (
     explorers,
     load_program,
 )
+from porlab.errors import InputError
 
 
 def _terminal_width() -> int:
@@ -131,5 +132,17 @@ def cmd_explorers(args: argparse.Namespace) -> int:
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
+    """``porlab disasm FILE``: a Python program's bytecode, or a C/C++ program's decoded form
+    after the loop transformations (with ``porlab run``'s loading flags)."""
+    from porlab.cli.common import _is_c_file
+
+    if _is_c_file(args.file):
+        from porlab.cfront import disassemble_c
+        from porlab.cli.run import load_c_from_args
+
+        if args.param:
+            raise InputError("disasm: -p NAME=VALUE is for Python programs; a C program takes -D")
+        print(disassemble_c(load_c_from_args(args)), end="")
+        return EXIT_OK
     print(load_program(args.file, **dict(args.param or [])).disassemble(), end="")
     return EXIT_OK

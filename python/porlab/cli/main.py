@@ -243,10 +243,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explorers)
 
-    p = sub.add_parser("disasm", help="show a program's bytecode")
-    p.add_argument("file")
-    p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE")
-    p.set_defaults(func=cmd_disasm)
+    p = sub.add_parser("disasm", help="show a program's bytecode (C: after the loop passes)")
+    p.add_argument("file", help="a Python program, or a C/C++ file (loaded as porlab run does)")
+    p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
+                   help="a Python program's build(...) parameter")
+    add_load_arguments(p)
+    p.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                   help="define a macro (C)")
+    p.add_argument("-I", dest="include", action="append", metavar="DIR",
+                   help="add an include directory (C)")
+    p.set_defaults(func=cmd_disasm, clang_args=[])
 
     p = sub.add_parser("bench", help="run a benchmark suite (TOML), one row per run",
                        description="Run a benchmark suite: every program x parameters x explorer "

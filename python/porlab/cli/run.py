@@ -306,17 +306,16 @@ def cmd_explore(args: argparse.Namespace) -> int:
                    warnings)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    """``porlab run FILE.c``: compile a C program, explore it, print the verdict and, on a
-    violation, the error trace (exit 0 / 42 / 2 / 3 / 130)."""
-    from porlab.cfront import c_warnings, load_c
+def load_c_from_args(args: argparse.Namespace) -> Any:
+    """The C program of ``porlab run``/``porlab disasm``: the file compiled with the loading
+    flags of the schema, -D, -I and clang's arguments after --."""
+    from porlab.cfront import load_c
 
     if os.path.isdir(args.file):
         raise InputError(f"{args.file}: is a directory, not a C file")
-    defines = list(args.define or [])
-    prog = load_c(
+    return load_c(
         args.file,
-        defines=defines,
+        defines=list(args.define or []),
         unroll=args.unroll,
         include_dirs=args.include or [],
         clang_args=args.clang_args or [],
@@ -327,6 +326,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_execution_events=args.max_execution_events,
         loops=args.loops,
     )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``porlab run FILE.c``: compile a C program, explore it, print the verdict and, on a
+    violation, the error trace (exit 0 / 42 / 2 / 3 / 130)."""
+    from porlab.cfront import c_warnings
+
+    prog = load_c_from_args(args)
     # --dot-dir writes one graph per distinct error site: it needs them all (as --all-errors).
     r = _explore(prog, args, max_events=args.max_events,
                  stop_on_error=not (args.all_errors or args.dot_dir))
