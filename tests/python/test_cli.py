@@ -122,6 +122,35 @@ def test_disasm():
     assert "store" in proc.stdout and "load" in proc.stdout
 
 
+SPIN_FLAG_C = """\
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int flag;
+void *t(void *a) { (void)a; atomic_store(&flag, 1); return 0; }
+int main(void) {
+    pthread_t h;
+    pthread_create(&h, 0, t, 0);
+    while (!atomic_load(&flag)) { }
+    pthread_join(h, 0);
+    return 0;
+}
+"""
+
+
+def test_disasm_c(tmp_path):
+    """`porlab disasm FILE.c` shows the C program's decoded form after the loop passes, with
+    run's loading flags (it used to read the C file as Python: a syntax error at line 1)."""
+    src = tmp_path / "spin.c"
+    src.write_text(SPIN_FLAG_C)
+    reduced = run_cli("disasm", str(src))
+    assert reduced.returncode == 0, reduced.stderr
+    assert "__VERIFIER_load_await_" in reduced.stdout and "spin.c:8" in reduced.stdout
+    as_written = run_cli("disasm", str(src), "--loops", "none")
+    assert as_written.returncode == 0 and "__VERIFIER_load_await_" not in as_written.stdout
+    wrong = run_cli("disasm", str(src), "-p", "N=2")
+    assert wrong.returncode == 2 and "-D" in wrong.stderr
+
+
 FAILING = """\
 from porlab import Program
 

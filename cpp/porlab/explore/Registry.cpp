@@ -185,14 +185,15 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
-         true, exploreRfSmc, kRvfOptions, true, true},
+         true, exploreRfSmc, kRvfOptions, true, true, /*ifaa=*/false,
+         /*bigStack=*/false},  // (its recursion is a work list: RvfSmc::explore)
         {"rf-graph",
          "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
@@ -204,7 +205,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"lapor",
          "lock-aware",
@@ -225,14 +226,14 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
-         /*coversClasses=*/false, /*nonRedundant=*/true},
+         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false},
         {"value-centric",
          "value-centric",
          "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "
@@ -240,7 +241,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "own design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and a leaf (a data-centric class) is executed only when its value-centric key, "
-         "computed from its events, is new (the walk is symbolic over data-centric classes)",
+         "computed from its events, is new (the walk is symbolic over data-centric classes); "
+         "error traces (a failure, a race) are one per reads-from class, as rf reports them",
          true,
          exploreValueCentric,
          {kThread}},
@@ -250,7 +252,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "default 0); not DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own "
          "design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
-         "choice), and the witness of every leaf (one data-centric class) is executed",
+         "choice), and the witness of every leaf (one data-centric class) is executed; error "
+         "traces (a failure, a race) are one per reads-from class, as rf reports them",
          true,
          exploreDataCentric,
          {kThread}},
