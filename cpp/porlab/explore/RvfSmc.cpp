@@ -231,10 +231,10 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
                 atAux = true;  // the auxiliary trace already satisfies every good write
                 ++skipped_;
-            } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live &&
+            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
                        (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
                 ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
-            } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live &&
+            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
                        killable_.empty() && postponedWitness(r.t, rs, insBuf_)) {
                 ++postponed_;  // so is the node's trace with r before F (postponedWitness)
                 post = true;
@@ -252,8 +252,12 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
                 if (atAux) performed(r.t, rs);
                 // An inserted read that writes nothing: the program is in the witness's state
                 // (performedAt). (Not where a kill was seen: whether a read faults may depend on
-                // a block's status, not only on its value; see redo.)
-                const bool inPlace = ins >= 0 && !rs.writes && !rs.fails && killable_.empty();
+                // a block's status, not only on its value; see redo. Not when the step ends in a
+                // block that depends on the interleaving: a spin loop's livelock check, performed
+                // after the other threads' writes, finds that none of them can run any more,
+                // where the witness has them run after it.)
+                const bool inPlace = ins >= 0 && !rs.writes && !rs.fails && killable_.empty() &&
+                                     !orderDependentBlock(rs.out);
                 const auto q = static_cast<std::size_t>(ins);
                 if (inPlace) {
                     performedAt(r.t, rs, q, writerBefore(q, r.ev.loc));

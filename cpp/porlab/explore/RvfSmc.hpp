@@ -99,6 +99,20 @@ using rvf::WriteRef;
     return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
 }
 
+// Does a step end its thread with a block whose cause depends on the interleaving rather than on
+// the values read: the C front end's livelock check asks whether another thread can run, the
+// execution cut and the thread/location limits count the events, threads or locations of all
+// threads so far. A step performed at the end of a trace but placed earlier in the witness
+// (performedAt) may be blocked in one place and not in the other.
+[[nodiscard]] inline bool orderDependentBlock(std::span<const Event> out) {
+    return std::any_of(out.begin(), out.end(), [](const Event& e) {
+        if (e.kind != EventKind::AssumeBlock) return false;
+        const auto c = static_cast<BlockCause>(e.aux);
+        return c == BlockCause::Livelock || c == BlockCause::ExecutionCut ||
+               c == BlockCause::ThreadLimit || c == BlockCause::LocationLimit;
+    });
+}
+
 struct RvfOptions {
     bool signals = true;
     // Group the candidate writes of a read by write instead of by value: every good-writes set
