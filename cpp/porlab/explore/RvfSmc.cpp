@@ -234,8 +234,8 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
                        (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
                 ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
-            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
-                       killable_.empty() && postponedWitness(r.t, rs, insBuf_)) {
+            } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
+                       postponedWitness(r.t, rs, insBuf_)) {
                 ++postponed_;  // so is the node's trace with r before F (postponedWitness)
                 post = true;
             } else {

@@ -503,8 +503,8 @@ class RvfSmc {
 
     // ---- steps: clocks and per-location lists ------------------------------------------------
 
-    // Per location and thread, the indices of the thread's write steps (and, for reads-from
-    // SMC, read steps) of the location, among the registered steps. Allocated on first use.
+    // Per location and thread, the indices of the thread's write steps and read steps of the
+    // location, among the registered steps. Allocated on first use.
     struct LocLists {
         std::vector<std::vector<std::int32_t>> writes, reads;
     };
@@ -522,7 +522,9 @@ class RvfSmc {
     // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
     // clocks: with reads-from edges too (a node fixes the source of every read, so every witness
     // of its children orders each read after its source: the clock is the same in every trace),
-    // and src_ holds the sources.
+    // and src_ holds the sources. For RVF (engine=saturate), a read comes after the meet of its
+    // good writes' clocks: whichever it reads, what precedes all of them precedes it (with one
+    // good write, its reads-from edge).
     void registerStep(ThreadId t, std::int32_t i, const Step& s);
 
     // Thread t keeps its first n steps.
@@ -532,7 +534,7 @@ class RvfSmc {
         for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
             const Step& s = st[i];
             if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
-            if (ro_.perWrite && s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
+            if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
         }
         reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
         if (st.size() > n) st.resize(n);
@@ -639,15 +641,16 @@ class RvfSmc {
     // come before it), and whether another write comes after it is decided by the latest write of
     // each other thread in the past (clocks grow along a thread): O(threads²) per read, where
     // comparing all pairs of writes made a node cost O(writes²).
-    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal
-    // past that comes after it and reads another write: every witness puts that other write
-    // between.
+    // A write is also hidden from r by a read of r's causal past that comes after it and reads
+    // another write (reads-from SMC), or whose good writes do not include it (RVF, saturate):
+    // every witness puts that other write between.
     [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r,
                                                       const std::vector<std::int32_t>& sl);
 
-    // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
-    // another write? Per thread, the reads after w are the latest ones (clocks grow along the
-    // thread); of those reading w, prevDiff_ skips to the latest with another source.
+    // Does a read of loc in the causal past `past` come after write w and read another write
+    // (RVF: have good writes without w)? Per thread, the reads after w are the latest ones
+    // (clocks grow along the thread); for reads-from SMC, of those reading w, prevDiff_ skips to
+    // the latest with another source. (RVF with engine=classic: never; program order only.)
     [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w,
                                     const std::vector<std::int32_t>& past) const;
 
@@ -682,6 +685,7 @@ class RvfSmc {
     std::vector<char> inF_, threadF_;
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
+    std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_;
