@@ -7,14 +7,17 @@ extra CPU time per task). The load average is printed with the results: on a sha
 wall-clock speed-up says little unless the load is below the number of cores; the CPU ratio
 (jobs=2 CPU / jobs=1 CPU) is the overhead whatever the load.
 
-    python benchmarks/parallel.py                # the default set
+    python benchmarks/parallel.py                # the default set: jobs=1, jobs=2, Dask; a table
     python benchmarks/parallel.py --json out.json
-    python benchmarks/parallel.py --dask --simulate  # + a 2-process LocalCluster, and a replay
+    python benchmarks/parallel.py --no-dask      # without the LocalCluster
+    python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-With ``--dask`` every program also runs on a LocalCluster of two single-threaded worker
-processes (porlab.distributed, tasks split after ``--split`` seconds): wall time, the busiest
-worker's CPU time, the number of tasks and their size in bytes, the extra CPU per task (decoding
-replays) and the idle time per task of the workers (scheduling and transport). ``--simulate``
+The default set runs in well under 5 minutes on the 2-core machine (about a minute when it is
+quiet). Every program also runs on a LocalCluster of two single-threaded worker processes
+(porlab.distributed: subtrees in batches of up to ``--batch`` per Dask task, a batch split after
+``--split`` seconds): wall time, the busiest worker's CPU time, the number of subtrees and of
+Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
+idle time per batch of the workers (scheduling and transport). ``--simulate``
 replays the measured task tree (which task published which, and how long each ran) on W
 simulated workers (W = 1, 2, 16, 64, 256) with the measured per-task latency: list scheduling,
 a task ready when its parent ended. That is the check of the model in docs/parallel.md.
@@ -37,21 +40,24 @@ LOOPS = ROOT / "benchmarks" / "programs" / "loops"
 SHARED = ROOT / "benchmarks" / "programs" / "shared"
 
 # (label, file, defines, unroll, loops, explorer): large programs of benchmarks/suites/loops.toml
-# (the saver column: graph with loops=saver) and lock-based ones under lapor.
+# (the saver column: graph with loops=saver) and lock-based ones under lapor, then the shared C
+# set (benchmarks/suites/shared.toml) as written (loops=none). The default set is the first
+# seven (each well under 2 s of CPU for one job); --all adds the rest.
 PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
-    ("mcslock N=4", LOOPS / "mcslock.c", {"N": 4}, 5, "saver", "graph"),
     ("twalock N=4", LOOPS / "twalock.c", {"N": 4}, 5, "saver", "graph"),
     ("ttaslock N=4", LOOPS / "ttaslock.c", {"N": 4}, 5, "saver", "graph"),
-    ("treiber-stack N=3", LOOPS / "treiber_stack.c", {"N": 3}, 4, "saver", "graph"),
-    ("ms-queue N=3", LOOPS / "ms_queue.c", {"N": 3}, 4, "saver", "graph"),
-    ("seqlock N=4", LOOPS / "seqlock.c", {"N": 4}, 5, "saver", "graph"),
     ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
     ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
-    # The shared C set (benchmarks/suites/shared.toml), as written (loops=none).
-    ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
     ("readers N=14", SHARED / "readers.c", {"N": 14}, 0, "none", "graph"),
     ("dq-wsq N=3 T=3", SHARED / "dq_wsq.c", {"N": 3, "THIEVES": 3}, 0, "none", "rf-graph"),
+    ("mcslock N=4", LOOPS / "mcslock.c", {"N": 4}, 5, "saver", "graph"),
+    # --all
+    ("seqlock N=4", LOOPS / "seqlock.c", {"N": 4}, 5, "saver", "graph"),
+    ("treiber-stack N=3", LOOPS / "treiber_stack.c", {"N": 3}, 4, "saver", "graph"),
+    ("ms-queue N=3", LOOPS / "ms_queue.c", {"N": 3}, 4, "saver", "graph"),
+    ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
 ]
+DEFAULT_SET = 7
 
 
 def _cpu() -> float:
@@ -94,19 +100,20 @@ def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: f
     return end
 
 
-def run_dask(client: Any, prog: Any, explorer: str, split: float) -> dict[str, Any]:
+def run_dask(client: Any, prog: Any, explorer: str, split: float, batch: int) -> dict[str, Any]:
     from porlab import distributed
 
     distributed.load_on_workers(client, prog)  # (not timed: once per program and worker)
     t0 = time.perf_counter()
-    r = distributed.explore_on(client, prog, explorer, split_after=split)
+    r = distributed.explore_on(client, prog, explorer, split_after=split, batch=batch)
     wall = time.perf_counter() - t0
     return {"wall": wall, "complete": r.complete, "blocked": r.blocked, "errors": r.errors,
             "stats": dict(r.stats), "tree": r.task_tree}
 
 
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
-            explorer: str, client: Any = None, split: float = 0.25) -> dict[str, Any]:
+            explorer: str, client: Any = None, split: float = 0.25,
+            batch: int = 16) -> dict[str, Any]:
     prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops)
     one = run_one(prog, explorer, 1)
     two = run_one(prog, explorer, 2)
@@ -116,18 +123,21 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
     extra_events = two["events"] - one["events"]
     row: dict[str, Any] = {}
     if client is not None:
-        d = run_dask(client, prog, explorer, split)
+        d = run_dask(client, prog, explorer, split, batch)
         ds = d["stats"]
         n = int(ds["distributed_tasks"])
+        nb = int(ds["distributed_batches"])
         busy = sum(cpu for _, _, _, cpu in d["tree"])
         idle = 2 * d["wall"] - sum(w for _, _, w, _ in d["tree"])
         row = {
             "dask_same_totals": all(one[k] == d[k] for k in ("complete", "blocked", "errors")),
             "dask_wall": d["wall"], "dask_speedup": one["wall"] / d["wall"], "dask_tasks": n,
+            "dask_batches": nb,
             "dask_task_bytes_mean": ds["distributed_task_bytes"] / n,
             "dask_cpu_sum": busy,
             "dask_extra_cpu_ms_per_task": 1e3 * (busy - one["cpu"]) / n,
-            "dask_latency_ms_per_task": 1e3 * max(idle, 0.0) / n,
+            # (the simulation's latency is per node of its tree: per batch)
+            "dask_latency_ms_per_task": 1e3 * max(idle, 0.0) / nb,
             "dask_cpu_bound_speedup": one["cpu"] / ds["distributed_worker_cpu_max_s"],
             "tree": d["tree"],
         }
@@ -153,52 +163,66 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("-k", help="only programs whose label contains this")
-    ap.add_argument("--dask", action="store_true", help="also a 2-process LocalCluster")
-    ap.add_argument("--split", type=float, default=0.25, help="Dask tasks split after (s)")
+    ap.add_argument("--all", action="store_true", help="every program (else the default set)")
+    ap.add_argument("--no-dask", action="store_true", help="without the 2-process LocalCluster")
+    ap.add_argument("--split", type=float, default=0.25, help="Dask batches split after (s)")
+    ap.add_argument("--batch", type=int, default=16, help="subtrees per Dask task at most")
     ap.add_argument("--simulate", action="store_true",
                     help="replay the Dask task trees on 1-256 simulated workers")
     args = ap.parse_args()
+    began = time.perf_counter()
     client = None
-    if args.dask:
+    if not args.no_dask:
         from dask.distributed import Client, LocalCluster
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0", silence_logs=50)
         client = Client(cluster)
     rows = []
     print(f"load average before: {os.getloadavg()}, cores: {os.cpu_count()}")
-    hdr = (f"{'program':<20} {'explorer':<9} {'traces':>8} {'t1 s':>7} {'t2 s':>7} {'speedup':>7} "
-           f"{'cpu2/1':>6} {'tasks':>6} {'ev/task':>7} {'B/task':>7} {'ovh ev':>7} {'ovh ms':>7}")
+    # wall: seconds; cpu: process CPU seconds (jobs=1) and the jobs=2 / jobs=1 ratio; tasks:
+    # subtrees handed over (jobs=2) with their in-memory size and the extra CPU per task; Dask:
+    # wall, speed-up over jobs=1, subtrees/batches (Dask tasks), bytes per subtree, extra CPU
+    # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's.
+    hdr = (f"{'program':<18} {'explorer':<8} {'traces':>7} {'t1 s':>6} {'t2 s':>6} {'x2':>5} "
+           f"{'cpu1 s':>6} {'c2/1':>5} {'tasks':>5} {'B/task':>6} {'ms/tk':>6} {'cpu-b':>5}")
+    if client is not None:
+        hdr += (f" | {'dask s':>6} {'xD':>5} {'subtr':>5} {'batch':>5} {'B/st':>5} "
+                f"{'ms/st':>6} {'lat ms':>6} {'cpu-b':>5}")
     print(hdr)
-    for p in PROGRAMS:
+    print("-" * len(hdr))
+    chosen = PROGRAMS if args.all or args.k else PROGRAMS[:DEFAULT_SET]
+    for p in chosen:
         if args.k and args.k not in p[0]:
             continue
-        row = measure(*p, client=client, split=args.split)
+        row = measure(*p, client=client, split=args.split, batch=args.batch)
         row["load"] = os.getloadavg()[0]
         rows.append(row)
-        print(f"{row['program']:<20} {row['explorer']:<9} {row['traces']:>8} {row['wall1']:>7.2f} "
-              f"{row['wall2']:>7.2f} {row['speedup']:>7.2f} {row['cpu_ratio']:>6.2f} "
-              f"{row['tasks']:>6} {row['task_events_mean']:>7.0f} {row['task_bytes_mean']:>7.0f} "
-              f"{row['overhead_events_per_task']:>7.0f} {1e3 * row['overhead_s_per_task']:>7.2f} "
-              f"{row['cpu_bound_speedup']:>9.2f}"
-              + ("" if row["same_totals"] else "  TOTALS DIFFER"), flush=True)
+        line = (f"{row['program']:<18} {row['explorer']:<8} {row['traces']:>7} "
+                f"{row['wall1']:>6.2f} {row['wall2']:>6.2f} {row['speedup']:>5.2f} "
+                f"{row['cpu1']:>6.2f} {row['cpu_ratio']:>5.2f} {row['tasks']:>5} "
+                f"{row['task_bytes_mean']:>6.0f} {1e3 * row['overhead_s_per_task']:>6.2f} "
+                f"{row['cpu_bound_speedup']:>5.2f}")
         if client is not None:
-            print(f"  dask: {row['dask_wall']:.2f}s  x{row['dask_speedup']:.2f}  "
-                  f"cpu-bound x{row['dask_cpu_bound_speedup']:.2f}  tasks {row['dask_tasks']}  "
-                  f"{row['dask_task_bytes_mean']:.0f} B/task  extra cpu "
-                  f"{row['dask_extra_cpu_ms_per_task']:.2f} ms/task  latency "
-                  f"{row['dask_latency_ms_per_task']:.1f} ms/task"
-                  + ("" if row["dask_same_totals"] else "  TOTALS DIFFER"), flush=True)
-            if args.simulate:
-                # Speed-up over one job's CPU time; with the measured latency, and without.
-                lat = row["dask_latency_ms_per_task"] / 1e3
-                for key, la in (("simulated_speedup", lat), ("simulated_speedup_no_latency", 0)):
-                    sims = {w: row["cpu1"] / simulate(row["tree"], w, la)
-                            for w in (1, 2, 16, 64, 256)}
-                    row[key] = sims
-                    print(f"  {key}: " + "  ".join(f"W={w} x{v:.1f}" for w, v in sims.items()),
-                          flush=True)
-    print(f"load average after: {os.getloadavg()}")
+            line += (f" | {row['dask_wall']:>6.2f} {row['dask_speedup']:>5.2f} "
+                     f"{row['dask_tasks']:>5} {row['dask_batches']:>5} "
+                     f"{row['dask_task_bytes_mean']:>5.0f} "
+                     f"{row['dask_extra_cpu_ms_per_task']:>6.2f} "
+                     f"{row['dask_latency_ms_per_task']:>6.1f} "
+                     f"{row['dask_cpu_bound_speedup']:>5.2f}")
+        if not row["same_totals"] or (client is not None and not row["dask_same_totals"]):
+            line += "  TOTALS DIFFER"
+        print(line, flush=True)
+        if client is not None and args.simulate:
+            # Speed-up over one job's CPU time; with the measured latency, and without.
+            lat = row["dask_latency_ms_per_task"] / 1e3
+            for key, la in (("simulated_speedup", lat), ("simulated_speedup_no_latency", 0)):
+                sims = {w: row["cpu1"] / simulate(row["tree"], w, la)
+                        for w in (1, 2, 16, 64, 256)}
+                row[key] = sims
+                print(f"  {key}: " + "  ".join(f"W={w} x{v:.1f}" for w, v in sims.items()),
+                      flush=True)
+    print(f"load average after: {os.getloadavg()}; {time.perf_counter() - began:.0f} s in all")
     if client is not None:
         client.close()
     if args.json:

@@ -16,7 +16,8 @@ from its source text and flags (the id is a hash of both; the worker also checks
 compiled code hashes as the driver's), a builder program travels as its spec (bytes).
 
 What is the same as one process: complete, blocked and error traces, blocked traces per reason,
-the error sites. Error traces: each failing prefix is counted once over all tasks (a portable
+the error sites (keyed by their thread's spawn path: the thread number shown is the first
+reporting worker's). Error traces: each failing prefix is counted once over all tasks (a portable
 hash). ``first_error`` is found again on the driver by exploring the task that met the first
 error (with stop_on_error), so it is a trace of the driver's program. Outcomes: collected for
 builder programs only; a C program numbers its locations in the order a process meets them, so
@@ -29,6 +30,7 @@ counts.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import os
@@ -44,6 +46,8 @@ from porlab.errors import InputError
 
 #: The explorers with a task form (their exploration splits into independent subtrees).
 TASK_EXPLORERS = ("graph", "rf-graph", "lapor")
+#: Subtrees per Dask task at most (run_tasks): Dask's round trip is paid once per batch.
+DEFAULT_BATCH = 16
 #: Seconds a task explores before it hands its remaining subtrees back as new tasks.
 DEFAULT_SPLIT_AFTER = 1.0
 
@@ -183,33 +187,111 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
     return prog
 
 
-def run_task(s: ProgramShip, explorer: str, task: bytes, split_after: float,
-             options: dict[str, Any], hook: Callable[[bytes], None] | None = None
-             ) -> dict[str, Any]:
-    """Explore one task on this worker (a Dask task): what it found, as plain data, and the
-    tasks it split off."""
+def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: float,
+              options: dict[str, Any], hook: Callable[[bytes], None] | None = None
+              ) -> dict[str, Any]:
+    """Explore a batch of tasks on this worker, one after the other (one Dask task: Dask's round
+    trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, not per subtree). What they
+    found, merged, as plain data, and the tasks they split off. The batch as a whole explores
+    for at most ``split_after`` seconds (< 0: every task splits at once): the tasks not started
+    by then are handed back as they are. The budgets in ``options`` are the batch's: each task
+    gets what the previous ones left."""
     prog = _worker_program(s)
-    if hook is not None:
-        hook(task)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    r, tasks, failures = _core.run_task(prog, explorer, task, s.program_id,
-                                        split_after=split_after, **options)
-    return {
-        "complete": r.complete, "blocked": r.blocked, "errors": r.errors, "events": r.events,
-        "failures": [tuple(f) for f in failures],
-        "blocked_by": dict(r.blocked_by),
-        "block_sites": [tuple(b) for b in r.block_sites],
-        "error_sites": [tuple(e) for e in r.error_sites],
-        "outcomes": [tuple(o) for o in r.outcomes] if s.kind == "builder" else [],
-        "incomplete": list(r.incomplete),
-        "budget_reason": r.budget_reason,
-        "tasks": list(tasks),
-        "task_bytes": len(task),
-        "seconds": time.perf_counter() - t0,
-        "cpu": time.process_time() - cpu0,
-        "pid": os.getpid(),
-    }
+    out: dict[str, Any] = {
+        "complete": 0, "blocked": 0, "errors": 0, "events": 0, "failures": [],
+        "blocked_by": {}, "block_sites": [], "error_sites": [], "outcomes": [],
+        "incomplete": [], "budget_reason": "", "tasks": [], "task_bytes": 0, "explored": 0,
+        "error_task": None}
+    for i, task in enumerate(tasks):
+        elapsed = time.perf_counter() - t0
+        if split_after > 0 and i > 0 and elapsed >= split_after:
+            out["tasks"].extend(tasks[i:])  # (not started: handed back as they are)
+            break
+        if hook is not None:
+            hook(task)
+        opts = dict(options)
+        # (an error trace is one per failing prefix, and tasks meet the same prefix again: the
+        # batch counts each once, as the driver does)
+        found = (out["complete"] + out["blocked"] + out["errors"] - len(out["failures"])
+                 + len(set(out["failures"])))
+        if opts["max_traces"]:
+            opts["max_traces"] = max(opts["max_traces"] - found, 1)
+        if opts["max_events"]:
+            opts["max_events"] = max(opts["max_events"] - out["events"], 1)
+        if opts["max_seconds"]:
+            opts["max_seconds"] = max(opts["max_seconds"] - elapsed, 1e-3)
+        r, new, failures = _core.run_task(
+            prog, explorer, task, s.program_id,
+            split_after=split_after if split_after <= 0 else split_after - elapsed, **opts)
+        out["explored"] += 1
+        out["task_bytes"] += len(task)
+        for k in ("complete", "blocked", "errors", "events"):
+            out[k] += getattr(r, k)
+        out["failures"].extend(tuple(f) for f in failures)
+        for k, v in dict(r.blocked_by).items():
+            out["blocked_by"][k] = out["blocked_by"].get(k, 0) + v
+        out["block_sites"].extend(tuple(b) for b in r.block_sites)
+        paths = _site_paths(r)
+        out["error_sites"].extend(
+            (tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
+            for e in r.error_sites)
+        if s.kind == "builder":
+            out["outcomes"].extend(tuple(o) for o in r.outcomes)
+        out["incomplete"].extend(r.incomplete)
+        out["tasks"].extend(new)
+        if r.errors and out["error_task"] is None:
+            out["error_task"] = task
+        if r.budget_reason:
+            out["budget_reason"] = r.budget_reason
+            break  # (the driver stops the run)
+        if options["stop_on_error"] and r.errors:
+            break
+    out["seconds"] = time.perf_counter() - t0
+    out["cpu"] = time.process_time() - cpu0
+    out["pid"] = os.getpid()
+    return out
+
+
+def _spawn_path(trace: Any, thread: int) -> tuple[int, ...]:
+    """A thread named by how it was spawned: its root thread (main, or a builder program's
+    thread started with the program), then the ordinal of each spawn among its parent's spawns.
+    The same in every process, where thread numbers are not (a C program numbers threads in the
+    order a process first meets them). `trace` must hold the thread's spawn chain with its
+    parents' earlier events (an error trace does: it is the causal past of the error)."""
+    parent: dict[int, tuple[int, int]] = {}
+    spawns: dict[int, int] = {}
+    for ev in trace.events:
+        if str(ev.kind) == "spawn" and ev.aux >= 0:
+            n = spawns.get(ev.thread, 0)
+            spawns[ev.thread] = n + 1
+            parent[ev.aux] = (ev.thread, n)
+    path: list[int] = []
+    t = thread
+    while t in parent and len(path) <= len(parent):
+        t, n = parent[t]
+        path.append(n)
+    return (t, *reversed(path))
+
+
+def _site_paths(r: Any) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Per error site of a result (thread, kind, code, file, line): its thread's spawn path,
+    taken from the site's first error trace."""
+    out: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for e in r.errors_by_site:
+        site = (e.thread, e.kind, e.code, e.file, e.line)
+        out[site] = (_spawn_path(e.trace, e.thread),)
+    return out
+
+
+def merge_error_sites(into: dict[tuple[Any, ...], tuple[Any, ...]],
+                      reported: Iterable[tuple[tuple[Any, ...], tuple[Any, ...]]]) -> None:
+    """Merge error sites reported by workers as (site, key): a site is one per key (its thread
+    named by spawn path); the first report gives the thread number shown. Without the key, a
+    C program whose threads spawn threads listed a site once per numbering of its thread."""
+    for site, key in reported:
+        into.setdefault(tuple(key), tuple(site))
 
 
 @dataclass
@@ -236,6 +318,13 @@ class _Merged:
     block_sites: list[tuple[Any, ...]] = field(default_factory=list)
 
 
+def _n_workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info()["workers"])
+    except (KeyError, TypeError, AttributeError):
+        return 1
+
+
 def _parallel_explorers() -> Iterable[str]:
     names = {e["name"] for e in _core.explorers()}
     return [n for n in TASK_EXPLORERS if n in names]
@@ -247,11 +336,14 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                check_races: bool = True, check_liveness: bool = False,
                progress: Callable[[int, int, int, int, float], None] | None = None,
                split_after: float = DEFAULT_SPLIT_AFTER, params: dict[str, str] | None = None,
-               hook: Callable[[bytes], None] | None = None) -> Any:
+               hook: Callable[[bytes], None] | None = None, batch: int = DEFAULT_BATCH,
+               poll: Callable[[], bool] | None = None) -> Any:
     """Explore ``program`` with ``explorer`` on the Dask cluster of ``client`` (a
     ``dask.distributed.Client``); see the module docstring. Returns a :class:`porlab.Result`
     (raises :class:`porlab.Interrupted` on Ctrl-C). ``hook(task)`` is called on the worker
-    before each task (tests use it to kill a worker)."""
+    before each task (tests use it to kill a worker). ``batch``: at most this many subtrees per
+    Dask task (1: one each). ``poll()`` is called after each batch merged; True stops the run as
+    Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts)."""
     from dask.distributed import as_completed
 
     from porlab.api import Result
@@ -260,6 +352,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
         raise InputError(f"explorer '{explorer}': client=/--scheduler is supported by "
                          f"{', '.join(TASK_EXPLORERS)} (the explorers whose exploration splits "
                          "into independent tasks; see docs/parallel.md)")
+    if batch < 1:
+        raise InputError("batch must be at least 1")
     if split_after == 0:  # (< 0: split at once, every task; tests use it)
         raise InputError("split_after must not be 0 (tasks would never split)")
     s, core = ship(program)
@@ -268,11 +362,12 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     failures: set[tuple[int, int]] = set()
     other_errors = 0
     first_error_task: bytes | None = None
-    sites: set[tuple[Any, ...]] = set()
+    sites: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # by spawn-path key
     blocks: dict[tuple[Any, ...], int] = {}
     incomplete: set[str] = set()
     reason = ""
     n_tasks = 0
+    n_batches = 0
     task_bytes = 0
     cpu_by_pid: dict[int, float] = {}
     task_seconds: list[float] = []
@@ -286,24 +381,39 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                 "collect_outcomes": collect_outcomes, "params": dict(params or {}),
                 "check_races": check_races, "check_liveness": check_liveness}
 
-    def submit(task: bytes) -> Any:
-        return client.submit(run_task, s, explorer, task, split_after, options(), hook,
-                             pure=False)
+    # Subtrees wait in a queue and go out in batches (run_tasks), at most `slots` batches at a
+    # time: a batch holds its share of the queue (up to `batch`), so that a worker's time goes
+    # to exploring rather than to Dask's round trip, while every worker still has work.
+    slots = max(2, 2 * _n_workers(client))
+    queue: collections.deque[tuple[bytes, int]] = collections.deque()
+    pending: dict[Any, int] = {}  # future -> batch id
 
-    root = _core.root_task(s.program_id, explorer)
-    first = submit(root)
-    pending: dict[Any, tuple[bytes, int]] = {first: (root, 0)}
-    # (task, parent task, seconds, CPU seconds): the shape of the run (benchmarks replay it).
+    def submit_batches() -> None:
+        while queue and len(pending) < slots:
+            size = max(1, min(batch, -(-len(queue) // (slots - len(pending)))))
+            parts = [queue.popleft() for _ in range(min(size, len(queue)))]
+            bid = len(parents)
+            parents[bid] = parts[0][1]
+            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split_after,
+                              options(), hook, pure=False)
+            pending[f] = bid
+            futures.add(f)
+
+    # (batch, parent batch, seconds, CPU seconds): the shape of the run (benchmarks replay it);
+    # a batch's parent is the batch that split off its first task.
     tree: list[tuple[int, int, float, float]] = []
-    parents = {0: -1}
-    futures = as_completed([first])
+    parents: dict[int, int] = {}
+    futures = as_completed([])
+    queue.append((_core.root_task(s.program_id, explorer), -1))
+    submit_batches()
     interrupted = False
     try:
         for fut in futures:
             d = fut.result()
-            done_task, done_id = pending.pop(fut)
+            done_id = pending.pop(fut)
             tree.append((done_id, parents[done_id], d["seconds"], d["cpu"]))
-            n_tasks += 1
+            n_tasks += d["explored"]
+            n_batches += 1
             task_bytes += d["task_bytes"]
             task_seconds.append(d["seconds"])
             cpu_by_pid[d["pid"]] = cpu_by_pid.get(d["pid"], 0.0) + d["cpu"]
@@ -313,38 +423,37 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
             other_errors += d["errors"] - len(d["failures"])
             new = set(d["failures"]) - failures
             failures |= new
-            if d["errors"] and first_error_task is None:
-                first_error_task = done_task
+            if d["error_task"] is not None and first_error_task is None:
+                first_error_task = d["error_task"]
             m.errors = other_errors + len(failures)
             for k, v in d["blocked_by"].items():
                 m.blocked_by[k] = m.blocked_by.get(k, 0) + v
             for r, f, ln, n in d["block_sites"]:
                 blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
-            sites.update(d["error_sites"])
+            merge_error_sites(sites, d["error_sites"])
             m.outcomes.update(d["outcomes"])
             incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
             if d["budget_reason"] and not reason:
                 reason = d["budget_reason"]
             if progress is not None:
                 progress(m.complete, m.blocked, m.errors, m.events, time.perf_counter() - start)
+            if poll is not None and poll():
+                raise KeyboardInterrupt  # (as Ctrl-C: the same path)
             stop = reason or (stop_on_error and m.errors) or (
                 max_traces and m.complete + m.blocked + m.errors >= max_traces)
             if stop:
                 if not reason:
                     reason = "traces" if max_traces and not (stop_on_error and m.errors) else ""
                 break
-            for t in d["tasks"]:
-                f2 = submit(t)
-                parents[len(parents)] = done_id
-                pending[f2] = (t, len(parents) - 1)
-                futures.add(f2)
+            queue.extend((t, done_id) for t in d["tasks"])
+            submit_batches()
     except KeyboardInterrupt:
         interrupted = True
         reason = "interrupted"
     finally:
         if pending:
             client.cancel(list(pending))
-    m.error_sites = sorted(sites)
+    m.error_sites = sorted(sites.values())
     m.block_sites = sorted((r, f, ln, n) for (r, f, ln), n in blocks.items())
     if reason in _BUDGETS:
         m.budget_exceeded = True
@@ -358,6 +467,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     cpus = sorted(cpu_by_pid.values())
     m.stats.update({
         "distributed_tasks": float(n_tasks),
+        "distributed_batches": float(n_batches),
         "distributed_task_bytes": float(task_bytes),
         "distributed_workers_used": float(len(cpu_by_pid)),
         "distributed_worker_cpu_max_s": cpus[-1] if cpus else 0.0,

@@ -1037,6 +1037,69 @@ def test_shape_polling_loop_inside_a_retry_loop() -> None:
     _same_verdict(TTAS, 3, base)
 
 
+SCAN_WAIT = """
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int flag[3], data;
+static int someone_at(int i, int v) {
+    int found = 0;
+    for (int j = 0; j < 3; ++j)
+        if (j != i && atomic_load(&flag[j]) == v) found = 1;
+    return found;
+}
+static void *waiter(void *a) {
+    (void)a;
+    while (!someone_at(0, 4)) { }
+    assert(atomic_load(&data) == 42);
+    return 0;
+}
+static void *setter(void *a) {
+    (void)a;
+    SET_ORDER
+    return 0;
+}
+int main(void) {
+    pthread_t h[2];
+    pthread_create(&h[0], 0, waiter, 0);
+    pthread_create(&h[1], 0, setter, 0);
+    pthread_join(h[0], 0);
+    pthread_join(h[1], 0);
+    return 0;
+}
+"""
+SCAN_OK = SCAN_WAIT.replace("SET_ORDER", "atomic_store(&data, 42); atomic_store(&flag[1], 4);")
+SCAN_BUG = SCAN_WAIT.replace("SET_ORDER", "atomic_store(&flag[2], 4); atomic_store(&data, 42);")
+# The filter lock's shape: the scan returns as soon as it finds one (a second exit, so only an
+# upper bound of its iterations is known).
+SCAN_EARLY = SCAN_BUG.replace("found = 1;", "return 1;")
+
+
+@pytest.mark.parametrize("src", [SCAN_OK, SCAN_BUG, SCAN_EARLY], ids=["ok", "bug", "early"])
+def test_shape_wait_scanning_a_fixed_array(src: str) -> None:
+    """A wait loop whose condition scans a fixed array through a helper (Szymanski's and the
+    filter lock's waits: `while (!someone_at(i, 4)) {}`). The scan is a loop inside the wait
+    loop, and PLP/SAVER count an iteration that takes an inner backedge as impure (Godot §III's
+    "took" flag), so the wait was never reduced: without a bound the waiter spun until the
+    execution was cut (INCOMPLETE). The default unrolls loops of a small fixed trip count inside
+    other loops: the wait's iteration is pure, the run is exhaustive, with the final states and
+    assertion failures of the program as written under a bound. With a bound below the scan's
+    trip count (--unroll 3: the header runs 4 times) the scan stays a loop, as the bound must
+    cut it exactly where Nidhugg's and GenMC's -unroll do."""
+    r = porlab.explore(load_c_source(src), "optimal-await", check_races=False)
+    assert r.exhausted and not r.incomplete and "execution-cut" not in r.blocked_by
+    assert r.complete >= 1
+    base = _as_written(src, 6)
+    assert base[0]
+    assert bool(base[1]) == (src is not SCAN_OK)
+    for explorer in ("optimal-await", "graph", "rf"):
+        got = verdict(load_c_source(src), explorer, heap=False)
+        assert got[:2] == base[:2], explorer
+    bounded = disassemble_c(load_c_source(src, unroll=3))
+    unrolled = disassemble_c(load_c_source(src, unroll=4))
+    assert bounded.count("loopback") > unrolled.count("loopback")
+
+
 BRANCHES = """
 #include <pthread.h>
 #include <stdatomic.h>

@@ -128,6 +128,94 @@ def test_budgets(client: Any) -> None:
     assert full.errors and r.errors >= 1 and r.first_error is not None
 
 
+def test_batches_same_totals(client: Any) -> None:
+    """Several subtrees per Dask task (run_tasks): the totals are those of one subtree per task
+    and of one process, with fewer Dask tasks than subtrees."""
+    prog = build_program(PROGRAMS[1])
+    one = porlab.explore(prog, "graph")
+    single = distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=1)
+    many = distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=8)
+    assert _totals(single) == _totals(many) == _totals(one)
+    assert single.stats["distributed_batches"] == single.stats["distributed_tasks"]
+    assert many.stats["distributed_batches"] < many.stats["distributed_tasks"]
+
+
+def test_interrupt_after_k_batches(client: Any) -> None:
+    """Ctrl-C on the Dask path, deterministically: a poll hook that says "stop" after the third
+    batch merged. The run stops there (no further batch is merged), raises Interrupted with the
+    partial counts, and its verdict is not 'ok'."""
+    prog = build_program(PROGRAMS[0])
+    full = porlab.explore(prog, "graph")
+    polls: list[int] = []
+    seen: list[int] = []
+
+    def poll() -> bool:
+        polls.append(1)
+        return len(polls) >= 3
+
+    def progress(complete: int, blocked: int, errors: int, events: int, seconds: float) -> None:
+        seen.append(complete + blocked + errors)
+
+    with pytest.raises(porlab.Interrupted) as info:
+        distributed.explore_on(client, prog, "graph", split_after=SPLIT, batch=1, poll=poll,
+                               progress=progress)
+    r = info.value.result
+    assert len(polls) == 3 and len(seen) == 3
+    assert r.stats["distributed_batches"] == 3
+    assert r.incomplete == ["interrupted"] and r.exit_code in (42, 130)
+    assert r.traces_explored == seen[-1] < full.traces_explored
+
+
+# Two threads each spawn a child; the second's child fails. A process numbers threads in the
+# order it first meets them, so workers can number the failing grandchild differently.
+NESTED = """
+#include <assert.h>
+#include <pthread.h>
+int x, y;
+void *leafa(void *arg) { x = 1; return 0; }
+void *leafb(void *arg) { assert(__atomic_load_n(&y, __ATOMIC_SEQ_CST) == 0); return 0; }
+void *ta(void *arg) {
+    pthread_t c;
+    pthread_create(&c, 0, leafa, 0);
+    __atomic_store_n(&y, 1, __ATOMIC_SEQ_CST);
+    pthread_join(c, 0);
+    return 0;
+}
+void *tb(void *arg) {
+    pthread_t c;
+    pthread_create(&c, 0, leafb, 0);
+    pthread_join(c, 0);
+    return 0;
+}
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, ta, 0);
+    pthread_create(&b, 0, tb, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+"""
+
+
+def test_error_sites_keyed_by_spawn_path(client: Any) -> None:
+    """An error site's thread is named by its spawn path (main's second child's first child:
+    (0, 1, 0)), whatever this process numbered it; sites reported under two numbers of one
+    thread merge into one; on the cluster the sites are those of one process (one site)."""
+    prog = porlab.load_c_source(NESTED, file_name="nested.c", loops="none")
+    one = porlab.explore(prog, "graph")
+    (site,) = one._core.errors_by_site
+    assert distributed._spawn_path(site.trace, site.thread) == (0, 1, 0)
+    merged: dict[Any, Any] = {}
+    key = ((0, 1, 0), "assertion-failure", 0, 1, 5)
+    distributed.merge_error_sites(merged, [((4, *key[1:]), key), ((3, *key[1:]), key)])
+    assert list(merged.values()) == [(4, *key[1:])]
+    r = distributed.explore_on(client, prog, "graph", split_after=SPLIT)
+    assert len(r.error_sites) == len(one.error_sites) == 1
+    assert [s[1:] for s in r.error_sites] == [s[1:] for s in one.error_sites]
+    assert (r.complete, r.blocked, r.errors) == (one.complete, one.blocked, one.errors)
+
+
 def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:
     """The first non-root task kills its worker process (once: a marker file); Dask runs the
     task again on a live worker, and the totals are exact."""

@@ -192,7 +192,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "one write per good-writes set, so each recursion node fixes the reads-from function of "
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
-         true, exploreRfSmc, kRvfOptions, true, true},
+         true, exploreRfSmc, kRvfOptions, true, true, /*ifaa=*/false,
+         /*bigStack=*/false},  // (its recursion is a work list: RvfSmc::explore)
         {"rf-graph",
          "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
@@ -232,7 +233,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
-         /*coversClasses=*/false, /*nonRedundant=*/true},
+         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false},
         {"value-centric",
          "value-centric",
          "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "

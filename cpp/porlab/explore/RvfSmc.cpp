@@ -87,24 +87,48 @@ bool RvfSmc::extend(std::vector<std::int32_t>& sl,
     return true;
 }
 
-void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
-                  const CausalMap& C, ThreadId newT, bool here) {
+void RvfSmc::explore(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
+                     const CausalMap& C, ThreadId newT, bool here) {
+    const std::size_t base = depth_;
+    if (!enterNode(witness, xlen, C, newT, here)) return;
+    while (depth_ > base) {
+        Frame& f = frames_[depth_ - 1];
+        if (advance(f)) continue;  // a child's frame is on top now
+        restoreTrace(f.sv);
+        --depth_;
+    }
+}
+
+bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
+                       const CausalMap& C, ThreadId newT, bool here) {
     ++nodes_;
     for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(xlen[t]));
-    // A replay replaces the caller's trace: it is put back when this node is done.
-    SavedTrace sv;
-    RestoreGuard guard{*this, sv};
+    if (frames_.size() == depth_) frames_.emplace_back();
+    Frame& f = frames_[depth_];
+    // A replay replaces the caller's trace: it is put back when this node is done (by the caller
+    // of advance when the frame goes, or below when the node ends before its loop).
+    SavedTrace& sv = f.sv;
+    sv.active = false;
+    sv.suffix.clear();
+    struct Leave {
+        RvfSmc& self;
+        SavedTrace& sv;
+        bool pushed = false;
+        ~Leave() {
+            if (!pushed) self.restoreTrace(sv);
+        }
+    } leave{*this, sv};
     if (here) {
-        if (rep_.stop()) return;
+        if (rep_.stop()) return false;
     } else {
         saveTrace(sv, witness);
         bool changed = false;
-        if (!replay(witness, newT, &changed)) return;
+        if (!replay(witness, newT, &changed)) return false;
         if (changed) {  // the new read's write part came or went (see redo): VerifySC again
             rvf::Instance in = instance(xlen);
-            if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return;
+            if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return false;
             saveTrace(sv, ws_.witness());
-            if (!replay(ws_.witness())) return;
+            if (!replay(ws_.witness())) return false;
         }
     }
     if (newT >= 0 && steps_[static_cast<std::size_t>(newT)].back().fails) {
@@ -112,12 +136,13 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             static_cast<std::int32_t>(steps_[static_cast<std::size_t>(newT)].size() - 1);
         for (std::size_t q = 0; q < order_.size(); ++q)
             if (order_[q].t == newT && order_[q].i == idx) reportError(q);
-        if (rep_.stopped()) return;
+        if (rep_.stopped()) return false;
     }
     // Line 1: extend with every event that reads nothing.
-    std::vector<std::int32_t> sl = xlen;
+    std::vector<std::int32_t>& sl = f.sl;
+    sl = xlen;
     std::vector<std::pair<ThreadId, LocId>> extWrites;
-    if (!extend(sl, extWrites)) return;
+    if (!extend(sl, extWrites)) return false;
     if (!killable_.empty()) checkKillRaces(sl);  // (no kill seen yet: nothing to check)
     // Enabled reads: the pending read-like event of every thread that is not done.
     std::vector<Pending> pend;
@@ -137,10 +162,11 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
             if (mayWrite(p.ev.kind)) signalWrite(p.t, p.ev.loc);
     }
     // The node's trace: its children extend it or replay others, and put it back.
-    const std::size_t traceLen = order_.size();
-    const bool anyFail = anyFail_;
+    f.traceLen = order_.size();
+    f.anyFail = anyFail_;
     // Lines 7-14: reads without a causal-map entry first.
-    std::vector<Pending> mutate;
+    std::vector<Pending>& mutate = f.mutate;
+    mutate.clear();
     for (const Pending& p : pend)
         if (!lookup(C, p.t, sl[p.t])) mutate.push_back(p);
     for (const Pending& p : pend)
@@ -148,148 +174,196 @@ void RvfSmc::node(std::span<const ThreadId> witness, const std::vector<std::int3
     // The program state to come back to, if anything comes back to it (on a long execution
     // most nodes have one child; a snapshot per node costs memory per node).
     const bool maximal = !anyFail_ && !nonBlocking;
-    Snapshot snap;
-    bool haveSnap = false;
+    f.haveSnap = false;
     if (maximal || mutate.size() > 1) {
-        exec_->save(snap);
-        haveSnap = true;
+        exec_->save(f.snap);
+        f.haveSnap = true;
     }
     if (maximal) {
-        reportMaximal(sl, pend, snap);
-        if (rep_.stopped()) return;
+        reportMaximal(sl, pend, f.snap);
+        if (rep_.stopped()) return false;
     }
-    if (pend.empty()) return;
+    if (pend.empty()) return false;
     // Entries of reads already executed never match again: not copied along the path.
-    CausalMap Cn;
+    f.Cn.clear();
     for (const CausalEntry& e : C)
-        if (e.idx >= sl[e.t]) Cn.push_back(e);
-    bool backtrack = true, firstChild = true;
-    for (std::size_t k = 0; k < mutate.size() && backtrack; ++k) {
-        const Pending& r = mutate[k];
-        const std::int32_t ridx = sl[r.t];
-        const CausalEntry* ce = lookup(Cn, r.t, ridx);
-        if (!ce && ro_.signals) backtrack = false;
-        // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
-        // reads-from SMC).
-        std::vector<std::pair<Value, std::vector<WriteRef>>> groups;
-        const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
-        for (const WriteRef& w : visibleWrites(r, sl)) {
-            if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)]))
-                continue;
-            Value v =
-                w.t == kInitThread
-                    ? initVal(r.ev.loc)
-                    : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
-            if (!admits(r.ev, v)) continue;
-            if (live) v = v == kDeadValue ? 1 : 0;
-            auto g = ro_.perWrite && !live
-                         ? groups.end()
-                         : std::find_if(groups.begin(), groups.end(),
-                                        [&](const auto& e) { return e.first == v; });
-            if (g == groups.end())
-                groups.push_back({v, {w}});
-            else
-                g->second.push_back(w);
+        if (e.idx >= sl[e.t]) f.Cn.push_back(e);
+    f.backtrack = true;
+    f.firstChild = true;
+    f.k = 0;
+    f.inRead = false;
+    f.childPending = false;
+    leave.pushed = true;
+    ++depth_;
+    return true;
+}
+
+bool RvfSmc::advance(Frame& f) {
+    for (;;) {
+        if (f.childPending) {
+            f.childPending = false;
+            afterChild(f);
+            if (rep_.stopped()) return false;
         }
-        if (!ro_.perWrite)
-            std::sort(groups.begin(), groups.end(),
-                      [](const auto& a, const auto& b) { return a.first < b.first; });
-        if (!haveSnap && groups.size() > 1) {
-            exec_->save(snap);
-            haveSnap = true;
+        if (f.inRead && f.g < f.groups.size()) {
+            const auto& [v, good] = f.groups[f.g++];
+            if (rep_.stop()) return false;
+            if (child(f, v, good)) return true;
+            continue;
         }
-        for (auto& [v, good] : groups) {
-            if (rep_.stop()) return;
-            if (!firstChild) exec_->restore(snap);
-            firstChild = false;
-            truncateTrace(traceLen);
-            anyFail_ = anyFail;
-            auto out = exec_->step(r.t, live ? std::nullopt : std::optional<Value>(v));
-            rep_.countEvent();
-            Step s;
-            s.ev = out.front();
-            s.out.assign(out.begin(), out.end());
-            s.fails = hasError(out);
-            s.reads = true;
-            s.writes = writesMemory(s.ev.kind) && !s.fails;
-            s.blocking = isBlocking(s.ev.kind);
-            s.good = good;
-            // A liveness read told "alive" was performed where a kill may have come already:
-            // in its witnesses it writes and does not fault (redo takes its real events).
-            if (live && v == 0 && s.fails) {
-                s.fails = false;
-                s.writes = true;
-                s.out.assign(1, s.ev);
-            }
-            std::vector<std::int32_t> xl = sl;
-            ++xl[r.t];
-            steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
-            bool atAux = false, wit = false, post = false;
-            std::ptrdiff_t ins = -1;
-            const WriteRef act = active_[static_cast<std::size_t>(r.ev.loc)];
-            const Step& rs = steps_[static_cast<std::size_t>(r.t)].back();
-            if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
-                atAux = true;  // the auxiliary trace already satisfies every good write
-                ++skipped_;
-            } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
-                       (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
-                ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
-            } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
-                       postponedWitness(r.t, rs, insBuf_)) {
-                ++postponed_;  // so is the node's trace with r before F (postponedWitness)
-                post = true;
-            } else {
-                auxBuf_.clear();
-                for (const Performed& p : order_) auxBuf_.push_back(p.t);
-                auxBuf_.push_back(r.t);
-                rvf::Instance in = instance(xl);
-                in.aux = &auxBuf_;
-                wit = rvf::verifySC(in, ro_.vsc, vsc_, ws_);
-                atAux = wit && std::ranges::equal(ws_.witness(), auxBuf_);
-            }
-            if (atAux || wit || ins >= 0 || post) {
-                // atAux: the program is at the end of the witness already
-                if (atAux) performed(r.t, rs);
-                // An inserted read that writes nothing: the program is in the witness's state
-                // (performedAt). (Not where a kill was seen: whether a read faults may depend on
-                // a block's status, not only on its value; see redo. Not when the step ends in a
-                // block that depends on the interleaving: a spin loop's livelock check, performed
-                // after the other threads' writes, finds that none of them can run any more,
-                // where the witness has them run after it.)
-                const bool inPlace = ins >= 0 && !rs.writes && !rs.fails && killable_.empty() &&
-                                     !orderDependentBlock(rs.out);
-                const auto q = static_cast<std::size_t>(ins);
-                if (inPlace) {
-                    performedAt(r.t, rs, q, writerBefore(q, r.ev.loc));
-                    ++unreplayed_;
-                } else if (ins >= 0) {
-                    insertedWitness(insBuf_, q, r.t);
-                }
-                ancestors_.push_back({r.t, ridx, r.ev.loc, backtrack, sigClock_});
-                if (atAux || inPlace)
-                    node({}, xl, Cn, r.t, true);
-                else if (ins >= 0 || post)
-                    node(insBuf_, xl, Cn, r.t);
-                else
-                    node(ws_.witness(), xl, Cn, r.t);
-                if (inPlace) takeOut(traceLen, q, r.t, ridx);
-                backtrack = signalled(ancestors_.back());
-                ancestors_.pop_back();
-            }
-            for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(sl[t]));
-            if (rep_.stopped()) return;
-        }
-        // A blocking read may never execute: Lemma 1 says nothing about the traces where it
-        // does not, so it never cuts the loop.
-        if (isBlocking(r.ev.kind)) backtrack = true;
-        // Lines 33-34: r may no longer read the writes of this node's trace.
-        auto it = std::find_if(Cn.begin(), Cn.end(),
-                               [&](const CausalEntry& e) { return e.t == r.t && e.idx == ridx; });
-        if (it != Cn.end())
-            it->counts = sl;
-        else
-            Cn.push_back({r.t, ridx, sl});
+        if (f.inRead) finishRead(f);
+        if (f.k >= f.mutate.size() || !f.backtrack) return false;
+        startRead(f);
     }
+}
+
+void RvfSmc::startRead(Frame& f) {
+    const Pending& r = f.mutate[f.k];
+    const std::vector<std::int32_t>& sl = f.sl;
+    f.inRead = true;
+    f.g = 0;
+    f.ridx = sl[r.t];
+    const CausalEntry* ce = lookup(f.Cn, r.t, f.ridx);
+    if (!ce && ro_.signals) f.backtrack = false;
+    // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
+    // reads-from SMC).
+    auto& groups = f.groups;
+    groups.clear();
+    const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
+    f.live = live;
+    for (const WriteRef& w : visibleWrites(r, sl)) {
+        if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
+        Value v =
+            w.t == kInitThread
+                ? initVal(r.ev.loc)
+                : steps_[static_cast<std::size_t>(w.t)][static_cast<std::size_t>(w.i)].ev.wval;
+        if (!admits(r.ev, v)) continue;
+        if (live) v = v == kDeadValue ? 1 : 0;
+        auto g = ro_.perWrite && !live ? groups.end()
+                                       : std::find_if(groups.begin(), groups.end(),
+                                                      [&](const auto& e) { return e.first == v; });
+        if (g == groups.end())
+            groups.push_back({v, {w}});
+        else
+            g->second.push_back(w);
+    }
+    if (!ro_.perWrite)
+        std::sort(groups.begin(), groups.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!f.haveSnap && groups.size() > 1) {
+        exec_->save(f.snap);
+        f.haveSnap = true;
+    }
+}
+
+void RvfSmc::finishRead(Frame& f) {
+    const Pending& r = f.mutate[f.k];
+    f.inRead = false;
+    ++f.k;
+    // A blocking read may never execute: Lemma 1 says nothing about the traces where it
+    // does not, so it never cuts the loop.
+    if (isBlocking(r.ev.kind)) f.backtrack = true;
+    // Lines 33-34: r may no longer read the writes of this node's trace.
+    auto it = std::find_if(f.Cn.begin(), f.Cn.end(),
+                           [&](const CausalEntry& e) { return e.t == r.t && e.idx == f.ridx; });
+    if (it != f.Cn.end())
+        it->counts = f.sl;
+    else
+        f.Cn.push_back({r.t, f.ridx, f.sl});
+}
+
+bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
+    const Pending& r = f.mutate[f.k];
+    const std::vector<std::int32_t>& sl = f.sl;
+    const std::int32_t ridx = f.ridx;
+    const bool live = f.live;
+    const std::size_t traceLen = f.traceLen;
+    if (!f.firstChild) exec_->restore(f.snap);
+    f.firstChild = false;
+    truncateTrace(traceLen);
+    anyFail_ = f.anyFail;
+    f.childPending = true;
+    f.launched = false;
+    f.inPlace = false;
+    // ---- the body of the per-read loop (one child) -------------------------------------------
+    auto out = exec_->step(r.t, live ? std::nullopt : std::optional<Value>(v));
+    rep_.countEvent();
+    Step s;
+    s.ev = out.front();
+    s.out.assign(out.begin(), out.end());
+    s.fails = hasError(out);
+    s.reads = true;
+    s.writes = writesMemory(s.ev.kind) && !s.fails;
+    s.blocking = isBlocking(s.ev.kind);
+    s.good = good;
+    // A liveness read told "alive" was performed where a kill may have come already:
+    // in its witnesses it writes and does not fault (redo takes its real events).
+    if (live && v == 0 && s.fails) {
+        s.fails = false;
+        s.writes = true;
+        s.out.assign(1, s.ev);
+    }
+    std::vector<std::int32_t> xl = sl;
+    ++xl[r.t];
+    steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
+    bool atAux = false, wit = false, post = false;
+    std::ptrdiff_t ins = -1;
+    const WriteRef act = active_[static_cast<std::size_t>(r.ev.loc)];
+    const Step& rs = steps_[static_cast<std::size_t>(r.t)].back();
+    if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
+        atAux = true;  // the auxiliary trace already satisfies every good write
+        ++skipped_;
+    } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
+               (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
+        ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
+    } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
+               postponedWitness(r.t, rs, insBuf_)) {
+        ++postponed_;  // so is the node's trace with r before F (postponedWitness)
+        post = true;
+    } else {
+        auxBuf_.clear();
+        for (const Performed& p : order_) auxBuf_.push_back(p.t);
+        auxBuf_.push_back(r.t);
+        rvf::Instance in = instance(xl);
+        in.aux = &auxBuf_;
+        wit = rvf::verifySC(in, ro_.vsc, vsc_, ws_);
+        atAux = wit && std::ranges::equal(ws_.witness(), auxBuf_);
+    }
+    if (!(atAux || wit || ins >= 0 || post)) return false;
+    // atAux: the program is at the end of the witness already
+    if (atAux) performed(r.t, rs);
+    // An inserted read that writes nothing: the program is in the witness's state
+    // (performedAt). (Not where a kill was seen: whether a read faults may depend on
+    // a block's status, not only on its value; see redo. Not when the step ends in a
+    // block that depends on the interleaving: a spin loop's livelock check, performed
+    // after the other threads' writes, finds that none of them can run any more,
+    // where the witness has them run after it.)
+    const bool inPlace =
+        ins >= 0 && !rs.writes && !rs.fails && killable_.empty() && !orderDependentBlock(rs.out);
+    const auto q = static_cast<std::size_t>(ins);
+    if (inPlace) {
+        performedAt(r.t, rs, q, writerBefore(q, r.ev.loc));
+        ++unreplayed_;
+    } else if (ins >= 0) {
+        insertedWitness(insBuf_, q, r.t);
+    }
+    // ---- end of the body ---------------------------------------------------------------------
+    ancestors_.push_back({r.t, ridx, r.ev.loc, f.backtrack, sigClock_});
+    f.launched = true;
+    f.inPlace = inPlace;
+    f.q = q;
+    if (atAux || inPlace) return enterNode({}, xl, f.Cn, r.t, true);
+    if (ins >= 0 || post) return enterNode(insBuf_, xl, f.Cn, r.t, false);
+    return enterNode(ws_.witness(), xl, f.Cn, r.t, false);
+}
+
+void RvfSmc::afterChild(Frame& f) {
+    if (f.launched) {
+        if (f.inPlace) takeOut(f.traceLen, f.q, f.mutate[f.k].t, f.ridx);
+        f.backtrack = signalled(ancestors_.back());
+        ancestors_.pop_back();
+    }
+    for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(f.sl[t]));
 }
 
 }  // namespace porlab::rvfsmc

@@ -44,6 +44,9 @@
 //    read that writes nothing needs no replay either (performedAt). `classic` runs the search
 //    every time (ablation).
 //
+// The recursion runs on an explicit stack of frames (RvfSmc::explore, Frame): a path is as deep as
+// an execution is long, and the explorer needs no big stack (ExplorerInfo::bigStack is false).
+//
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
 // visible writes of a read) and RvfSmcReport.cpp (error traces, maximal traces and final
@@ -52,6 +55,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -180,7 +184,7 @@ class RvfSmc {
             locLists_.resize(L_);
             usedLocs_.clear();
             sigTime_.assign(L_, {});
-            node({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
+            explore({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
         }
         rep_.finish();
         auto& s = result_.stats;
@@ -627,11 +631,61 @@ class RvfSmc {
         return false;
     }
 
+    // The recursion runs on an explicit stack of frames (frames_[0, depth_)), not on the C++
+    // stack: an exploration path is as deep as the execution is long. A frame is one node of
+    // Algorithm 2 whose loop over its reads (lines 16-34) is under way; it holds what the
+    // recursive call kept in its locals. Frames are reused from one node to the next at the
+    // same depth (their vectors keep their capacity).
+    struct Frame {
+        SavedTrace sv;                 // what the node's replay replaced (put back at its end)
+        std::vector<std::int32_t> sl;  // per thread, the node's steps after its extension
+        std::vector<Pending> mutate;   // the reads to mutate, in order (lines 7-14)
+        CausalMap Cn;                  // the causal map passed to the children
+        Snapshot snap;                 // the program state after the extension
+        bool haveSnap = false;
+        std::size_t traceLen = 0;  // the node's trace: its children put it back
+        bool anyFail = false;
+        bool backtrack = true, firstChild = true;
+        std::size_t k = 0;      // mutate[k] is the read being mutated
+        bool inRead = false;    // its groups are being explored
+        std::int32_t ridx = 0;  // its step index
+        bool live = false;      // it is a liveness read
+        std::vector<std::pair<Value, std::vector<WriteRef>>> groups;  // its good-writes sets
+        std::size_t g = 0;                                            // the next group
+        // The child of groups[g - 1]: its step is pushed; `launched`: a witness was found and the
+        // child node ran (an ancestor entry is pushed), inPlace/q: see performedAt.
+        bool childPending = false, launched = false, inPlace = false;
+        std::size_t q = 0;
+    };
+
+    // Explores the subtree of a node (Algorithm 2's call) to its end, frame by frame.
+    void explore(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
+                 const CausalMap& C, ThreadId newT, bool here = false);
+
+    // The node's part before its loop over reads: replay, extension, signals, maximal trace, the
+    // reads to mutate. Pushes the node's frame and returns true when it has reads to mutate
+    // (false: the node is done, its trace put back).
     // `witness` is the node's trace, to replay unless `here`: the program and the current trace
     // are then already at the end of it (the parent's trace extended by the new read).
     // (`witness` may be the workspace's: it is used before the next verifySC.)
-    void node(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
-              const CausalMap& C, ThreadId newT, bool here = false);
+    [[nodiscard]] bool enterNode(std::span<const ThreadId> witness,
+                                 const std::vector<std::int32_t>& xlen, const CausalMap& C,
+                                 ThreadId newT, bool here);
+
+    // Runs the loop of the top frame until it starts a child node (returns true: a frame was
+    // pushed) or is done (false; the caller pops it).
+    [[nodiscard]] bool advance(Frame& f);
+
+    // Starts mutating f.mutate[f.k]: its good-writes sets (lines 17-21).
+    void startRead(Frame& f);
+    // Done with f.mutate[f.k] (lines 33-34).
+    void finishRead(Frame& f);
+    // One child of the read being mutated, the one of good-writes set `good` (value v): the read
+    // performed, a witness of the child sought (VerifySC or a fast path) and, when there is one,
+    // the child node entered. Returns whether the child's frame was pushed.
+    [[nodiscard]] bool child(Frame& f, Value v, const std::vector<WriteRef>& good);
+    // After that child (its subtree explored, or no witness): the parent's trace and steps back.
+    void afterChild(Frame& f);
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
@@ -694,6 +748,8 @@ class RvfSmc {
     rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
     std::vector<Ancestor> ancestors_;
+    std::deque<Frame> frames_;  // the recursion's stack (a deque: references stay valid)
+    std::size_t depth_ = 0;     // frames in use
     std::vector<std::vector<std::uint64_t>> sigTime_;  // by location, by thread: last signal
     std::uint64_t sigClock_ = 0;
     rvf::VscStats vsc_, fin_;

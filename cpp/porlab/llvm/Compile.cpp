@@ -196,7 +196,7 @@ std::unique_ptr<llvm::Module> compileC(llvm::LLVMContext& ctx, const std::string
     if (cxx) prepareCxxModule(*m, cxxRuntime(ctx, runtimePath, opts), libraryDirs, runtimePath);
     runPasses(*m);
     if (cxx) cleanUpCxxModule(*m);
-    (void)transformLoops(*m, opts.loops);  // issue 6: --loops
+    (void)transformLoops(*m, opts.loops, opts.unroll);  // issue 6: --loops
     return m;
 }
 

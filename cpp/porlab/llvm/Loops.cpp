@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/llvm/Loops.hpp"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/UnrollLoop.h>
 
 #include <map>
 #include <set>
@@ -85,11 +92,57 @@ void inlineCallsInLoops(llvm::Module& m) {
     }
 }
 
+// A loop nested in another loop whose header runs at most a small constant number of times per
+// entry (a scan over a fixed array, `for (j = 0; j < N; ++j) if (flag[j] == v) found = 1;`, or
+// one that returns at the first hit, inside a wait loop: Szymanski's and the filter lock's waits)
+// is unrolled completely, so that the outer loop is the innermost one: PLP and SAVER judge an
+// outer iteration impure when it takes an inner backedge (Godot §III's "took" flag), so such a
+// wait loop was never reduced and a thread spun until the execution was cut. Unrolling runs the
+// same events in the same order; it only takes the inner loop out of --unroll's count, so with a
+// bound N it happens only where the header runs at most N times (the bound would never cut).
+int unrollFixedInnerLoops(llvm::Function& f, std::optional<int> bound) {
+    constexpr unsigned kMaxTrips = 16;
+    constexpr unsigned kMaxGrowth = 2000;  // instructions added per loop at most
+    llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
+    llvm::TargetLibraryInfo tli(tlii, &f);
+    int unrolled = 0;
+    for (bool again = true; again;) {
+        again = false;
+        llvm::DominatorTree dt(f);
+        llvm::LoopInfo li(dt);
+        llvm::AssumptionCache ac(f);
+        llvm::ScalarEvolution se(f, tli, ac, dt, li);
+        for (llvm::Loop* loop : li.getLoopsInPreorder()) {
+            if (!loop->getParentLoop() || !loop->getSubLoops().empty()) continue;
+            llvm::simplifyLoop(loop, &dt, &li, &se, &ac, nullptr, /*PreserveLCSSA=*/false);
+            if (!loop->isLoopSimplifyForm()) continue;
+            const unsigned trips = se.getSmallConstantMaxTripCount(loop);
+            if (trips == 0 || trips > kMaxTrips || (bound && trips > unsigned(*bound))) continue;
+            std::size_t size = 0;
+            for (llvm::BasicBlock* b : loop->blocks()) size += b->size();
+            if (size * trips > kMaxGrowth) continue;
+            llvm::formLCSSARecursively(*loop, dt, &li, &se);
+            llvm::OptimizationRemarkEmitter ore(&f);
+            llvm::UnrollLoopOptions ulo{};
+            ulo.Count = trips;
+            ulo.Force = true;
+            ulo.ForgetAllSCEV = true;
+            if (llvm::UnrollLoop(loop, ulo, &li, &se, &dt, &ac, nullptr, &ore,
+                                 /*PreserveLCSSA=*/true) == llvm::LoopUnrollResult::FullyUnrolled) {
+                ++unrolled;
+                again = true;  // the analyses are stale: start over
+                break;
+            }
+        }
+    }
+    return unrolled;
+}
+
 }  // namespace
 
 const std::vector<std::string>& loopModes() { return loopModeNames(); }
 
-LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
+LoopStats transformLoops(llvm::Module& m, const std::string& mode, std::optional<int> unroll) {
     LoopStats stats;
     bool known = false;
     for (const auto& k : loopModes()) known = known || k == mode;
@@ -110,8 +163,10 @@ LoopStats transformLoops(llvm::Module& m, const std::string& mode) {
             stats.merged += loops::mergeBisimilar(f);
             loops::saverFunction(f, stats, /*refresh=*/false);
         } else if (mode == "plp-saver") {
-            // The default: SAVER's reshaping, PLP with awaits, then SAVER on what is left
-            // (spin-assume, dynamic purity checks, zne marks), refreshing CAS loops included.
+            // The default: fixed inner loops unrolled, SAVER's reshaping, PLP with awaits, then
+            // SAVER on what is left (spin-assume, dynamic purity checks, zne marks), refreshing CAS
+            // loops included.
+            stats.unrolled += unrollFixedInnerLoops(f, unroll);
             stats.rotated += loops::rotateLoops(f);
             stats.merged += loops::mergeBisimilar(f);
             loops::plpFunction(f, /*await=*/true, stats);

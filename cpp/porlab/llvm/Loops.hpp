@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Loop transformations on the LLVM IR after clang and SROA, before porlab lowers it (issue 6):
-//   plp-saver    the default (issue 15): SAVER's reshaping, PLP with awaits, then SAVER's
-//                spin-assume, dynamic purity checks and zne marks on what PLP left, CAS loops
-//                whose failure refreshes the expected value counted as pure (Plp.cpp). Every
+//   plp-saver    the default (issue 15): loops of a small fixed trip count inside other loops
+//                unrolled (within --unroll's bound), SAVER's reshaping, PLP with awaits, then
+//                SAVER's spin-assume, dynamic purity checks and zne marks on what PLP left, CAS
+//                loops whose failure refreshes the expected value counted as pure (Plp.cpp). Every
 //                part is a program transformation or a check of the thread's own history,
 //                except zne, whose blocking every explorer that does it makes sound on its own
 //                (DPOR explorers and naive: zne awaits, Program.hpp; graph explorers: Algorithm 2
@@ -20,6 +21,7 @@
 //                decrements, which the graph explorers turn into zne blocking (Saver.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +46,12 @@ struct LoopStats {
     int privateStores = 0;   // SAVER: stores dead at their loop's header (ignored when private)
     int rotated = 0;         // SAVER: loops rotated into do-while form (Rotate.cpp)
     int merged = 0;          // SAVER: bisimilar block suffixes merged at loop headers (Bisim.cpp)
+    int unrolled = 0;        // plp-saver: fixed-trip loops inside other loops unrolled
 };
 
-// Applies `mode` to every defined function of `m`. Throws InputError for an unknown mode.
-LoopStats transformLoops(llvm::Module& m, const std::string& mode);
+// Applies `mode` to every defined function of `m`; `unroll` is the program's --unroll bound
+// (a loop the bound could cut is never unrolled). Throws InputError for an unknown mode.
+LoopStats transformLoops(llvm::Module& m, const std::string& mode,
+                         std::optional<int> unroll = std::nullopt);
 
 }  // namespace porlab::cfront

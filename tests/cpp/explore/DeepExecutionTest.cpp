@@ -98,3 +98,22 @@ TEST(DeepExecution, ExplorersThatDoNotRecurseRunOnTheCallersSmallStack) {
         }
     }
 }
+
+// rf and rvf: RvfSmc's recursion (a node per read) runs on a stack of frames of its own
+// (RvfSmc::explore), so they too run on the caller's 8 MiB stack. The recursive version needed
+// a 512 MiB stack thread: each node's frame held its vectors, snapshot and saved trace. The
+// program's n reads of y each make one node of the path.
+TEST(DeepExecution, RfAndRvfKeepTheirRecursionOnAStackOfTheirOwn) {
+    constexpr int kReads = 50'000;
+    const auto p = deepProgram(kReads);
+    for (const std::string name : {"rf", "rvf"}) {
+        EXPECT_FALSE(explorerInfo(name).bigStack) << name;
+        const Job job = exploreOnSmallStack(*p, name);
+        ASSERT_EQ(job.error, "") << name;
+        // z is written twice and never read: one reads-from class, one RVF class.
+        EXPECT_EQ(job.result.complete, 1u) << name;
+        EXPECT_EQ(job.result.errors + job.result.blocked, 0u) << name;
+        EXPECT_EQ(job.reporter, job.caller) << name << " ran on another thread";
+        EXPECT_GE(job.result.stats.at("nodes"), static_cast<double>(kReads)) << name;
+    }
+}
