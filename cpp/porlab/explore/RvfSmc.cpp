@@ -178,6 +178,7 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     if (maximal || mutate.size() > 1) {
         exec_->save(f.snap);
         f.haveSnap = true;
+        pushPrefixSnap(depth_, f.traceLen, sl, f.anyFail);
     }
     if (maximal) {
         reportMaximal(sl, pend, f.snap);
@@ -253,6 +254,7 @@ void RvfSmc::startRead(Frame& f) {
     if (!f.haveSnap && groups.size() > 1) {
         exec_->save(f.snap);
         f.haveSnap = true;
+        pushPrefixSnap(depth_ - 1, f.traceLen, sl, f.anyFail);
     }
 }
 
@@ -352,13 +354,16 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     f.launched = true;
     f.inPlace = inPlace;
     f.q = q;
-    if (atAux || inPlace) return enterNode({}, xl, f.Cn, r.t, true);
-    if (ins >= 0 || post) return enterNode(insBuf_, xl, f.Cn, r.t, false);
-    return enterNode(ws_.witness(), xl, f.Cn, r.t, false);
+    const std::span<const ThreadId> childWit = atAux || inPlace   ? std::span<const ThreadId>()
+                                               : ins >= 0 || post ? insBuf_
+                                                                  : ws_.witness();
+    enterChild(depth_ - 1, atAux, inPlace, q, childWit);
+    return enterNode(childWit, xl, f.Cn, r.t, atAux || inPlace);
 }
 
 void RvfSmc::afterChild(Frame& f) {
     if (f.launched) {
+        leaveChild(depth_ - 1);
         if (f.inPlace) takeOut(f.traceLen, f.q, f.mutate[f.k].t, f.ridx);
         f.backtrack = signalled(ancestors_.back());
         ancestors_.pop_back();

@@ -195,6 +195,7 @@ class RvfSmc {
         s["verifysc_inserted"] = static_cast<double>(inserted_);
         s["replays_avoided"] = static_cast<double>(unreplayed_);
         s["verifysc_postponed"] = static_cast<double>(postponed_);
+        s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
         s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
         s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
         s["nodes"] = static_cast<double>(nodes_);
@@ -411,13 +412,10 @@ class RvfSmc {
     // redo), and *changed tells whether that step's write part came or went.
     [[nodiscard]] bool replay(std::span<const ThreadId> witness, ThreadId fresh = -1,
                               bool* changed = nullptr) {
-        exec_->reset();
-        order_.clear();
-        cur_ = initVals_;
-        active_.assign(L_, kInitWrite);
-        anyFail_ = false;
         std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
-        for (ThreadId t : witness) {
+        const std::size_t from = replayStart(cnt);
+        for (std::size_t k = from; k < witness.size(); ++k) {
+            const ThreadId t = witness[k];
             if (rep_.stop()) return false;
             auto& st = steps_[static_cast<std::size_t>(t)];
             const auto i = static_cast<std::size_t>(cnt[t]++);
@@ -440,6 +438,37 @@ class RvfSmc {
     // Extend maximally with events that read nothing; returns the writes performed.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
                               std::vector<std::pair<ThreadId, LocId>>& writes);
+
+    // ---- replays from an ancestor's state (RvfSmcReplay.cpp) ----------------------------------
+    //
+    // A node that keeps its program state (its frame's snapshot, for its later children) records
+    // it with its trace's length. A child's witness that starts with the trace of such a node is
+    // replayed from its snapshot rather than from the reset state. A record holds for the node's
+    // subtree while the current trace extends the node's: a child entered with a replay starts
+    // another trace (snapBase_ hides the records below), a read inserted in place at q shifts the
+    // positions after q (records past q are off for that child's subtree). Records of frames
+    // that are gone (frame index >= depth_) are dropped when met.
+    struct PrefixSnap {
+        std::size_t pos = 0;               // the trace's length when the snapshot was taken
+        std::size_t frame = 0;             // frames_[frame].snap
+        std::vector<std::int32_t> counts;  // steps of every thread in that trace
+        bool anyFail = false;
+        bool valid = true;
+    };
+    struct ChildSnaps {  // what a child changed in the records (leaveChild puts it back)
+        std::size_t base = 0;
+        std::vector<std::size_t> off;
+    };
+    void pushPrefixSnap(std::size_t frame, std::size_t pos, const std::vector<std::int32_t>& counts,
+                        bool anyFail);
+    void dropStaleSnaps(std::size_t depth);
+    // Before the child of frame `parent`: `inPlace` with r inserted at q, `here` (r at the end),
+    // else the child replays `witness` from the deepest record it starts with.
+    void enterChild(std::size_t parent, bool here, bool inPlace, std::size_t q,
+                    std::span<const ThreadId> witness);
+    void leaveChild(std::size_t parent);
+    // replay's starting point: the chosen record's state (its position) or the reset state (0).
+    std::size_t replayStart(std::vector<std::int32_t>& cnt);
 
     // ---- witnesses by insertion ---------------------------------------------------------------
     //
@@ -739,6 +768,11 @@ class RvfSmc {
     std::vector<char> inF_, threadF_;
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
+    std::vector<PrefixSnap> prefixSnaps_;                             // see enterChild
+    std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
+    std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
+    const PrefixSnap* replayFrom_ = nullptr;  // the next replay starts from it
+    std::uint64_t replayedFromSnap_ = 0;
     std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)

@@ -219,7 +219,7 @@ std::shared_ptr<BytecodeProgram> hiddenByARead() {
 // reports a class that has none, or misses one).
 TEST(Rvf, SaturatedOrderAndWitnessesMatchClassic) {
     const int n = std::max(1, randomProgramCount() / 2);
-    double inserted = 0, inPlace = 0, postponed = 0, calls = 0, classicCalls = 0;
+    double inserted = 0, inPlace = 0, postponed = 0, fromSnap = 0, calls = 0, classicCalls = 0;
     int bad = 0;
     ExploreOptions classic;
     classic.params["engine"] = "classic";
@@ -241,12 +241,14 @@ TEST(Rvf, SaturatedOrderAndWitnessesMatchClassic) {
         inserted += r.stats.at("verifysc_inserted");
         inPlace += r.stats.at("replays_avoided");
         postponed += r.stats.at("verifysc_postponed");
+        fromSnap += r.stats.at("replays_from_snapshot");
         calls += r.stats.at("verifysc_calls") + r.stats.at("outcome_verifysc_calls");
         classicCalls += c.stats.at("verifysc_calls") + c.stats.at("outcome_verifysc_calls");
     }
     EXPECT_GT(inserted, 0.0);
     EXPECT_GT(inPlace, 0.0);
     EXPECT_GT(postponed, 0.0);
+    EXPECT_GT(fromSnap, 0.0);
     EXPECT_LT(calls, classicCalls);
 }
 
