@@ -1,7 +1,9 @@
 """The source tree keeps its layers (../shared/DESIGN.md): only the C front end (cpp/porlab/llvm/)
 and its bindings (cpp/bindings/bind_llvm.cpp) include LLVM or clang headers, so that the core,
-the interpreter of program/ and the explorers build with -DPORLAB_WITH_LLVM=OFF; and the
-interpreter and the front end stay in files a reader can hold (about 800 lines at most)."""
+the interpreter of program/ and the explorers build with -DPORLAB_WITH_LLVM=OFF; and every
+source file of the library, C++ (cpp/) and Python (python/porlab/), stays a file a reader can
+hold (about 800 lines at most). Tests (tests/) and the C corpus (tests/c/) are exempt: a test
+file is a list of cases, read one at a time."""
 
 from __future__ import annotations
 
@@ -10,15 +12,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CPP = ROOT / "cpp"
+PYTHON = ROOT / "python" / "porlab"
 LLVM_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](llvm|clang|llvm-c)/', re.MULTILINE)
 MAX_LINES = 800
-# Known exceptions, each with the most lines it may have (none now: LocalSteps.cpp's switch
-# gave its built-in functions to LocalBuiltins.cpp).
-EXCEPTIONS: dict[str, int] = {}
+# Known exceptions, each with the most lines it may have. builder.py: workstream "builder" of
+# issue 17 is replacing the builder's bytecode, which shrinks it; temporary.
+EXCEPTIONS: dict[str, int] = {"python/porlab/builder.py": 831}
 
 
-def sources(*dirs: Path) -> list[Path]:
-    return sorted(p for d in dirs for p in d.rglob("*") if p.suffix in (".hpp", ".cpp"))
+def sources(*dirs: Path, suffixes: tuple[str, ...] = (".hpp", ".cpp")) -> list[Path]:
+    return sorted(p for d in dirs for p in d.rglob("*") if p.suffix in suffixes)
 
 
 def test_no_llvm_include_outside_the_front_end() -> None:
@@ -40,10 +43,12 @@ def test_the_pattern_finds_llvm_includes() -> None:
     assert not LLVM_INCLUDE.search('#include "porlab/llvm/CProgram.hpp"\n')
 
 
-def test_interpreter_and_front_end_files_are_short() -> None:
+def test_source_files_are_short() -> None:
+    files = sources(CPP) + sources(PYTHON, suffixes=(".py",))
+    assert len(files) > 100  # (the walk finds the tree)
     long = {
         str(p.relative_to(ROOT)): n
-        for p in sources(CPP / "porlab" / "program", CPP / "porlab" / "llvm")
+        for p in files
         if (n := len(p.read_text().splitlines()))
         > EXCEPTIONS.get(p.relative_to(ROOT).as_posix(), MAX_LINES)
     }

@@ -97,15 +97,7 @@ _LENGTHS = {"naive": 100_000}
 _EXPLORERS = [e["name"] for e in porlab.explorers()]
 
 
-# Known defect (open, issue 19): the value-centric / data-centric explorers' decision tree over
-# one execution of 20,000 events runs for minutes (superlinear in the execution's length); not
-# run until fixed, listed as xfail so that it shows in every report.
-_SLOW_ON_LONG = {"value-centric", "data-centric"}
-
-
-@pytest.mark.parametrize("explorer", [
-    pytest.param(e, marks=pytest.mark.xfail(run=False, reason="superlinear on one long execution"))
-    if e in _SLOW_ON_LONG else e for e in _EXPLORERS])
+@pytest.mark.parametrize("explorer", _EXPLORERS)
 def test_memory_is_linear_in_the_execution_length(explorer: str) -> None:
     length = _LENGTHS.get(explorer, 20_000)
     short = _peak_growth(CAS_LOOP, length, explorer)

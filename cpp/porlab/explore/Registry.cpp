@@ -185,7 +185,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rf", "reads-from",
          "reads-from SMC: the RVF-SMC recursion (VerifySC, causal maps, backtrack signals) with "
@@ -205,7 +205,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"lapor",
          "lock-aware",
@@ -226,7 +226,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          /*coversClasses=*/true,
          /*nonRedundant=*/false,
          /*ifaa=*/false,
-         /*bigStack=*/true,
+         /*bigStack=*/false,
          /*parallel=*/true},
         {"rvf", "rvf",
          "RVF-SMC (Agarwal et al. CAV'21): VerifySC with closure, greedy steps and guidance, "
@@ -241,7 +241,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "own design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and a leaf (a data-centric class) is executed only when its value-centric key, "
-         "computed from its events, is new (the walk is symbolic over data-centric classes)",
+         "computed from its events, is new (the walk is symbolic over data-centric classes); "
+         "error traces (a failure, a race) are one per reads-from class, as rf reports them",
          true,
          exploreValueCentric,
          {kThread}},
@@ -251,7 +252,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "default 0); not DC-DPOR (Chalupa et al. POPL'18), which porlab lacks, but porlab's own "
          "design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
-         "choice), and the witness of every leaf (one data-centric class) is executed",
+         "choice), and the witness of every leaf (one data-centric class) is executed; error "
+         "traces (a failure, a race) are one per reads-from class, as rf reports them",
          true,
          exploreDataCentric,
          {kThread}},

@@ -34,10 +34,22 @@
 // a failing step) are replayed and reported as they are, not refined. Outcomes are those of the
 // rf run (every final memory of every reads-from class: the data-centric classes partition them).
 //
-// Programs the rf explorer refuses (a destroyed mutex, a write racing with a free) fall back to
-// the earlier design: optimal explores the Mazurkiewicz classes and the first trace of each class
-// is reported (stats: fallback_optimal, traces_not_reported), so that every program the other
-// explorers check is still checked.
+// Data races (the Reporter's check, on by default): the inner rf run checks them itself, as rf
+// does alone. Whether a trace races, and which least racing pair is reported, depends on its
+// reads-from only (BugChecks.cpp), so a racy reads-from class comes from rf as one error trace
+// cut at the race, and rf records no outcome of it: the execution has no defined behaviour past
+// the race, so it is replayed and reported as it is (the Reporter finds the same race in the
+// replay), like rf's other error traces, and not refined into data-centric classes. Error sites,
+// outcomes and verdicts are rf's; error traces are one per racy (or failing) reads-from class,
+// as many as rf reports, not a count of the value- or data-centric classes of the cut traces.
+//
+// Programs the rf explorer refuses fall back to the earlier design: optimal explores the
+// Mazurkiewicz classes and the first trace of each class is reported (stats: fallback_optimal,
+// traces_not_reported), so that every program the other explorers check is still checked. Those
+// are the programs that destroy a mutex (pthread_mutex_destroy, mtx_destroy,
+// pthread_spin_destroy, pthread_rwlock_destroy: refused before the run) and those where rf meets
+// a write whose liveness depends on its order with a kill of its location rather than on a value
+// it read (a write racing with a free, a write to a frame that ends: refused during the run).
 #include "porlab/explore/ThreadCentric.hpp"
 
 #include <algorithm>
@@ -237,7 +249,7 @@ class Closure {
             for (int r : c.readsOf[l])
                 if (c.rf[static_cast<std::size_t>(r)] == kInitWrite)
                     for (int w : c.writesOf[l])
-                        if (w != r) (void)add(r, w);
+                        if (w != r) (void)edge(r, w);  // (saturated once, below)
         for (auto [a, b] : c.fixed) (void)edge(a, b);
         (void)saturate();
     }
@@ -425,7 +437,9 @@ class ThreadCentric {
         inner.maxEvents = own_.maxEvents;  // the other half: the leaves' replays count here
         inner.maxMemoryBytes = opts_.maxMemoryBytes;
         inner.control = &innerControl_;
-        inner.checkRaces = false;  // the leaves replayed here are checked
+        // rf checks races itself: a racy reads-from class (all its traces race, with the same
+        // least racing pair) comes as rf's error trace, cut at the race, and leaves no outcome.
+        inner.checkRaces = opts_.checkRaces;
         inner.collectOutcomes = opts_.collectOutcomes;
         inner.onTrace = [this](const Trace& t) { coarse(t); };
         ExploreResult in = explorerInfo("rf").run(program_, inner);
@@ -490,29 +504,70 @@ class ThreadCentric {
         pending_.clear();
         symbolic_ = true;
         if (t.status() == TraceStatus::Blocked) probePending(c);
-        // The conflicting pairs outside thr that the causal order leaves open, in trace order.
-        std::vector<std::pair<int, int>> pairs;
-        for (int a = 0; a < c.n; ++a) {
-            const Event& ea = c.ev(a);
-            if (ea.thread == thr_ || ea.loc < 0 || !accessesMemory(ea.kind)) continue;
-            for (int b = a + 1; b < c.n; ++b) {
-                const Event& eb = c.ev(b);
-                if (eb.thread == thr_ || eb.thread == ea.thread || eb.loc != ea.loc ||
-                    !accessesMemory(eb.kind))
-                    continue;
-                if (!writesMemory(ea.kind) && !writesMemory(eb.kind)) continue;
-                if (c.causallyBefore(a, b)) continue;
-                pairs.emplace_back(a, b);
-            }
-        }
+        const auto pairs = openPairs(c);
         std::vector<std::vector<int>> extra(static_cast<std::size_t>(c.n));
         for (auto [a, b] : c.fixed) extra[static_cast<std::size_t>(b)].push_back(a);
         std::vector<int> witness(static_cast<std::size_t>(c.n));
         for (int i = 0; i < c.n; ++i) witness[static_cast<std::size_t>(i)] = i;
-        const Closure closure(c);
-        refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+        if (pairs.empty()) {
+            // Nothing to orient (one thread, or threads that never conflict outside thr): the
+            // reads-from class is one data-centric class and rf's trace its witness. The
+            // closure below costs n² bits and more than n² steps: not built for nothing.
+            leaf(c, lin, extra, witness, t.status());
+        } else {
+            const Closure closure(c);
+            refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+        }
         searches_ += lin.searches;
         states_ += lin.states;
+    }
+
+    // The conflicting pairs outside thr that the causal order leaves open, in trace order. Per
+    // location and per pair of threads u, v (neither thr): for an access a of u, the accesses of
+    // v after a in the trace that conflict with it are open up to the first one causally after
+    // a (causal order is closed under v's program order after it). The cost is the number of
+    // pairs plus O(accesses × threads × log): linear when causal order leaves nothing open.
+    [[nodiscard]] std::vector<std::pair<int, int>> openPairs(const Coarse& c) const {
+        std::vector<std::vector<int>> byLoc(c.readsOf.size());
+        for (int i = 0; i < c.n; ++i) {
+            const Event& e = c.ev(i);
+            if (e.thread == thr_ || e.loc < 0 || !accessesMemory(e.kind)) continue;
+            byLoc[static_cast<std::size_t>(e.loc)].push_back(i);
+        }
+        std::vector<std::pair<int, int>> pairs;
+        const auto T = static_cast<std::size_t>(c.threads);
+        std::vector<std::vector<int>> all(T), writes(T);  // of one location, by thread
+        std::vector<ThreadId> used;
+        for (const auto& acc : byLoc) {
+            if (std::all_of(acc.begin(), acc.end(),
+                            [&](int i) { return c.ev(i).thread == c.ev(acc[0]).thread; }))
+                continue;
+            for (ThreadId u : used) {
+                all[static_cast<std::size_t>(u)].clear();
+                writes[static_cast<std::size_t>(u)].clear();
+            }
+            used.clear();
+            for (int i : acc) {
+                const Event& e = c.ev(i);
+                auto& mine = all[static_cast<std::size_t>(e.thread)];
+                if (mine.empty()) used.push_back(e.thread);
+                mine.push_back(i);
+                if (writesMemory(e.kind)) writes[static_cast<std::size_t>(e.thread)].push_back(i);
+            }
+            for (int a : acc) {
+                const Event& ea = c.ev(a);
+                const bool w = writesMemory(ea.kind);
+                for (ThreadId v : used) {
+                    if (v == ea.thread) continue;
+                    const auto& list = (w ? all : writes)[static_cast<std::size_t>(v)];
+                    for (auto it = std::upper_bound(list.begin(), list.end(), a);
+                         it != list.end() && !c.causallyBefore(a, *it); ++it)
+                        pairs.emplace_back(a, *it);
+                }
+            }
+        }
+        std::sort(pairs.begin(), pairs.end());
+        return pairs;
     }
 
     static std::vector<int> ranks(const std::vector<int>& order) {
@@ -725,11 +780,6 @@ ExploreResult exploreByClass(const Program& program, const ExploreOptions& opts,
         "thread", eq == Equivalence::ValueCentric ? "value-centric" : "data-centric"));
     const auto& info = program.info();
     if (info && info->mutexDestroy.line) return filterOverOptimal(program, opts, eq, thr);
-    // With the data-race check on a program with plain (non-atomic) accesses, the leaves'
-    // replays do not yet stop at a race as the Reporter's witnesses do (they reported outcomes
-    // past the race): the fallback explores such programs.
-    if (opts.checkRaces && info && info->plainAccesses)
-        return filterOverOptimal(program, opts, eq, thr);
     ExploreResult r;
     ThreadCentric tc(program, opts, r, eq, thr);
     try {

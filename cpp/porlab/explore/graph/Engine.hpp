@@ -11,7 +11,10 @@
 //  * FailureReports (Failures.hpp): the error traces of a maximal graph in which threads failed,
 //    each cut to the prefix its failure needs.
 // A policy adds nodes to the graph it is given and hands the graph back to the core (proceed,
-// proceedBlocked, exploreRevisit), which checks consistency, replays, and explores on.
+// proceedBlocked, exploreRevisit), which checks consistency, replays, and explores on. Those
+// calls return the exploration that follows as a Step (Step.hpp), which the policy awaits: a
+// policy that adds nodes is itself a coroutine returning Step, so the exploration never recurses
+// on the native stack.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,7 @@
 
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
+#include "porlab/explore/graph/Step.hpp"
 
 namespace porlab::graph {
 
@@ -30,13 +34,16 @@ class Engine {
     [[nodiscard]] virtual Execution& execution() = 0;
     [[nodiscard]] virtual Reporter& reporter() = 0;
     [[nodiscard]] virtual const ProgramInfo& programInfo() const = 0;
+    // Where the frames of the exploration's steps (Step.hpp) are allocated.
+    [[nodiscard]] virtual FrameArena& stepArena() = 0;
 
     // Node a was just pushed onto g: go on from there. `appended`: a at the end of the current
     // witness is consistent (no check, no replay); otherwise g is checked and replayed first.
-    virtual void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) = 0;
+    // The exploration that follows is the returned step: co_await it at once (Step.hpp).
+    virtual Step proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) = 0;
     // A placeholder (an event that stays blocked for good) was just pushed onto g: go on with the
     // witness unchanged.
-    virtual void proceedBlocked(ExecutionGraph& g, std::size_t depth) = 0;
+    virtual Step proceedBlocked(ExecutionGraph& g, std::size_t depth) = 0;
     // The revisit of read-like node r by node a: the per-thread prefix of g to keep (TruSt's
     // K = {e ≤ r} ∪ porf(a) ∪ {a}; porf = porf(a) as per-thread counts), or false if the
     // revisit is not performed (a kept event reads a deleted one or r, or r or a deleted event
@@ -49,7 +56,7 @@ class Engine {
     [[nodiscard]] virtual ExecutionGraph& revisitGraph(std::size_t depth) = 0;
     virtual void releaseRevisitGraph(std::size_t depth) = 0;
     // h is a revisit in which node r changed: if consistent, replay it and explore on.
-    virtual void exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) = 0;
+    virtual Step exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) = 0;
     // Replays `order` of g on the execution (false: a budget ran out first).
     [[nodiscard]] virtual bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
                                            bool stopAtFailure) = 0;

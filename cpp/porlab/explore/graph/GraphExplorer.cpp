@@ -68,7 +68,7 @@ void GraphExplorer::explore() {
     } else {
         ensureDepth(0);
         wit_.reset();
-        visit(root_, 0);
+        driver_.run(visit(root_, 0));
     }
 }
 
@@ -85,7 +85,7 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     taskDepth_ = 1;
     wit_.reset();
     wit_.assign(0, order);
-    if (replay(g, wit_.at(1))) visit(g, 1);
+    if (replay(g, wit_.at(1))) driver_.run(visit(g, 1));
 }
 
 void GraphExplorer::finish() {
@@ -214,75 +214,74 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
 }
 
-void GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
+Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
     if (appended) {
         wit_.extend(depth, &a);
     } else {
         if (!consistent(g, false, freshOrder_)) {
             ++inconsistent_;
-            return;
+            return {};
         }
         wit_.assign(depth, freshOrder_);
-        if (!replay(g, wit_.at(depth + 1))) return;
+        if (!replay(g, wit_.at(depth + 1))) return {};
     }
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
     // the maximal graph is reported as an error trace.
-    visitChecked(g, a, depth);
+    return visitChecked(g, a, depth);
 }
 
-void GraphExplorer::proceedBlocked(ExecutionGraph& g, std::size_t depth) {
+Step GraphExplorer::proceedBlocked(ExecutionGraph& g, std::size_t depth) {
     wit_.extend(depth, nullptr);
-    visit(g, depth + 1);
+    return visit(g, depth + 1);
 }
 
 void GraphExplorer::reportReplayedError() { rep_.maximal(TraceStatus::Error, *exec_, events_); }
 
-void GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
+Step GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
     std::vector<Node> removed;
     zne_.check(g, a, removed);
-    if (removed.empty()) {
-        visit(g, depth + 1);
-        return;
-    }
+    if (removed.empty()) return visit(g, depth + 1);
     // The unblocked threads replay up to their decrement, which they now perform.
     freshOrder_.clear();
     for (const Ref r : wit_.at(depth + 1))
         if (r.i < static_cast<std::int32_t>(g.threads[r.t].size())) freshOrder_.push_back(r);
     wit_.assign(depth, freshOrder_);
-    if (replay(g, wit_.at(depth + 1))) visit(g, depth + 1);
+    return visitRestoring(g, depth, std::move(removed));
+}
+
+Step GraphExplorer::visitRestoring(ExecutionGraph& g, std::size_t depth,
+                                   std::vector<Node> removed) {
+    if (replay(g, wit_.at(depth + 1))) co_await visit(g, depth + 1);
     for (auto it = removed.rbegin(); it != removed.rend(); ++it) {
         g.push(it->ev.thread, *it);
         g.zneDone[it->ev.thread].pop_back();
     }
 }
 
-void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
-    if (rep_.stop()) return;
+Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
+    if (rep_.stop()) return {};
     ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
     // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
     // the subtree this worker was just handed.)
-    if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth))) return;
+    if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth)))
+        return {};
     witness_ = wit_.at(depth);
     const ThreadId t = nextThread(g);
     if (t < 0) {
         report(g, depth);
-        return;
+        return {};
     }
     const Event p = exec_->pending(t);
-    if (p.kind == EventKind::FetchAdd && p.zne && zne_.add(g, t, p, depth)) return;
-    if (mutex_ && mutex_->handles(p)) {
-        mutex_->add(g, t, p, depth);
-        return;
-    }
-    if (readsMemory(p.kind)) {
-        addRead(g, t, p, depth);
-        return;
-    }
-    if (writesMemory(p.kind)) {
-        addWrite(g, t, depth);
-        return;
-    }
-    // Spawn or join: consistent appended at the end of the witness.
+    if (p.kind == EventKind::FetchAdd && p.zne)
+        if (auto blocked = zne_.add(g, t, p, depth)) return std::move(*blocked);
+    if (mutex_ && mutex_->handles(p)) return mutex_->add(g, t, p, depth);
+    if (readsMemory(p.kind)) return addRead(g, t, p, depth);
+    if (writesMemory(p.kind)) return addWrite(g, t, depth);
+    return addSpawnOrJoin(g, t, depth);
+}
+
+Step GraphExplorer::addSpawnOrJoin(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+    // Consistent appended at the end of the witness.
     auto ev = exec_->step(t);
     rep_.countEvent();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -290,12 +289,12 @@ void GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     n.ev = ev[0];
     n.stamp = n.wstamp = g.nextStamp++;
     g.push(t, n);
-    proceed(g, a, true, depth);
+    co_await proceed(g, a, true, depth);
     g.pop(t);
     --g.nextStamp;
 }
 
-void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+Step GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     auto ev = exec_->step(t);
     rep_.countEvent();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -314,15 +313,15 @@ void GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     for (int pos = m; pos >= lo && !rep_.stopped(); --pos) {
         if (g.rmwAfter(loc, pos - 1)) continue;
         co().insert(co().begin() + pos, a);
-        proceed(g, a, pos == m, depth);
+        co_await proceed(g, a, pos == m, depth);
         co().erase(co().begin() + pos);
     }
-    if (!rep_.stopped()) revisits(g, a, depth);
+    if (!rep_.stopped()) co_await revisits(g, a, depth);
     g.pop(t);
     --g.nextStamp;
 }
 
-void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+Step GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
     const LocId loc = p.loc;
     ensureLocation(g, loc, *info_);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -366,14 +365,14 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         if (isWrite && g.rmwAfter(loc, k)) {
             // w is already read by another read-modify-write: inconsistent (atomicity), but
             // revisiting that one (it then reads from this) may repair it.
-            if (!rep_.stopped()) revisits(g, a, depth);
+            if (!rep_.stopped()) co_await revisits(g, a, depth);
             g.pop(t);
             --g.nextStamp;
             continue;
         }
         if (isWrite) co().insert(co().begin() + (k + 1), a);
-        proceed(g, a, k == m - 1, depth);
-        if (isWrite && !rep_.stopped()) revisits(g, a, depth);
+        co_await proceed(g, a, k == m - 1, depth);
+        if (isWrite && !rep_.stopped()) co_await revisits(g, a, depth);
         if (isWrite) co().erase(co().begin() + (k + 1));
         g.pop(t);
         --g.nextStamp;
@@ -388,7 +387,7 @@ void GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::
         n.casWval = casWval;
         g.push(t, n);
         wit_.extend(depth, nullptr);
-        visit(g, depth + 1);
+        co_await visit(g, depth + 1);
         g.pop(t);
         --g.nextStamp;
     }
@@ -479,19 +478,17 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
     return true;
 }
 
-bool GraphExplorer::exploreRevisited(ExecutionGraph& h, Ref r, std::size_t depth) {
+bool GraphExplorer::revisitReady(ExecutionGraph& h, std::size_t depth) {
     if (!consistent(h, false, freshOrder_)) {
         ++inconsistent_;
         return false;
     }
     ++revisitsDone_;
     wit_.assign(depth, freshOrder_);
-    if (!replay(h, wit_.at(depth + 1))) return false;
-    visitChecked(h, r, depth);
-    return true;
+    return replay(h, wit_.at(depth + 1));
 }
 
-void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+Step GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     const LocId loc = g.at(a).ev.loc;
     const Value v = g.at(a).ev.wval;
     const bool aIsRmw = readsMemory(g.at(a).ev.kind);
@@ -539,9 +536,11 @@ void GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
                 if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
                 co().insert(co().begin() + pos, a);
                 if (rWrites) co().insert(co().begin() + pos + 1, r);
-                // r's write part was (re-)added after a: it revisits in turn.
-                if (exploreRevisited(h, r, depth) && rWrites && !rep_.stopped())
-                    revisits(h, r, depth + 1);
+                if (revisitReady(h, depth)) {
+                    co_await visitChecked(h, r, depth);
+                    // r's write part was (re-)added after a: it revisits in turn.
+                    if (rWrites && !rep_.stopped()) co_await revisits(h, r, depth + 1);
+                }
                 co().erase(co().begin() + pos, co().begin() + pos + (rWrites ? 2 : 1));
             }
             if (rep_.stopped()) break;

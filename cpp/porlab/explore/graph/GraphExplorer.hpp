@@ -105,6 +105,8 @@ class GraphExplorer : private Engine {
     void runTask(ExecutionGraph& g, std::span<const Ref> order);
     void finish();
     [[nodiscard]] bool stopped() const { return rep_.stopped(); }
+    // The frames of this explorer's steps (Step.hpp).
+    [[nodiscard]] FrameArena& stepArena() final { return arena_; }
 
   protected:
     // Hooks of the explorers built on the engine (ReadsFrom.cpp, Lapor.cpp).
@@ -146,8 +148,8 @@ class GraphExplorer : private Engine {
     const ProgramInfo& programInfo() const final { return *info_; }
     // Try graph g (just extended by node a, consistency unknown unless `appended`): on success,
     // replay the witness and continue the exploration (or report an error).
-    void proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) final;
-    void proceedBlocked(ExecutionGraph& g, std::size_t depth) final;
+    Step proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) final;
+    Step proceedBlocked(ExecutionGraph& g, std::size_t depth) final;
     bool revisitKeep(const ExecutionGraph& g, Ref r, Ref a, const std::vector<std::int32_t>& porf,
                      std::vector<std::int32_t>& keep) final;
     // The graph a revisit at this depth builds, held while the revisits run at this depth. The
@@ -156,8 +158,9 @@ class GraphExplorer : private Engine {
     // as long as the execution, fragmented the heap between the path's small allocations).
     ExecutionGraph& revisitGraph(std::size_t depth) final;
     void releaseRevisitGraph(std::size_t depth) final;
-    void exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) final {
-        (void)exploreRevisited(h, r, depth);
+    Step exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) final {
+        if (!revisitReady(h, depth)) return {};
+        return visitChecked(h, r, depth);
     }
     bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
                      bool stopAtFailure) final {
@@ -168,20 +171,23 @@ class GraphExplorer : private Engine {
     std::vector<std::int32_t>& porfScratch(std::size_t depth) final { return frames_[depth].porf; }
     std::vector<Ref>& refScratch(std::size_t depth) final { return frames_[depth].cands; }
 
-    // The TruSt core.
-    void visit(ExecutionGraph& g, std::size_t depth);
-    void addRead(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
-    void addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
-    void revisits(ExecutionGraph& g, Ref a, std::size_t depth);
-    // h (a revisit in which r changed): if consistent, replay it and explore on. Returns
-    // whether it was explored.
-    bool exploreRevisited(ExecutionGraph& h, Ref r, std::size_t depth);
+    // The TruSt core, as steps (Step.hpp: each call one level of the recursion, run from
+    // driver_'s loop, not on the native stack).
+    Step visit(ExecutionGraph& g, std::size_t depth);
+    Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
+    Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    Step addSpawnOrJoin(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    Step revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // h (a revisit): if consistent, replay it; true if it is to be explored (visitChecked).
+    bool revisitReady(ExecutionGraph& h, std::size_t depth);
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
     // Visit g after node a was added and the program replayed up to it, with a's zne
     // invalidations applied for the duration of the visit.
-    void visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
+    Step visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
+    // The visit after zne markers were lifted (`removed`), which it puts back at the end.
+    Step visitRestoring(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed);
     bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
     // The co position of the co-last write of loc that happens before node a (porf, without a's
     // own source; a may not be added yet), -1 if none: a write cannot be placed before it, nor
@@ -212,6 +218,8 @@ class GraphExplorer : private Engine {
     std::vector<Event> events_;  // events of the last replay
     ExecutionGraph root_;
     WitnessStack wit_;
+    FrameArena arena_;  // (before driver_: outlives every step)
+    StepDriver driver_;
     // Per-depth scratch (a deque: references stay valid as it grows). Nothing in it is sized by
     // the graph except while it is used: the exploration path is as deep as the execution is
     // long, so a depth must cost O(threads), not O(events).

@@ -14,11 +14,10 @@ bool MutexLocks::handles(const Event& p) const {
     return p.kind == EventKind::Lock || p.kind == EventKind::Unlock || isTrylock(p);
 }
 
-void MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+Step MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
     if (p.kind == EventKind::Lock || p.kind == EventKind::Unlock)
-        addLockEvent(g, t, p, depth);
-    else
-        addTrylock(g, t, depth);
+        return addLockEvent(g, t, p, depth);
+    return addTrylock(g, t, depth);
 }
 
 bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
@@ -51,7 +50,7 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
 }
 
-void MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
     Execution& exec = engine_.execution();
     Reporter& rep = engine_.reporter();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -66,16 +65,16 @@ void MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std
         rep.countEvent();
         n.ev = ev[0];
         g.push(t, n);
-        engine_.proceed(g, a, true, depth);
+        co_await engine_.proceed(g, a, true, depth);
     } else {
         // Locks never block the exploration: the lock must fit earlier in some witness.
         n.ev = p;
         n.ev.enabled = true;
         n.ev.wval = 1;
         g.push(t, n);
-        engine_.proceed(g, a, false, depth);
+        co_await engine_.proceed(g, a, false, depth);
     }
-    if (p.kind == EventKind::Lock && !rep.stopped()) trylockRevisits(g, a, depth);
+    if (p.kind == EventKind::Lock && !rep.stopped()) co_await trylockRevisits(g, a, depth);
     g.pop(t);
     if (p.kind == EventKind::Lock && !rep.stopped()) {
         // ... or stay blocked for good (its mutex held at the end by a section that never ends).
@@ -83,7 +82,7 @@ void MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std
         n.ev = p;
         n.placeholder = true;
         g.push(t, n);
-        engine_.proceedBlocked(g, depth);
+        co_await engine_.proceedBlocked(g, depth);
         g.pop(t);
     }
     --g.nextStamp;
@@ -97,7 +96,7 @@ bool MutexLocks::isTrylock(const Event& p) const {
            isMutex[static_cast<std::size_t>(p.loc)];
 }
 
-void MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+Step MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     // A trylock succeeds (a lock: consistent wherever a lock is) or fails inside the critical
     // section of an acquire of its mutex already in the graph (its source; sections whose
     // acquire comes later revisit the success, see trylockRevisits).
@@ -127,15 +126,15 @@ void MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
         if (!success) n.rf = srcs[k - 1];
         n.stamp = n.wstamp = g.nextStamp++;
         g.push(t, n);
-        engine_.proceed(g, a, false, depth);
-        if (success && !rep.stopped()) trylockRevisits(g, a, depth);
+        co_await engine_.proceed(g, a, false, depth);
+        if (success && !rep.stopped()) co_await trylockRevisits(g, a, depth);
         g.pop(t);
         --g.nextStamp;
     }
     srcs.clear();
 }
 
-void MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+Step MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     // The new acquire a (a lock or a successful trylock) of mutex m revisits every successful
     // trylock r of m that is not porf-before it: r then fails inside a's critical section. As
     // a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a}, provided r and every deleted
@@ -163,7 +162,7 @@ void MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.ev.wval = 0;
             hr.rf = a;
             h.refreshView(r);
-            engine_.exploreRevisit(h, r, depth);
+            co_await engine_.exploreRevisit(h, r, depth);
             if (rep.stopped()) break;
         }
     }

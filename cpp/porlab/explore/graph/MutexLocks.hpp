@@ -28,7 +28,8 @@ class MutexLocks {
 
     // Is p (the next event of its thread) a lock, an unlock or a trylock?
     [[nodiscard]] bool handles(const Event& p) const;
-    void add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // Adds it (all branches) and explores on: the step to await at once.
+    Step add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
@@ -48,13 +49,14 @@ class MutexLocks {
     bool prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
                        std::vector<Ref>& out, std::optional<Ref>& need);
     void addStats(ExploreResult& r) const;
+    [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
-    void addLockEvent(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
-    void addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    Step addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
+    Step addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
     // The new acquire a of mutex m revisits every successful trylock of m not porf-before it.
-    void trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    Step trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
 
     Engine& engine_;
     CoChecker& co_;

@@ -20,9 +20,9 @@ namespace {
 // The worker the calling thread is (donate pushes to its deque).
 thread_local unsigned tlsWorker = 0;
 
-// As the one-job explorer (Registry.cpp), a worker recurses once per event: its stack is
-// reserved large (pages are touched only as deep as the recursion goes).
-constexpr std::size_t kWorkerStackBytes = std::size_t{512} << 20;
+// A worker's exploration does not recurse per event (Step.hpp): a usual stack, of a size that
+// does not depend on the limits of the process that starts it.
+constexpr std::size_t kWorkerStackBytes = std::size_t{8} << 20;
 
 bool isBudgetReason(const std::string& r) {
     return r == "traces" || r == "seconds" || r == "events" || r == "memory" || r == "interrupted";

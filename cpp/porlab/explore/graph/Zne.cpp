@@ -90,12 +90,14 @@ bool ZnePolicy::justifiedRevisit(const ExecutionGraph& g) {
     return true;
 }
 
-bool ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+std::optional<Step> ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p,
+                                   std::size_t depth) {
     auto& th = g.threads[static_cast<std::size_t>(t)];
     const auto i = static_cast<std::int32_t>(th.size());
     const auto& done = g.zneDone[static_cast<std::size_t>(t)];
-    if (mode_ == Mode::Off) return false;
-    if (std::find(done.begin(), done.end(), i) != done.end()) return false;  // invalidated here
+    if (mode_ == Mode::Off) return std::nullopt;
+    if (std::find(done.begin(), done.end(), i) != done.end())
+        return std::nullopt;  // invalidated here
     auto added = [](const Event& e) -> std::optional<Value> {
         if (e.kind != EventKind::FetchAdd) return std::nullopt;
         if (e.rmwOp == RmwOp::Add) return e.operand;
@@ -108,23 +110,23 @@ bool ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t d
         if (!th[static_cast<std::size_t>(k)].placeholder &&
             writesMemory(th[static_cast<std::size_t>(k)].ev.kind))
             inc = Ref{t, k};
-    if (inc.t == kInitThread) return false;
+    if (inc.t == kInitThread) return std::nullopt;
     const Event& ie = g.at(inc).ev;
     const auto di = added(ie), dp = added(p);
-    if (ie.loc != p.loc || !di || !dp || *dp == 0 || *di != -*dp) return false;
+    if (ie.loc != p.loc || !di || !dp || *dp == 0 || *di != -*dp) return std::nullopt;
     // The validity check on the graph as it stands (events added before the marker count too).
     int readers = 0;
     for (std::size_t u = 0; u < g.threads.size(); ++u)
         for (const Node& n : g.threads[u]) {
             if (n.placeholder || n.zne || n.ev.loc != p.loc) continue;
-            if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd) return false;
+            if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::FetchAdd) return std::nullopt;
             if (readsMemory(n.ev.kind) && n.rf == inc &&
                 (mode_ == Mode::Paper || static_cast<ThreadId>(u) != t))
                 ++readers;
         }
-    if (readers >= (mode_ == Mode::Paper ? 2 : 1)) return false;
+    if (readers >= (mode_ == Mode::Paper ? 2 : 1)) return std::nullopt;
     auto ev = engine_.execution().blockThread(t, BlockCause::Zne);
-    if (ev.empty()) return false;
+    if (ev.empty()) return std::nullopt;
     engine_.reporter().countEvent();
     ++blocked_;
     Node n;
@@ -132,12 +134,16 @@ bool ZnePolicy::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t d
     n.ev.loc = p.loc;
     n.rf = inc;
     n.zne = true;
+    return addMarker(g, t, n, depth);
+}
+
+Step ZnePolicy::addMarker(ExecutionGraph& g, ThreadId t, Node n, std::size_t depth) {
+    const Ref a{t, static_cast<std::int32_t>(g.threads[static_cast<std::size_t>(t)].size())};
     n.stamp = n.wstamp = g.nextStamp++;
     g.push(t, n);
-    engine_.proceed(g, Ref{t, i}, true, depth);
+    co_await engine_.proceed(g, a, true, depth);
     g.pop(t);
     --g.nextStamp;
-    return true;
 }
 
 }  // namespace porlab::graph

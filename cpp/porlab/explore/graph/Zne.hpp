@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,9 @@ class ZnePolicy {
 
     // Thread t is at a canceling decrement `p`; block it with a zne marker if this position's
     // zne was not invalidated, the increment it cancels is the thread's last write and
-    // Algorithm 2 would not invalidate it right away. Returns whether it did (and explored the
-    // graph with the marker).
-    bool add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // Algorithm 2 would not invalidate it right away. Returns the exploration of the graph with
+    // the marker if it did (to be awaited at once), nothing if not.
+    std::optional<Step> add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     // CheckZNEValidity(g, a) (Algorithm 2): removes the zne markers that node a invalidates
     // (they are the last nodes of their threads) into `removed`; the caller puts them back.
     void check(ExecutionGraph& g, Ref a, std::vector<Node>& removed);
@@ -44,8 +45,12 @@ class ZnePolicy {
     // its increment by another thread ((paper) two reads)? Counts the graphs that do not.
     [[nodiscard]] bool justifiedRevisit(const ExecutionGraph& g);
     void addStats(ExploreResult& r) const;
+    [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
+    // Explore g with marker n as thread t's next node.
+    Step addMarker(ExecutionGraph& g, ThreadId t, Node n, std::size_t depth);
+
     Engine& engine_;
     Mode mode_ = Mode::Strict;
     std::uint64_t blocked_ = 0, invalidated_ = 0, unjustified_ = 0;

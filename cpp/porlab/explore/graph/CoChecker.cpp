@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+// CoChecker (ExecutionGraph.hpp): SC consistency of a graph with its coherence order, and
+// LAPOR's mutual exclusion (checkMutex, lockOrder).
+#include "porlab/explore/graph/ExecutionGraph.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace porlab::graph {
+
+bool CoChecker::check(const ExecutionGraph& g, bool placeholders, std::vector<Ref>& order) {
+    ++checks;
+    mutexMode_ = false;
+    memoryEdges_ = true;
+    if (!build(g, placeholders)) return false;
+    const std::size_t N = refs_.size();
+    auto live = [&](Ref r) { return !g.at(r).placeholder; };
+    order.clear();
+    stack_.clear();
+    std::size_t liveCount = 0;
+    for (std::size_t i = N; i-- > 0;) {
+        if (!live(refs_[i])) continue;
+        ++liveCount;
+        if (indeg_[i] == 0) stack_.push_back(static_cast<std::int32_t>(i));
+    }
+    while (!stack_.empty()) {
+        const auto v = static_cast<std::size_t>(stack_.back());
+        stack_.pop_back();
+        order.push_back(refs_[v]);
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k) {
+            const auto w = static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)]);
+            if (--indeg_[w] == 0 && live(refs_[w])) stack_.push_back(static_cast<std::int32_t>(w));
+        }
+    }
+    return order.size() == liveCount;
+}
+
+bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
+                           const std::vector<bool>& openEnded, std::vector<Ref>& order,
+                           bool memoryEdges) {
+    ++checks;
+    mutexMode_ = true;
+    memoryEdges_ = memoryEdges;
+    if (!build(g, placeholders)) return false;
+    g_ = &g;
+    if (lockOrderEdges && !lockOrder()) {
+        ++lbRefuted;
+        return false;
+    }
+    const std::size_t T = g.threads.size();
+    openEnded_ = openEnded;
+    openEnded_.resize(T, false);
+    pos_.assign(T, 0);
+    liveLen_.assign(T, 0);
+    lockPlaceholders_.clear();
+    std::size_t maxLoc = g.initial.size();
+    for (std::size_t t = 0; t < T; ++t)
+        for (const Node& n : g.threads[t]) {
+            if (n.ev.loc >= 0) maxLoc = std::max(maxLoc, static_cast<std::size_t>(n.ev.loc) + 1);
+            if (n.placeholder) {
+                if (placeholders && n.ev.kind == EventKind::Lock)
+                    lockPlaceholders_.push_back(n.ev.loc);
+            } else {
+                ++liveLen_[t];
+            }
+        }
+    holder_.assign(maxLoc, -1);
+    holderAcq_.assign(maxLoc, -1);
+    pendingObs_.assign(refs_.size(), 0);
+    for (std::size_t t = 0; t < T; ++t)
+        for (const Node& n : g.threads[t])
+            if (!n.placeholder && observesHeld(n) && n.rf.t != kInitThread)
+                ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] +
+                                                       n.rf.i)];
+    live_ = 0;
+    for (auto l : liveLen_) live_ += static_cast<std::size_t>(l);
+    trail_.clear();
+    released_.clear();
+    releasedMark_.clear();
+    failed_.clear();
+    interrupted_ = false;
+    const bool ok = search() && !interrupted_;
+    order.clear();
+    if (ok)
+        for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
+    return ok;
+}
+
+bool CoChecker::endedOpen(ThreadId t) const {
+    const auto u = static_cast<std::size_t>(t);
+    return openEnded_[u] && pos_[u] == liveLen_[u];
+}
+
+void CoChecker::release(std::size_t l) {
+    released_.push_back({static_cast<std::int32_t>(l), holder_[l], holderAcq_[l]});
+    holder_[l] = -1;
+}
+
+void CoChecker::exec(std::int32_t v) {
+    const Ref r = refs_[static_cast<std::size_t>(v)];
+    const Node& n = g_->at(r);
+    releasedMark_.push_back(released_.size());
+    trail_.push_back(v);
+    ++pos_[static_cast<std::size_t>(r.t)];
+    ++mutexStates;
+    for (auto k = succStart_[static_cast<std::size_t>(v)];
+         k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+        --indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+    const auto loc = static_cast<std::size_t>(n.ev.loc);
+    if (acquires(n)) {
+        holder_[loc] = r.t;
+        holderAcq_[loc] = v;
+    }
+    if (n.ev.kind == EventKind::Unlock && holder_[loc] == r.t) release(loc);
+    if (observesHeld(n)) {
+        // The last failed trylock of a section of an open-ended thread that has no more
+        // events: the section may end now.
+        const auto src = off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i;
+        if (--pendingObs_[static_cast<std::size_t>(src)] == 0 && holder_[loc] >= 0 &&
+            holderAcq_[loc] == src && endedOpen(holder_[loc]))
+            release(loc);
+    }
+    // An open-ended thread's open critical sections end after its last event so far (or after
+    // the failed trylocks that observe them).
+    if (endedOpen(r.t))
+        for (std::size_t l = 0; l < holder_.size(); ++l)
+            if (holder_[l] == r.t && pendingObs_[static_cast<std::size_t>(holderAcq_[l])] == 0)
+                release(l);
+}
+
+void CoChecker::unexec() {
+    const auto v = trail_.back();
+    trail_.pop_back();
+    const Ref r = refs_[static_cast<std::size_t>(v)];
+    const Node& n = g_->at(r);
+    const std::size_t mark = releasedMark_.back();
+    releasedMark_.pop_back();
+    while (released_.size() > mark) {
+        const auto& e = released_.back();
+        holder_[static_cast<std::size_t>(e.loc)] = e.thread;
+        holderAcq_[static_cast<std::size_t>(e.loc)] = e.acq;
+        released_.pop_back();
+    }
+    if (acquires(n)) holder_[static_cast<std::size_t>(n.ev.loc)] = -1;
+    if (observesHeld(n))
+        ++pendingObs_[static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
+    --pos_[static_cast<std::size_t>(r.t)];
+    for (auto k = succStart_[static_cast<std::size_t>(v)];
+         k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+        ++indeg_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+}
+
+bool CoChecker::search() {
+    if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
+        interrupted_ = true;
+        return false;
+    }
+    const std::size_t mark = trail_.size();
+    const std::size_t T = pos_.size();
+    auto nodeOf = [&](std::size_t t) { return off_[t] + pos_[t]; };
+    auto ready = [&](std::size_t t) {
+        return pos_[t] < liveLen_[t] && indeg_[static_cast<std::size_t>(nodeOf(t))] == 0;
+    };
+    auto next = [&](std::size_t t) -> const Node& {
+        return g_->threads[t][static_cast<std::size_t>(pos_[t])];
+    };
+    // Greedy: everything but lock acquisitions. (A failed trylock is ready once its section
+    // has begun, and its section cannot end before it: edges and deferred ends.)
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t t = 0; t < T; ++t)
+            while (ready(t) && !acquires(next(t))) {
+                exec(nodeOf(t));
+                progress = true;
+            }
+    }
+    auto rollback = [&] {
+        while (trail_.size() > mark) unexec();
+    };
+    if (trail_.size() == live_) {
+        for (LocId l : lockPlaceholders_)
+            if (holder_[static_cast<std::size_t>(l)] < 0) {
+                rollback();
+                return false;
+            }
+        return true;
+    }
+    keyBuf_.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
+    if (failed_.count(keyBuf_)) {
+        rollback();
+        return false;
+    }
+    for (std::size_t t = 0; t < T; ++t) {
+        if (!ready(t)) continue;
+        const Node& n = next(t);
+        if (holder_[static_cast<std::size_t>(n.ev.loc)] >= 0) continue;
+        exec(nodeOf(t));
+        if (search()) return true;
+        unexec();
+    }
+    keyBuf_.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
+    failed_.insert(keyBuf_);
+    rollback();
+    return false;
+}
+
+bool CoChecker::build(const ExecutionGraph& g, bool placeholders) {
+    const std::size_t T = g.threads.size();
+    off_.assign(T + 1, 0);
+    for (std::size_t t = 0; t < T; ++t)
+        off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    const auto N = static_cast<std::size_t>(off_[T]);
+    auto flat = [&](Ref r) { return off_[static_cast<std::size_t>(r.t)] + r.i; };
+    edges_.clear();
+    refs_.assign(N, kInitRef);
+    // Position of every write in its location's co (a linear search per read was the hot spot).
+    coPos_.assign(N, -1);
+    for (const auto& c : g.co)
+        for (std::size_t k = 0; k < c.size(); ++k)
+            coPos_[static_cast<std::size_t>(flat(c[k]))] = static_cast<std::int32_t>(k);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Ref x{static_cast<std::int32_t>(t), static_cast<std::int32_t>(i)};
+            refs_[static_cast<std::size_t>(flat(x))] = x;
+            const Node& n = th[i];
+            if (n.placeholder) {
+                if (placeholders && !(mutexMode_ && n.ev.kind == EventKind::Lock)) {
+                    const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                    const Value v =
+                        c.empty() ? g.valueOf(kInitRef, n.ev.loc) : g.at(c.back()).ev.wval;
+                    if (admits(n.ev, v)) return false;
+                }
+                continue;
+            }
+            if (i > 0) edges_.emplace_back(flat(x) - 1, flat(x));
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T &&
+                !g.threads[static_cast<std::size_t>(n.ev.aux)].empty())
+                edges_.emplace_back(flat(x), flat(Ref{n.ev.aux, 0}));
+            if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T) {
+                const auto& ch = g.threads[static_cast<std::size_t>(n.ev.aux)];
+                std::int32_t last = static_cast<std::int32_t>(ch.size()) - 1;
+                if (last >= 0 && ch.back().placeholder) --last;
+                if (last >= 0) edges_.emplace_back(flat(Ref{n.ev.aux, last}), flat(x));
+            }
+            if (n.trylock) {
+                // A failed trylock lies inside the critical section of its source (the acquire
+                // it observes): after it, before that section's unlock. A success is a lock.
+                if (!observesHeld(n) || n.rf.t == kInitThread) continue;
+                edges_.emplace_back(flat(n.rf), flat(x));
+                const auto& st = g.threads[static_cast<std::size_t>(n.rf.t)];
+                for (auto k = static_cast<std::size_t>(n.rf.i) + 1; k < st.size(); ++k)
+                    if (!st[k].placeholder && st[k].ev.kind == EventKind::Unlock &&
+                        st[k].ev.loc == n.ev.loc) {
+                        edges_.emplace_back(flat(x),
+                                            flat(Ref{n.rf.t, static_cast<std::int32_t>(k)}));
+                        break;
+                    }
+                continue;
+            }
+            if (memoryEdges_ && readsMemory(n.ev.kind)) {
+                if (n.rf.t != kInitThread) edges_.emplace_back(flat(n.rf), flat(x));
+                const int k =
+                    n.rf.t == kInitThread ? -1 : coPos_[static_cast<std::size_t>(flat(n.rf))];
+                const auto& c = g.co[static_cast<std::size_t>(n.ev.loc)];
+                if (static_cast<std::size_t>(k + 1) < c.size() &&
+                    !(c[static_cast<std::size_t>(k + 1)] == x))
+                    edges_.emplace_back(flat(x), flat(c[static_cast<std::size_t>(k + 1)]));
+            }
+        }
+    }
+    if (memoryEdges_)
+        for (const auto& c : g.co)
+            for (std::size_t k = 1; k < c.size(); ++k)
+                edges_.emplace_back(flat(c[k - 1]), flat(c[k]));
+    csr(N);
+    return true;
+}
+
+void CoChecker::csr(std::size_t N) {
+    indeg_.assign(N, 0);
+    succStart_.assign(N + 1, 0);
+    for (const auto& [a, b] : edges_) {
+        ++indeg_[static_cast<std::size_t>(b)];
+        ++succStart_[static_cast<std::size_t>(a) + 1];
+    }
+    for (std::size_t i = 0; i < N; ++i) succStart_[i + 1] += succStart_[i];
+    succ_.assign(edges_.size(), 0);
+    {
+        std::vector<std::int32_t> fill(succStart_.begin(), succStart_.end() - 1);
+        for (const auto& [a, b] : edges_)
+            succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(a)]++)] = b;
+    }
+}
+
+bool CoChecker::lockOrder() {
+    // LAPOR's lb (Def. 3.4) on the edges of the check: if some path leads from the acquire of a
+    // critical section to the unlock of another section of its mutex, the two cannot overlap and
+    // the second cannot come first, so the first ends before the second begins: an edge from its
+    // unlock to the other's acquire. Added up to a fixpoint (an edge makes new paths), these
+    // edges refute most inconsistent graphs without the search (an lb cycle), and they are
+    // implied by mutual exclusion, so the search stays exact (with less to branch on). Only
+    // sections with both ends in the graph: an open one ends later (open-ended) or never.
+    const ExecutionGraph& g = *g_;
+    const std::size_t T = g.threads.size();
+    sections_.clear();
+    for (std::size_t t = 0; t < T; ++t) {
+        openAcq_.clear();
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& n = th[i];
+            if (n.placeholder) continue;
+            const std::int32_t v = off_[t] + static_cast<std::int32_t>(i);
+            if (acquires(n)) {
+                openAcq_.emplace_back(n.ev.loc, v);
+            } else if (n.ev.kind == EventKind::Unlock) {
+                // An unlock closes the latest open section of its mutex.
+                for (std::size_t k = openAcq_.size(); k-- > 0;)
+                    if (openAcq_[k].first == n.ev.loc) {
+                        sections_.push_back(
+                            {n.ev.loc, static_cast<std::int32_t>(t), openAcq_[k].second, v});
+                        openAcq_.erase(openAcq_.begin() + static_cast<std::ptrdiff_t>(k));
+                        break;
+                    }
+            }
+        }
+    }
+    // Only sections of a mutex that another thread also takes, one bit each (up to 64; beyond,
+    // or with very many sections, the search alone decides).
+    const std::size_t S = sections_.size();
+    if (S < 2 || S > 256) return true;
+    contended_.clear();
+    for (std::size_t a = 0; a < S; ++a)
+        for (std::size_t b = 0; b < S; ++b)
+            if (sections_[a].loc == sections_[b].loc &&
+                sections_[a].thread != sections_[b].thread) {
+                contended_.push_back(sections_[a]);
+                break;
+            }
+    const std::size_t K = contended_.size();
+    if (K < 2 || K > 64) return true;
+    const std::size_t N = refs_.size();
+    ordered_.assign(K * K, 0);
+    for (;;) {
+        // A topological order (none: a cycle, no witness).
+        kahn_.assign(indeg_.begin(), indeg_.end());
+        bfs_.clear();
+        for (std::size_t v = 0; v < N; ++v)
+            if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
+        for (std::size_t h = 0; h < bfs_.size(); ++h) {
+            const auto v = static_cast<std::size_t>(bfs_[h]);
+            for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
+                if (--kahn_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] == 0)
+                    bfs_.push_back(succ_[static_cast<std::size_t>(k)]);
+        }
+        if (bfs_.size() != N) return false;
+        // reach_[v]: the sections whose acquire reaches node v.
+        reach_.assign(N, 0);
+        for (std::size_t a = 0; a < K; ++a)
+            reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
+        for (const auto v : bfs_)
+            for (auto k = succStart_[static_cast<std::size_t>(v)];
+                 k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
+                reach_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] |=
+                    reach_[static_cast<std::size_t>(v)];
+        bool added = false;
+        for (std::size_t b = 0; b < K; ++b) {
+            const std::uint64_t m = reach_[static_cast<std::size_t>(contended_[b].unl)];
+            for (std::size_t a = 0; a < K; ++a) {
+                if (a == b || !((m >> a) & 1) || contended_[a].loc != contended_[b].loc ||
+                    contended_[a].thread == contended_[b].thread || ordered_[a * K + b])
+                    continue;
+                ordered_[a * K + b] = 1;
+                edges_.emplace_back(contended_[a].unl, contended_[b].acq);
+                added = true;
+            }
+        }
+        if (!added) return true;
+        csr(N);
+    }
+}
+
+}  // namespace porlab::graph
