@@ -178,6 +178,7 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     if (maximal || mutate.size() > 1) {
         exec_->save(f.snap);
         f.haveSnap = true;
+        pushPrefixSnap(depth_, f.traceLen, sl, f.anyFail);
     }
     if (maximal) {
         reportMaximal(sl, pend, f.snap);
@@ -253,6 +254,7 @@ void RvfSmc::startRead(Frame& f) {
     if (!f.haveSnap && groups.size() > 1) {
         exec_->save(f.snap);
         f.haveSnap = true;
+        pushPrefixSnap(depth_ - 1, f.traceLen, sl, f.anyFail);
     }
 }
 
@@ -313,10 +315,10 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     if (ro_.vsc.guidance && std::find(good.begin(), good.end(), act) != good.end()) {
         atAux = true;  // the auxiliary trace already satisfies every good write
         ++skipped_;
-    } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live &&
+    } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
                (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
         ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
-    } else if (ro_.fastPaths && ro_.perWrite && ro_.vsc.guidance && !live && killable_.empty() &&
+    } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
@@ -334,8 +336,12 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     if (atAux) performed(r.t, rs);
     // An inserted read that writes nothing: the program is in the witness's state
     // (performedAt). (Not where a kill was seen: whether a read faults may depend on
-    // a block's status, not only on its value; see redo.)
-    const bool inPlace = ins >= 0 && !rs.writes && !rs.fails && killable_.empty();
+    // a block's status, not only on its value; see redo. Not when the step ends in a
+    // block that depends on the interleaving: a spin loop's livelock check, performed
+    // after the other threads' writes, finds that none of them can run any more,
+    // where the witness has them run after it.)
+    const bool inPlace =
+        ins >= 0 && !rs.writes && !rs.fails && killable_.empty() && !orderDependentBlock(rs.out);
     const auto q = static_cast<std::size_t>(ins);
     if (inPlace) {
         performedAt(r.t, rs, q, writerBefore(q, r.ev.loc));
@@ -348,13 +354,16 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     f.launched = true;
     f.inPlace = inPlace;
     f.q = q;
-    if (atAux || inPlace) return enterNode({}, xl, f.Cn, r.t, true);
-    if (ins >= 0 || post) return enterNode(insBuf_, xl, f.Cn, r.t, false);
-    return enterNode(ws_.witness(), xl, f.Cn, r.t, false);
+    const std::span<const ThreadId> childWit = atAux || inPlace   ? std::span<const ThreadId>()
+                                               : ins >= 0 || post ? insBuf_
+                                                                  : ws_.witness();
+    enterChild(depth_ - 1, atAux, inPlace, q, childWit);
+    return enterNode(childWit, xl, f.Cn, r.t, atAux || inPlace);
 }
 
 void RvfSmc::afterChild(Frame& f) {
     if (f.launched) {
+        leaveChild(depth_ - 1);
         if (f.inPlace) takeOut(f.traceLen, f.q, f.mutate[f.k].t, f.ridx);
         f.backtrack = signalled(ancestors_.back());
         ancestors_.pop_back();

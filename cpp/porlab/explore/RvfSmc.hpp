@@ -103,6 +103,20 @@ using rvf::WriteRef;
     return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
 }
 
+// Does a step end its thread with a block whose cause depends on the interleaving rather than on
+// the values read: the C front end's livelock check asks whether another thread can run, the
+// execution cut and the thread/location limits count the events, threads or locations of all
+// threads so far. A step performed at the end of a trace but placed earlier in the witness
+// (performedAt) may be blocked in one place and not in the other.
+[[nodiscard]] inline bool orderDependentBlock(std::span<const Event> out) {
+    return std::any_of(out.begin(), out.end(), [](const Event& e) {
+        if (e.kind != EventKind::AssumeBlock) return false;
+        const auto c = static_cast<BlockCause>(e.aux);
+        return c == BlockCause::Livelock || c == BlockCause::ExecutionCut ||
+               c == BlockCause::ThreadLimit || c == BlockCause::LocationLimit;
+    });
+}
+
 struct RvfOptions {
     bool signals = true;
     // Group the candidate writes of a read by write instead of by value: every good-writes set
@@ -181,6 +195,7 @@ class RvfSmc {
         s["verifysc_inserted"] = static_cast<double>(inserted_);
         s["replays_avoided"] = static_cast<double>(unreplayed_);
         s["verifysc_postponed"] = static_cast<double>(postponed_);
+        s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
         s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
         s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
         s["nodes"] = static_cast<double>(nodes_);
@@ -397,13 +412,10 @@ class RvfSmc {
     // redo), and *changed tells whether that step's write part came or went.
     [[nodiscard]] bool replay(std::span<const ThreadId> witness, ThreadId fresh = -1,
                               bool* changed = nullptr) {
-        exec_->reset();
-        order_.clear();
-        cur_ = initVals_;
-        active_.assign(L_, kInitWrite);
-        anyFail_ = false;
         std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
-        for (ThreadId t : witness) {
+        const std::size_t from = replayStart(cnt);
+        for (std::size_t k = from; k < witness.size(); ++k) {
+            const ThreadId t = witness[k];
             if (rep_.stop()) return false;
             auto& st = steps_[static_cast<std::size_t>(t)];
             const auto i = static_cast<std::size_t>(cnt[t]++);
@@ -426,6 +438,37 @@ class RvfSmc {
     // Extend maximally with events that read nothing; returns the writes performed.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
                               std::vector<std::pair<ThreadId, LocId>>& writes);
+
+    // ---- replays from an ancestor's state (RvfSmcReplay.cpp) ----------------------------------
+    //
+    // A node that keeps its program state (its frame's snapshot, for its later children) records
+    // it with its trace's length. A child's witness that starts with the trace of such a node is
+    // replayed from its snapshot rather than from the reset state. A record holds for the node's
+    // subtree while the current trace extends the node's: a child entered with a replay starts
+    // another trace (snapBase_ hides the records below), a read inserted in place at q shifts the
+    // positions after q (records past q are off for that child's subtree). Records of frames
+    // that are gone (frame index >= depth_) are dropped when met.
+    struct PrefixSnap {
+        std::size_t pos = 0;               // the trace's length when the snapshot was taken
+        std::size_t frame = 0;             // frames_[frame].snap
+        std::vector<std::int32_t> counts;  // steps of every thread in that trace
+        bool anyFail = false;
+        bool valid = true;
+    };
+    struct ChildSnaps {  // what a child changed in the records (leaveChild puts it back)
+        std::size_t base = 0;
+        std::vector<std::size_t> off;
+    };
+    void pushPrefixSnap(std::size_t frame, std::size_t pos, const std::vector<std::int32_t>& counts,
+                        bool anyFail);
+    void dropStaleSnaps(std::size_t depth);
+    // Before the child of frame `parent`: `inPlace` with r inserted at q, `here` (r at the end),
+    // else the child replays `witness` from the deepest record it starts with.
+    void enterChild(std::size_t parent, bool here, bool inPlace, std::size_t q,
+                    std::span<const ThreadId> witness);
+    void leaveChild(std::size_t parent);
+    // replay's starting point: the chosen record's state (its position) or the reset state (0).
+    std::size_t replayStart(std::vector<std::int32_t>& cnt);
 
     // ---- witnesses by insertion ---------------------------------------------------------------
     //
@@ -493,8 +536,8 @@ class RvfSmc {
 
     // ---- steps: clocks and per-location lists ------------------------------------------------
 
-    // Per location and thread, the indices of the thread's write steps (and, for reads-from
-    // SMC, read steps) of the location, among the registered steps. Allocated on first use.
+    // Per location and thread, the indices of the thread's write steps and read steps of the
+    // location, among the registered steps. Allocated on first use.
     struct LocLists {
         std::vector<std::vector<std::int32_t>> writes, reads;
     };
@@ -512,7 +555,9 @@ class RvfSmc {
     // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
     // clocks: with reads-from edges too (a node fixes the source of every read, so every witness
     // of its children orders each read after its source: the clock is the same in every trace),
-    // and src_ holds the sources.
+    // and src_ holds the sources. For RVF (engine=saturate), a read comes after the meet of its
+    // good writes' clocks: whichever it reads, what precedes all of them precedes it (with one
+    // good write, its reads-from edge).
     void registerStep(ThreadId t, std::int32_t i, const Step& s);
 
     // Thread t keeps its first n steps.
@@ -522,7 +567,7 @@ class RvfSmc {
         for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
             const Step& s = st[i];
             if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
-            if (ro_.perWrite && s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
+            if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
         }
         reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
         if (st.size() > n) st.resize(n);
@@ -679,15 +724,16 @@ class RvfSmc {
     // come before it), and whether another write comes after it is decided by the latest write of
     // each other thread in the past (clocks grow along a thread): O(threads²) per read, where
     // comparing all pairs of writes made a node cost O(writes²).
-    // With causal clocks (reads-from SMC) a write is also hidden from r by a read of r's causal
-    // past that comes after it and reads another write: every witness puts that other write
-    // between.
+    // A write is also hidden from r by a read of r's causal past that comes after it and reads
+    // another write (reads-from SMC), or whose good writes do not include it (RVF, saturate):
+    // every witness puts that other write between.
     [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r,
                                                       const std::vector<std::int32_t>& sl);
 
-    // Reads-from SMC: does a read of loc in the causal past `past` come after write w and read
-    // another write? Per thread, the reads after w are the latest ones (clocks grow along the
-    // thread); of those reading w, prevDiff_ skips to the latest with another source.
+    // Does a read of loc in the causal past `past` come after write w and read another write
+    // (RVF: have good writes without w)? Per thread, the reads after w are the latest ones
+    // (clocks grow along the thread); for reads-from SMC, of those reading w, prevDiff_ skips to
+    // the latest with another source. (RVF with engine=classic: never; program order only.)
     [[nodiscard]] bool hiddenByRead(LocId loc, WriteRef w,
                                     const std::vector<std::int32_t>& past) const;
 
@@ -722,6 +768,12 @@ class RvfSmc {
     std::vector<char> inF_, threadF_;
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
+    std::vector<PrefixSnap> prefixSnaps_;                             // see enterChild
+    std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
+    std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
+    const PrefixSnap* replayFrom_ = nullptr;  // the next replay starts from it
+    std::uint64_t replayedFromSnap_ = 0;
+    std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_;

@@ -124,11 +124,13 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         // A write in the causal past of another thread's write of x (its clock: program order,
         // and reads-from for reads-from SMC) comes before it in every witness: it is never the
         // last, and asking VerifySC about its value only got a closure rejection.
+        // Nor is a write that a read of another write comes after (that write comes between).
         for (const WriteRef& w : lasts) {
             bool covered = false;
             for (const WriteRef& w2 : lasts)
                 covered = covered || (ro_.fastPaths && w2.t != w.t &&
                                       poClock(w2.t, w2.i)[static_cast<std::size_t>(w.t)] > w.i);
+            if (!covered && ro_.fastPaths) covered = hiddenByRead(static_cast<LocId>(x), w, sl);
             if (!covered) vs.push_back(step(w.t, w.i).ev.wval);
         }
         if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));

@@ -3,6 +3,8 @@
 // RvfSmc.hpp).
 #include "porlab/explore/RvfSmc.hpp"
 
+#include <limits>
+
 namespace porlab::rvfsmc {
 
 void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
@@ -44,6 +46,25 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
             prevDiff_[tu][static_cast<std::size_t>(i)] = pd;
             rl.push_back(i);
         }
+    } else if (s.reads && !isLiveness(s)) {
+        // RVF: the read reads one of its good writes, so what comes before all of them (with
+        // them: each clock counts its own step) comes before the read in every witness of the
+        // node's children. (With a single good write, the reads-from edge of reads-from SMC.)
+        // engine=classic keeps program-order clocks (ablation).
+        if (ro_.fastPaths && !s.good.empty()) {
+            std::vector<std::int32_t>& m = meetBuf_;
+            m.assign(T, std::numeric_limits<std::int32_t>::max());
+            for (const WriteRef& w : s.good) {
+                if (w.t == kInitThread) {
+                    m.assign(T, 0);
+                    break;
+                }
+                const std::int32_t* wc = poClock(w.t, w.i);
+                for (std::size_t u = 0; u < T; ++u) m[u] = std::min(m[u], wc[u]);
+            }
+            join(m.data());
+        }
+        lists(s.ev.loc).reads[tu].push_back(i);
     }
     c[tu] = i + 1;
     if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
@@ -97,7 +118,7 @@ std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<
             for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
                 hidden = u2 != u && latest[u2] >= 0 &&
                          poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
-            if (!hidden && ro_.perWrite) hidden = hiddenByRead(r.ev.loc, w, past);
+            if (!hidden) hidden = hiddenByRead(r.ev.loc, w, past);
             if (!hidden) vis.push_back(w);
         }
         for (std::int32_t k = inPast[u]; k < end[u]; ++k)
@@ -117,6 +138,19 @@ bool RvfSmc::hiddenByRead(LocId loc, WriteRef w, const std::vector<std::int32_t>
         auto after = [&](std::int32_t x) {
             return poClock(static_cast<ThreadId>(u), x)[static_cast<std::size_t>(w.t)] > w.i;
         };
+        if (!ro_.perWrite) {
+            if (!ro_.fastPaths) return false;  // (engine=classic: program order only)
+            // RVF: a read after w whose good writes do not include w reads another write, which
+            // comes after w. The reads of u after w are its latest ones (clocks grow along u).
+            for (auto k = static_cast<std::size_t>(it - rl.begin()); k-- > 0;) {
+                const std::int32_t j = rl[k];
+                if (!after(j)) break;
+                if (WriteRef{static_cast<std::int32_t>(u), j} == w) continue;  // w itself (an RMW)
+                const auto& g = step(static_cast<ThreadId>(u), j).good;
+                if (std::find(g.begin(), g.end(), w) == g.end()) return true;
+            }
+            continue;
+        }
         const auto& src = src_[u];
         while (i >= 0 && after(i)) {
             if (!(WriteRef{static_cast<std::int32_t>(u), i} == w)) {

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// RVF-SMC and reads-from SMC: replays that start from an ancestor's program state (see
+// RvfSmc.hpp, "replays from an ancestor's state").
+#include "porlab/explore/RvfSmc.hpp"
+
+namespace porlab::rvfsmc {
+
+void RvfSmc::dropStaleSnaps(std::size_t depth) {
+    while (!prefixSnaps_.empty() && prefixSnaps_.back().frame >= depth) prefixSnaps_.pop_back();
+}
+
+void RvfSmc::pushPrefixSnap(std::size_t frame, std::size_t pos,
+                            const std::vector<std::int32_t>& counts, bool anyFail) {
+    dropStaleSnaps(frame);
+    prefixSnaps_.push_back({pos, frame, counts, anyFail, true});
+}
+
+void RvfSmc::enterChild(std::size_t parent, bool here, bool inPlace, std::size_t q,
+                        std::span<const ThreadId> witness) {
+    dropStaleSnaps(parent + 1);  // (the records of the parent's earlier children)
+    if (childSnaps_.size() <= parent) childSnaps_.resize(parent + 1);
+    ChildSnaps& cs = childSnaps_[parent];
+    cs.base = snapBase_;
+    cs.off.clear();
+    replayFrom_ = nullptr;
+    if (inPlace) {
+        // Positions after q move by one: the records past q are not prefixes any more. (The
+        // valid records are prefixes of one another, in the order pushed.)
+        for (std::size_t k = prefixSnaps_.size(); k-- > snapBase_;) {
+            PrefixSnap& ps = prefixSnaps_[k];
+            if (!ps.valid) continue;
+            if (ps.pos <= q) break;
+            ps.valid = false;
+            cs.off.push_back(k);
+        }
+        return;
+    }
+    if (here) return;  // the trace goes on: every record holds
+    // The witness shares its first c events with the current trace (the parent's).
+    std::size_t c = 0;
+    while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+    for (std::size_t k = prefixSnaps_.size(); k-- > snapBase_;) {
+        const PrefixSnap& ps = prefixSnaps_[k];
+        if (ps.valid && ps.pos <= c) {
+            if (ps.pos > 0) replayFrom_ = &ps;
+            break;
+        }
+    }
+    snapBase_ = prefixSnaps_.size();  // the child's trace is another one
+}
+
+void RvfSmc::leaveChild(std::size_t parent) {
+    const ChildSnaps& cs = childSnaps_[parent];
+    replayFrom_ = nullptr;
+    snapBase_ = cs.base;
+    for (const std::size_t k : cs.off)
+        if (k < prefixSnaps_.size()) prefixSnaps_[k].valid = true;
+}
+
+std::size_t RvfSmc::replayStart(std::vector<std::int32_t>& cnt) {
+    const PrefixSnap* ps = std::exchange(replayFrom_, nullptr);
+    if (!ps) {
+        exec_->reset();
+        order_.clear();
+        cur_ = initVals_;
+        active_.assign(L_, kInitWrite);
+        anyFail_ = false;
+        return 0;
+    }
+    // The witness starts with the trace of an ancestor that kept its program state: the trace
+    // is cut back to it (memory as it was then), the program restored.
+    exec_->restore(frames_[ps->frame].snap);
+    truncateTrace(ps->pos);
+    anyFail_ = ps->anyFail;
+    cnt = ps->counts;
+    ++replayedFromSnap_;
+    return ps->pos;
+}
+
+}  // namespace porlab::rvfsmc
