@@ -1075,6 +1075,23 @@ SCAN_BUG = SCAN_WAIT.replace("SET_ORDER", "atomic_store(&flag[2], 4); atomic_sto
 SCAN_EARLY = SCAN_BUG.replace("found = 1;", "return 1;")
 
 
+def test_reduced_code_is_the_same_in_every_process(tmp_path: Path) -> None:
+    """The loop passes emit the same code in every process: PLP's conditions were emitted in
+    the order of their atoms' pointers, so szymanski.c compiled to other registers in another
+    process, and a Dask worker refused the program (its code hash differed from the driver's)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "scan.c").write_text(SCAN_EARLY)
+    code = ("import sys; from porlab.cfront import disassemble_c, load_c; "
+            "print(disassemble_c(load_c(sys.argv[1])))")
+    for path in (str(ROOT / "benchmarks" / "programs" / "shared" / "szymanski.c"),
+                 str(tmp_path / "scan.c")):
+        listings = {subprocess.run([sys.executable, "-c", code, path], check=True,
+                                   capture_output=True, text=True).stdout for _ in range(4)}
+        assert len(listings) == 1, path
+
+
 @pytest.mark.parametrize("src", [SCAN_OK, SCAN_BUG, SCAN_EARLY], ids=["ok", "bug", "early"])
 def test_shape_wait_scanning_a_fixed_array(src: str) -> None:
     """A wait loop whose condition scans a fixed array through a helper (Szymanski's and the

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "porlab/llvm/LoopConds.hpp"
 
@@ -233,6 +234,32 @@ Dnf purityCondition(llvm::Loop& loop, llvm::LoopInfo& li) {
     return in.at(header);
 }
 
+// The atoms of a conjunction in an order that is the same in every process: Conj keeps them
+// sorted by pointer (for subsumption), which varies between runs, and the order decides the
+// code emitted (the checks' registers): a C program must compile to the same code everywhere
+// (Dask workers check its hash). By predicate, then each side by its place in the function
+// (arguments, then instructions), integer constants by value, globals by name.
+void sortByPlace(std::vector<Atom>& atoms, llvm::Function& f) {
+    std::map<const llvm::Value*, std::int64_t> place;
+    std::int64_t k = 0;
+    for (llvm::Argument& a : f.args()) place[&a] = k++;
+    for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : bb) place[&i] = k++;
+    auto key = [&](const llvm::Value* v) {
+        if (auto it = place.find(v); it != place.end())
+            return std::tuple<int, std::int64_t, llvm::StringRef>(0, it->second, "");
+        if (const auto* c = llvm::dyn_cast<llvm::ConstantInt>(v); c && c->getBitWidth() <= 64)
+            return std::tuple<int, std::int64_t, llvm::StringRef>(1, c->getSExtValue(), "");
+        return std::tuple<int, std::int64_t, llvm::StringRef>(2, 0, v->getName());
+    };
+    std::stable_sort(atoms.begin(), atoms.end(), [&](const Atom& a, const Atom& b) {
+        if (a.pred != b.pred) return a.pred < b.pred;
+        const auto ka = std::make_pair(key(a.lhs), key(a.rhs));
+        const auto kb = std::make_pair(key(b.lhs), key(b.rhs));
+        return ka < kb;
+    });
+}
+
 // The latest of `points` if every other one dominates it (nullptr in `found` when empty).
 bool latestOnChain(const std::vector<llvm::Instruction*>& points, llvm::DominatorTree& dt,
                    llvm::Instruction*& found) {
@@ -263,7 +290,11 @@ class LoopPlp {
         for (const Conj& c : pc) place(c);
         std::vector<llvm::AllocaInst*> slots;
         if (took_) slots.push_back(took_);
-        for (auto& [p, c] : carriers_) {
+        // In creation order, not the map's (pointer) order: the promoted slots' phis, and so
+        // the lowered program's registers, must not depend on where LLVM allocated them (a
+        // C program compiles to the same code in every process: Dask workers check its hash).
+        for (llvm::Instruction* p : carrierOrder_) {
+            const Carrier& c = carriers_.at(p);
             slots.push_back(c.passed);
             if (c.value) slots.push_back(c.value);
         }
@@ -309,6 +340,7 @@ class LoopPlp {
         return p->getNextNode();
     }
     Carrier& carrier(llvm::Instruction* p, bool value) {
+        if (!carriers_.count(p)) carrierOrder_.push_back(p);
         Carrier& c = carriers_[p];
         llvm::Function& f = *loop_.getHeader()->getParent();
         llvm::LLVMContext& ctx = f.getContext();
@@ -369,7 +401,9 @@ class LoopPlp {
         return &*bb->getFirstInsertionPt();
     }
 
-    void place(const Conj& c) {
+    void place(const Conj& conj) {
+        Conj c = conj;
+        sortByPlace(c.atoms, *loop_.getHeader()->getParent());
         std::vector<llvm::Instruction*> points;
         auto note = [&](llvm::Value* v) {
             if (auto* i = llvm::dyn_cast<llvm::Instruction>(v); i && loop_.contains(i))
@@ -455,6 +489,7 @@ class LoopPlp {
     llvm::AllocaInst* took_ = nullptr;
     std::map<llvm::BasicBlock*, llvm::Instruction*> afterFlag_;
     std::map<llvm::Instruction*, Carrier> carriers_;
+    std::vector<llvm::Instruction*> carrierOrder_;  // carriers_'s keys in creation order
 };
 
 }  // namespace
