@@ -167,6 +167,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write one such graph per distinct error site to DIR/error-K.dot"
                        + (" (implies --all-errors)" if keeps_going else ""))
 
+    def exploration(p: argparse.ArgumentParser) -> None:
+        """The flags `explore` and `run` share: explorer options, jobs, a cluster, statistics,
+        bug checks, budgets and output."""
+        p.add_argument("-o", "--option", action="append", type=_raw_param,
+                       metavar="NAME=VALUE", help="explorer option (porlab explorers --options)")
+        add_explorer_arguments(p, explorer_list)
+        p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
+                       help="explore on N threads (graph, rf-graph, lapor): the same counts, "
+                       "outcomes and error sites as one; which error trace is shown first may "
+                       "differ")
+        p.add_argument("--scheduler", metavar="ADDR",
+                       help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; "
+                       "graph, rf-graph, lapor): the same counts and error sites as one process")
+        p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
+        bug_checks(p)
+        budgets(p)
+        output(p)
+
     p = sub.add_parser("partition", help="count classes under every equivalence",
                        epilog=EXIT_CODES_HELP)
     p.add_argument("files", nargs="+",
@@ -187,23 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
     plugin(p)
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
                    help="parameter of the program file's build(...) function (-D for C files)")
-    p.add_argument("--ifaa", action="store_true",
-                   help="fetch-and-adds with unused results commute")
     p.add_argument("--stop-on-error", action="store_true")
     error_output(p, keeps_going=False)
-    p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
-                   help="explorer option (porlab explorers --options)")
-    add_explorer_arguments(p, explorer_list)
-    p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
-                   help="explore on N threads (graph, rf-graph, lapor): the same counts, "
-                   "outcomes and error sites as one; which error trace is shown first may differ")
-    p.add_argument("--scheduler", metavar="ADDR",
-                   help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; graph, "
-                   "rf-graph, lapor): the same counts and error sites as one process")
-    p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
-    bug_checks(p)
-    budgets(p)
-    output(p)
+    p.add_argument("--ifaa", action="store_true",
+                   help="fetch-and-adds with unused results commute")
+    exploration(p)
     p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("run", help="verify a C program (clang 19 → LLVM IR → porlab)",
@@ -221,19 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     error_output(p, keeps_going=True)
     p.add_argument("--ifaa", action="store_true",
                    help="fetch-and-adds with unused results commute")
-    p.add_argument("-o", "--option", action="append", type=_raw_param, metavar="NAME=VALUE",
-                   help="explorer option (porlab explorers --options)")
-    add_explorer_arguments(p, explorer_list)
-    p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
-                   help="explore on N threads (graph, rf-graph, lapor): the same counts, "
-                   "outcomes and error sites as one; which error trace is shown first may differ")
-    p.add_argument("--scheduler", metavar="ADDR",
-                   help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; graph, "
-                   "rf-graph, lapor): the same counts and error sites as one process")
-    p.add_argument("--stats", action="store_true", help="print the explorer's statistics")
-    bug_checks(p)
-    budgets(p)
-    output(p)
+    exploration(p)
     p.set_defaults(func=cmd_run, clang_args=[])
 
     p = sub.add_parser("explorers", help="list the registered explorers (--options: theirs)")
