@@ -559,6 +559,13 @@ def spec_bytes(spec: ProgramSpec) -> bytes:
 def spec_from_bytes(data: bytes) -> ProgramSpec:
     """The builder program spec spec_bytes wrote."""
 
+def lower_spec(spec: ProgramSpec) -> ProgramBase:
+    """Validate a spec and lower it to the decoded form of the C interpreter (raises
+    InputError when invalid)."""
+
+def disassemble_code(program: ProgramBase) -> str:
+    """The listing of a program's decoded form ('' for other programs)."""
+
 # ---- equivalences -----------------------------------------------------------------------------
 
 def trace_key(trace: Trace, equivalence: str) -> tuple[int, int]:

@@ -1092,6 +1092,16 @@ def test_reduced_code_is_the_same_in_every_process(tmp_path: Path) -> None:
         assert len(listings) == 1, path
 
 
+def test_source_text_compiles_to_the_same_code_every_time() -> None:
+    """load_c_source compiles in a fresh temporary directory each time (its name counts the
+    loads); __FILE__ in assert's message named that directory, so the tenth load of a source
+    compiled to other code than the ninth — and a Dask worker, which had loaded fewer programs
+    than the driver, refused the program."""
+    listings = {disassemble_c(load_c_source(SCAN_BUG, file_name="scan.c", loops="none"))
+                for _ in range(12)}
+    assert len(listings) == 1
+
+
 @pytest.mark.parametrize("src", [SCAN_OK, SCAN_BUG, SCAN_EARLY], ids=["ok", "bug", "early"])
 def test_shape_wait_scanning_a_fixed_array(src: str) -> None:
     """A wait loop whose condition scans a fixed array through a helper (Szymanski's and the

@@ -100,9 +100,14 @@ std::shared_ptr<Program> loadCSource(const std::string& source, const std::strin
         std::ofstream out(file);
         out << source;
     }
+    // __FILE__ (assert's message) names the file as given, not the temporary directory: the
+    // directory's name differs from process to process, and with it the program's strings, so
+    // two processes compiled one source to different code (a Dask worker refused it).
+    CLoadOptions named = opts;
+    named.clangArgs.push_back("-fmacro-prefix-map=" + dir.string() + "/=");
     std::shared_ptr<Program> p;
     try {
-        p = loadCAs(file.string(), opts, fileName);
+        p = loadCAs(file.string(), named, fileName);
     } catch (...) {
         std::error_code ec;
         fs::remove_all(dir, ec);
