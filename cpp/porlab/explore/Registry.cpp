@@ -242,7 +242,9 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and a leaf (a data-centric class) is executed only when its value-centric key, "
          "computed from its events, is new (the walk is symbolic over data-centric classes); "
-         "error traces (a failure, a race) are one per reads-from class, as rf reports them",
+         "error traces (a failure, a race) are one per reads-from class, as rf reports them; "
+         "programs rf refuses (a destroyed mutex, a write racing with a free) are explored by "
+         "optimal and the first trace per class reported (stat fallback_optimal)",
          true,
          exploreValueCentric,
          {kThread}},
@@ -253,7 +255,9 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "design: rf gives one trace per reads-from class, a decision tree orients the "
          "conflicting pairs outside the preselected thread (a linearisation search checks each "
          "choice), and the witness of every leaf (one data-centric class) is executed; error "
-         "traces (a failure, a race) are one per reads-from class, as rf reports them",
+         "traces (a failure, a race) are one per reads-from class, as rf reports them; programs "
+         "rf refuses (a destroyed mutex, a write racing with a free) are explored by optimal "
+         "and the first trace per class reported (stat fallback_optimal)",
          true,
          exploreDataCentric,
          {kThread}},
