@@ -65,7 +65,7 @@ bool RvfSmc::extend(std::vector<std::int32_t>& sl,
                 if (rep_.stop()) return false;
                 auto out = exec_->step(t);
                 rep_.countEvent();
-                Step s;
+                Step s = newStep();
                 s.ev = out.front();
                 s.out.assign(out.begin(), out.end());
                 s.fails = hasError(out);
@@ -229,6 +229,8 @@ void RvfSmc::startRead(Frame& f) {
     // Lines 20-21: visible writes not forbidden by C, grouped by value (per write for
     // reads-from SMC).
     auto& groups = f.groups;
+    // (the sets' buffers are kept for the next reads: a read's sets are made at every node)
+    for (auto& g : groups) groupPool_.push_back(std::move(g.second));
     groups.clear();
     const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
     f.live = live;
@@ -243,9 +245,16 @@ void RvfSmc::startRead(Frame& f) {
         auto g = ro_.perWrite && !live ? groups.end()
                                        : std::find_if(groups.begin(), groups.end(),
                                                       [&](const auto& e) { return e.first == v; });
-        if (g == groups.end())
-            groups.push_back({v, {w}});
-        else
+        if (g == groups.end()) {
+            std::vector<WriteRef> set;
+            if (!groupPool_.empty()) {
+                set = std::move(groupPool_.back());
+                groupPool_.pop_back();
+                set.clear();
+            }
+            set.push_back(w);
+            groups.emplace_back(v, std::move(set));
+        } else
             g->second.push_back(w);
     }
     if (!ro_.perWrite)
@@ -290,7 +299,7 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     // ---- the body of the per-read loop (one child) -------------------------------------------
     auto out = exec_->step(r.t, live ? std::nullopt : std::optional<Value>(v));
     rep_.countEvent();
-    Step s;
+    Step s = newStep();
     s.ev = out.front();
     s.out.assign(out.begin(), out.end());
     s.fails = hasError(out);

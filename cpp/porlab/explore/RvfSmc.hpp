@@ -412,7 +412,8 @@ class RvfSmc {
     // redo), and *changed tells whether that step's write part came or went.
     [[nodiscard]] bool replay(std::span<const ThreadId> witness, ThreadId fresh = -1,
                               bool* changed = nullptr) {
-        std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
+        std::vector<std::int32_t>& cnt = replayCnt_;
+        cnt.assign(static_cast<std::size_t>(T_), 0);
         const std::size_t from = replayStart(cnt);
         for (std::size_t k = from; k < witness.size(); ++k) {
             const ThreadId t = witness[k];
@@ -570,7 +571,24 @@ class RvfSmc {
             if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
         }
         reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
-        if (st.size() > n) st.resize(n);
+        while (st.size() > n) {
+            stepPool_.push_back(std::move(st.back()));
+            st.pop_back();
+        }
+    }
+    // A fresh step whose vectors reuse the capacity of a dropped one: steps are made and dropped
+    // at every child of every node, and allocating their vectors each time cost a tenth of rf's
+    // time on small programs.
+    [[nodiscard]] Step newStep() {
+        Step s;
+        if (stepPool_.empty()) return s;
+        Step& old = stepPool_.back();
+        s.out = std::move(old.out);
+        s.good = std::move(old.good);
+        stepPool_.pop_back();
+        s.out.clear();
+        s.good.clear();
+        return s;
     }
 
     [[nodiscard]] const std::int32_t* poClock(ThreadId t, std::int32_t i) const {
@@ -727,8 +745,9 @@ class RvfSmc {
     // A write is also hidden from r by a read of r's causal past that comes after it and reads
     // another write (reads-from SMC), or whose good writes do not include it (RVF, saturate):
     // every witness puts that other write between.
-    [[nodiscard]] std::vector<WriteRef> visibleWrites(const Pending& r,
-                                                      const std::vector<std::int32_t>& sl);
+    // (The result is a buffer of the explorer's, valid until the next call.)
+    [[nodiscard]] const std::vector<WriteRef>& visibleWrites(const Pending& r,
+                                                             const std::vector<std::int32_t>& sl);
 
     // Does a read of loc in the causal past `past` come after write w and read another write
     // (RVF: have good writes without w)? Per thread, the reads after w are the latest ones
@@ -768,8 +787,12 @@ class RvfSmc {
     std::vector<char> inF_, threadF_;
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
-    std::vector<PrefixSnap> prefixSnaps_;                             // see enterChild
-    std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
+    std::vector<WriteRef> visBuf_;                                    // visibleWrites' result
+    std::vector<Step> stepPool_;                    // dropped steps, for their buffers (newStep)
+    std::vector<std::vector<WriteRef>> groupPool_;  // startRead: dropped good-writes sets
+    std::vector<std::int32_t> replayCnt_;           // replay's step counts
+    std::vector<PrefixSnap> prefixSnaps_;           // see enterChild
+    std::vector<ChildSnaps> childSnaps_;            // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
     const PrefixSnap* replayFrom_ = nullptr;  // the next replay starts from it
     std::uint64_t replayedFromSnap_ = 0;

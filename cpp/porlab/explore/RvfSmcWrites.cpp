@@ -71,7 +71,8 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     reg_[tu] = i + 1;
 }
 
-std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<std::int32_t>& sl) {
+const std::vector<WriteRef>& RvfSmc::visibleWrites(const Pending& r,
+                                                   const std::vector<std::int32_t>& sl) {
     // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
     const auto T = static_cast<std::size_t>(T_);
     // (scratch buffers kept between calls: this runs for every pending read of every node)
@@ -86,7 +87,8 @@ std::vector<WriteRef> RvfSmc::visibleWrites(const Pending& r, const std::vector<
         past.assign(c, c + T_);
     }
     past[static_cast<std::size_t>(t)] = sl[t];
-    std::vector<WriteRef> vis;
+    std::vector<WriteRef>& vis = visBuf_;
+    vis.clear();
     if (!locLists_[static_cast<std::size_t>(r.ev.loc)]) {
         vis.push_back(kInitWrite);
         return vis;
