@@ -221,6 +221,7 @@ bool RvfSmc::advance(Frame& f) {
 void RvfSmc::startRead(Frame& f) {
     const Pending& r = f.mutate[f.k];
     const std::vector<std::int32_t>& sl = f.sl;
+    if (f.k == 0) newNodeSaturation(depth_ - 1);
     f.inRead = true;
     f.g = 0;
     f.ridx = sl[r.t];
@@ -331,6 +332,13 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
+    } else if (ro_.fastPaths && ro_.perWrite && !live && good.size() == 1 &&
+               saturationRefutes(f, r.t, ridx, good.front(), rs)) {
+        ++satRefuted_;  // no witness: the node's saturated order refutes the child
+        if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
+            throw std::logic_error(
+                "rf: internal error: the saturated order refuted a child "
+                "that has a witness");
     } else {
         auxBuf_.clear();
         for (const Performed& p : order_) auxBuf_.push_back(p.t);

@@ -127,6 +127,9 @@ struct RvfOptions {
     // without the exact search (the node's own trace as a witness, the saturated order's
     // linearisation); classic asks VerifySC's search every time (kept for ablation).
     bool fastPaths = true;
+    // Tests: every child the node's saturated order refutes (saturationRefutes) is checked by
+    // VerifySC as well, and a witness found there is an internal error.
+    bool checkRefutations = false;
     rvf::VscOptions vsc;
 };
 
@@ -197,6 +200,8 @@ class RvfSmc {
         s["verifysc_postponed"] = static_cast<double>(postponed_);
         s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
         s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
+        s["saturation_refutations"] = static_cast<double>(satRefuted_);
+        s["saturations"] = static_cast<double>(satComputed_);
         s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
         s["nodes"] = static_cast<double>(nodes_);
         s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
@@ -734,6 +739,37 @@ class RvfSmc {
     // After that child (its subtree explored, or no witness): the parent's trace and steps back.
     void afterChild(Frame& f);
 
+    // ---- the node's saturated order (RvfSmcSaturate.cpp) --------------------------------------
+    //
+    // Reads-from SMC: a child adds one read r with one source w to its node's events X. Every
+    // witness of the child, restricted to X, is a witness of X, so it linearises X's saturated
+    // order P (VerifySC's closure: program order, reads-from, the coherence edges they force).
+    // P is computed once per node, when its first child would ask VerifySC (most nodes never
+    // do), and kept for its other children (the frame's reads all mutate the same X). A child is
+    // refuted without VerifySC when P and what r itself forces put a write of r's location
+    // between w and r: r's predecessors are its program-order predecessor, w and, when r also
+    // writes (a read-modify-write), every read of the location whose source comes before r (it
+    // must read before r overwrites). These are closure edges of the child's instance, so a
+    // refutation is one VerifySC's closure would make (checkRefutations asserts it); what needs
+    // the closure's further rounds still goes to VerifySC.
+    struct NodeSaturation {
+        bool tried = false;  // computed (or found too big) for the frame's current node
+        bool ok = false;
+        rvf::Saturation sat;
+    };
+    // A node's saturated order is kept only up to this many clock entries (events x threads):
+    // a frame keeps it while its subtree runs, and a path is as deep as the execution is long.
+    static constexpr std::size_t kMaxSaturation = 4096;
+    // The frame at `depth` starts a new node: its saturated order is not known yet.
+    void newNodeSaturation(std::size_t depth) {
+        if (sats_.size() <= depth) sats_.resize(depth + 1);
+        sats_[depth].tried = false;
+    }
+    // Does the saturated order of frame f's node refute the child where thread t's step ridx
+    // (rs, pushed, not yet performed) reads w?
+    [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx, WriteRef w,
+                                         const Step& rs);
+
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
     // The writes of r's location r may read: those not in r's program-order (causal) past, and
@@ -791,8 +827,11 @@ class RvfSmc {
     std::vector<Step> stepPool_;                    // dropped steps, for their buffers (newStep)
     std::vector<std::vector<WriteRef>> groupPool_;  // startRead: dropped good-writes sets
     std::vector<std::int32_t> replayCnt_;           // replay's step counts
-    std::vector<PrefixSnap> prefixSnaps_;           // see enterChild
-    std::vector<ChildSnaps> childSnaps_;            // by frame: what its current child changed
+    std::vector<NodeSaturation> sats_;              // by frame: its node's saturated order
+    std::vector<std::int32_t> satClock_;            // saturationRefutes: the new read's clock
+    std::uint64_t satRefuted_ = 0, satComputed_ = 0;
+    std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
+    std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
     const PrefixSnap* replayFrom_ = nullptr;  // the next replay starts from it
     std::uint64_t replayedFromSnap_ = 0;
