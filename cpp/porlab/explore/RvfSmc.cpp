@@ -221,7 +221,6 @@ bool RvfSmc::advance(Frame& f) {
 void RvfSmc::startRead(Frame& f) {
     const Pending& r = f.mutate[f.k];
     const std::vector<std::int32_t>& sl = f.sl;
-    if (f.k == 0) newNodeSaturation(depth_ - 1);
     f.inRead = true;
     f.g = 0;
     f.ridx = sl[r.t];

@@ -181,6 +181,7 @@ class RvfSmc {
             spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
             reg_.assign(static_cast<std::size_t>(T_), 0);
             clk_.assign(static_cast<std::size_t>(T_), {});
+            satClk_.assign(static_cast<std::size_t>(T_), {});
             prevDiff_.assign(static_cast<std::size_t>(T_), {});
             src_.assign(static_cast<std::size_t>(T_), {});
             locLists_.clear();
@@ -201,7 +202,6 @@ class RvfSmc {
         s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
         s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
         s["saturation_refutations"] = static_cast<double>(satRefuted_);
-        s["saturations"] = static_cast<double>(satComputed_);
         s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
         s["nodes"] = static_cast<double>(nodes_);
         s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
@@ -739,34 +739,34 @@ class RvfSmc {
     // After that child (its subtree explored, or no witness): the parent's trace and steps back.
     void afterChild(Frame& f);
 
-    // ---- the node's saturated order (RvfSmcSaturate.cpp) --------------------------------------
+    // ---- saturated clocks (RvfSmcSaturate.cpp) -------------------------------------------------
     //
     // Reads-from SMC: a child adds one read r with one source w to its node's events X. Every
-    // witness of the child, restricted to X, is a witness of X, so it linearises X's saturated
-    // order P (VerifySC's closure: program order, reads-from, the coherence edges they force).
-    // P is computed once per node, when its first child would ask VerifySC (most nodes never
-    // do), and kept for its other children (the frame's reads all mutate the same X). A child is
-    // refuted without VerifySC when P and what r itself forces put a write of r's location
-    // between w and r: r's predecessors are its program-order predecessor, w and, when r also
-    // writes (a read-modify-write), every read of the location whose source comes before r (it
-    // must read before r overwrites). These are closure edges of the child's instance, so a
-    // refutation is one VerifySC's closure would make (checkRefutations asserts it); what needs
-    // the closure's further rounds still goes to VerifySC.
-    struct NodeSaturation {
-        bool tried = false;  // computed (or found too big) for the frame's current node
-        bool ok = false;
-        rvf::Saturation sat;
-    };
-    // A node's saturated order is kept only up to this many clock entries (events x threads):
-    // a frame keeps it while its subtree runs, and a path is as deep as the execution is long.
-    static constexpr std::size_t kMaxSaturation = 4096;
-    // The frame at `depth` starts a new node: its saturated order is not known yet.
-    void newNodeSaturation(std::size_t depth) {
-        if (sats_.size() <= depth) sats_.resize(depth + 1);
-        sats_[depth].tried = false;
+    // witness of the child, restricted to X, is a witness of X, so it linearises every order
+    // that all witnesses of X do. The saturated clocks are such an order, kept per step like
+    // the causal clocks (computed when a step is registered, dropped with it: the exploration's
+    // push and pop): program order, spawn and join, reads-from, and the coherence edges that
+    // point to the new step, which are the ones that can be known then: a write e of location
+    // x comes after every read of x whose source comes before e (that read would otherwise read
+    // e or a later write). (Edges that point back to an earlier step, such as a write before r
+    // coming before r's source, are left out: the order is weaker than VerifySC's closure, so
+    // what it refutes the closure refutes too.) A child is refuted without VerifySC when a write
+    // of r's location comes after w and before r in that order (with r's own clock: its
+    // predecessor, w and, for a read-modify-write, the reads its write must come after).
+    // checkRefutations asserts that VerifySC finds no witness either. A worker that explores a
+    // subtree rebuilds them by registering the subtree root's steps, as it does the causal
+    // clocks.
+    [[nodiscard]] const std::int32_t* satClock(ThreadId t, std::int32_t i) const {
+        const auto T = static_cast<std::size_t>(T_);
+        return &satClk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
     }
-    // Does the saturated order of frame f's node refute the child where thread t's step ridx
-    // (rs, pushed, not yet performed) reads w?
+    // (registerStep, reads-from SMC with engine=saturate)
+    void registerSat(ThreadId t, std::int32_t i, const Step& s);
+    // Joins into clock c the clocks of the reads of x whose source is before c (not `self`),
+    // until none is left: the reads that a write with clock c must come after.
+    void satJoinEarlierReads(LocId x, WriteRef self, std::int32_t* c) const;
+    // Does the order refute the child of frame f where thread t's step ridx (rs, pushed, not
+    // yet registered) reads w?
     [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx, WriteRef w,
                                          const Step& rs);
 
@@ -824,12 +824,12 @@ class RvfSmc {
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
     std::vector<WriteRef> visBuf_;                                    // visibleWrites' result
-    std::vector<Step> stepPool_;                    // dropped steps, for their buffers (newStep)
-    std::vector<std::vector<WriteRef>> groupPool_;  // startRead: dropped good-writes sets
-    std::vector<std::int32_t> replayCnt_;           // replay's step counts
-    std::vector<NodeSaturation> sats_;              // by frame: its node's saturated order
-    std::vector<std::int32_t> satClock_;            // saturationRefutes: the new read's clock
-    std::uint64_t satRefuted_ = 0, satComputed_ = 0;
+    std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
+    std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
+    std::vector<std::int32_t> replayCnt_;            // replay's step counts
+    std::vector<std::vector<std::int32_t>> satClk_;  // saturated clocks, like clk_
+    std::vector<std::int32_t> satBuf_;               // saturationRefutes: the new read's clock
+    std::uint64_t satRefuted_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace

@@ -29,27 +29,6 @@ class Solver {
     }
     [[nodiscard]] const std::vector<ThreadId>& witness() const { return seq_; }
 
-    // The closure alone, its clocks copied out (seq_, the last witness, is not touched).
-    bool saturation(const Instance& inst, const VscOptions& opts, Saturation& out) {
-        inst_ = &inst;
-        opts_ = &opts;
-        VscStats none;
-        stats_ = &none;
-        steps_ = inst.steps;
-        T_ = static_cast<int>(inst.len.size());
-        L_ = inst.numLocs;
-        vc_.clear();
-        interrupted_ = false;
-        index();
-        const bool ok = closure() && !interrupted_;
-        stats_ = nullptr;
-        if (!ok) return false;
-        out.T = T_;
-        out.off.assign(off_.begin(), off_.end());
-        out.vc.assign(vc_.begin(), vc_.end());
-        return true;
-    }
-
   private:
     bool solve() {
         index();
@@ -634,10 +613,6 @@ bool verifySC(const Instance& inst, const VscOptions& opts, VscStats& stats, Wor
     stats.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return ok;
-}
-
-bool saturate(const Instance& inst, const VscOptions& opts, Workspace& ws, Saturation& out) {
-    return ws.impl_->solver.saturation(inst, opts, out);
 }
 
 std::optional<std::vector<ThreadId>> verifySC(const Instance& inst, const VscOptions& opts,

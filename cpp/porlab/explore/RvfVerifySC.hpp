@@ -83,19 +83,6 @@ struct VscStats {
 // at every node: its buffers are sized by the instance, which grows along an exploration path,
 // and allocating them anew at every node (between the node's own allocations) fragmented the
 // heap until it grew with the square of the path's length.
-// The saturated order of an instance (VerifySC's closure at its fixpoint): program order, spawn
-// and join edges, reads-from and the coherence edges they force. Every witness linearises it.
-// As vector clocks: clock(t, i)[u] = how many of thread u's events are at or before step i of t.
-struct Saturation {
-    int T = 0;
-    std::vector<int> off;          // by thread: the id of its first event
-    std::vector<std::int32_t> vc;  // T per event
-    [[nodiscard]] const std::int32_t* clock(int t, int i) const {
-        return &vc[static_cast<std::size_t>(off[static_cast<std::size_t>(t)] + i) *
-                   static_cast<std::size_t>(T)];
-    }
-};
-
 class Workspace {
   public:
     Workspace();
@@ -108,7 +95,6 @@ class Workspace {
 
   private:
     friend bool verifySC(const Instance&, const VscOptions&, VscStats&, Workspace&);
-    friend bool saturate(const Instance&, const VscOptions&, Workspace&, Saturation&);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
@@ -116,10 +102,6 @@ class Workspace {
 // Is there a witness? (Then ws.witness() is one.)
 [[nodiscard]] bool verifySC(const Instance& inst, const VscOptions& opts, VscStats& stats,
                             Workspace& ws);
-// The saturated order of the instance (false: the closure refutes it, or the call was
-// interrupted). Leaves the witness of the last verifySC call as it was.
-[[nodiscard]] bool saturate(const Instance& inst, const VscOptions& opts, Workspace& ws,
-                            Saturation& out);
 // A witness (the threads of its events in order) or nothing.
 [[nodiscard]] std::optional<std::vector<ThreadId>> verifySC(const Instance& inst,
                                                             const VscOptions& opts,

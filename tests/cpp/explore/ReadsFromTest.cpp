@@ -21,6 +21,7 @@
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/PartitionSizes.hpp"
+#include "porlab/explore/RvfSmc.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 
 using namespace porlab;
@@ -365,6 +366,51 @@ TEST(ReadsFromRfSmc, InsertedWitnessesAreExact) {
     EXPECT_GT(inPlace, 0.0);
     EXPECT_GT(postponed, 0.0);
     EXPECT_GT(fromSnap, 0.0);  // (replays that start from an ancestor's state, enterChild)
+}
+
+// The saturated clocks (RvfSmcSaturate.cpp) refute children before VerifySC. With
+// checkRefutations every refuted child goes to VerifySC as well, which throws if it finds a
+// witness (a refutation that drops a class): on the random families the refutations agree
+// with VerifySC's closure and search, the classes stay exact, and the path is taken (without
+// it, or with refutations that VerifySC would not make, this fails). The closure rejects fewer
+// children than without the path (engine=classic, whose clocks VerifySC alone decides).
+TEST(ReadsFromRfSmc, SaturatedClocksRefuteOnlyInfeasibleChildren) {
+    const int n = std::max(1, randomProgramCount() / 5);
+    double refuted = 0, rejected = 0, classicRejected = 0;
+    int bad = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t seed = 7000000 + static_cast<std::uint64_t>(i);
+        auto p = testprog::randomProgram(
+            seed, i % 2 ? testprog::syncHeavyOptions() : testprog::RandomProgramOptions{});
+        const auto o = rfOracle(*p);
+        ExploreResult r;
+        rvfsmc::RvfOptions ro;
+        ro.perWrite = true;
+        ro.checkRefutations = true;
+        ExploreOptions opts;
+        ClassCounter cc;
+        opts.onTrace = [&](const Trace& t) { cc.add(t); };
+        try {
+            rvfsmc::RvfSmc(*p, opts, r, ro).run();
+        } catch (const std::exception& e) {
+            if (++bad <= 5) ADD_FAILURE() << "seed " << seed << ": " << e.what();
+            continue;
+        }
+        if ((r.complete != o.complete.size() || r.outcomes != o.run.outcomes ||
+             cc.duplicates(Equivalence::ReadsFrom) != 0) &&
+            ++bad <= 5)
+            ADD_FAILURE() << "seed " << seed << ": " << r.complete << " traces, "
+                          << o.complete.size() << " rf classes";
+        refuted += r.stats.at("saturation_refutations");
+        rejected += r.stats.at("closure_rejections");
+        ExploreOptions classic;
+        classic.params["engine"] = "classic";
+        const auto c = explore(*p, "rf", classic);
+        EXPECT_EQ(c.stats.at("saturation_refutations"), 0.0);
+        classicRejected += c.stats.at("closure_rejections");
+    }
+    EXPECT_GT(refuted, 0.0);
+    EXPECT_LT(rejected, classicRejected);
 }
 
 // The ablations change the work, never the classes.
