@@ -216,6 +216,23 @@ def test_shared_c_programs_conform(name: str, defines: dict[str, int], unroll: i
     assert rf.outcomes == classic.outcomes == oracle.outcomes
 
 
+def test_saturated_clocks_refute_children_before_verifysc() -> None:
+    """dq-wsq(2,2): rf's saturated clocks (program order, reads-from and the coherence edges
+    each new step forces) refute the children that VerifySC's closure would reject, before any
+    call; the classes and outcomes stay those of the classic engine (VerifySC decides every
+    child there) and of optimal (the two partitions are equal on this program)."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "dq_wsq.c"),
+                         defines={"N": 2, "THIEVES": 2})
+    rf = porlab.explore(prog, "rf")
+    classic = porlab.explore(prog, "rf", engine="classic")
+    assert rf.complete == classic.complete == porlab.explore(prog, "optimal").complete
+    assert rf.outcomes == classic.outcomes
+    assert classic.stats["saturation_refutations"] == 0
+    assert rf.stats["saturation_refutations"] > 0
+    assert rf.stats["closure_rejections"] < classic.stats["closure_rejections"]
+    assert rf.stats["verifysc_calls"] < classic.stats["verifysc_calls"]
+
+
 # Two threads that each raise a flag and spin while the other's is up (a livelock, as written):
 # every execution where both spin is cut at max_execution_events, a total over all threads.
 LIVELOCK = """
