@@ -141,11 +141,14 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     // Line 1: extend with every event that reads nothing.
     std::vector<std::int32_t>& sl = f.sl;
     sl = xlen;
-    std::vector<std::pair<ThreadId, LocId>> extWrites;
+    // (buffers of the explorer's: a node's are done with before the next node is entered)
+    std::vector<std::pair<ThreadId, LocId>>& extWrites = extWritesBuf_;
+    extWrites.clear();
     if (!extend(sl, extWrites)) return false;
     if (!killable_.empty()) checkKillRaces(sl);  // (no kill seen yet: nothing to check)
     // Enabled reads: the pending read-like event of every thread that is not done.
-    std::vector<Pending> pend;
+    std::vector<Pending>& pend = pendBuf_;
+    pend.clear();
     bool nonBlocking = false;
     for (ThreadId t = 0; t < T_; ++t) {
         if (exec_->status(t) != ThreadStatus::Ready) continue;
@@ -186,9 +189,17 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     }
     if (pend.empty()) return false;
     // Entries of reads already executed never match again: not copied along the path.
-    f.Cn.clear();
-    for (const CausalEntry& e : C)
-        if (e.idx >= sl[e.t]) f.Cn.push_back(e);
+    // (assigned in place: the frame's entries keep their buffers from its earlier nodes)
+    std::size_t m = 0;
+    for (const CausalEntry& e : C) {
+        if (e.idx < sl[e.t]) continue;
+        if (m < f.Cn.size())
+            f.Cn[m] = e;
+        else
+            f.Cn.push_back(e);
+        ++m;
+    }
+    f.Cn.resize(m);
     f.backtrack = true;
     f.firstChild = true;
     f.k = 0;

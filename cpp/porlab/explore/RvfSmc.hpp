@@ -570,6 +570,7 @@ class RvfSmc {
     void truncateSteps(ThreadId t, std::size_t n) {
         const auto tu = static_cast<std::size_t>(t);
         auto& st = steps_[tu];
+        if (st.size() <= n) return;  // (most threads, after most children: nothing to drop)
         for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
             const Step& s = st[i];
             if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
@@ -824,11 +825,13 @@ class RvfSmc {
     std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
     std::vector<WriteRef> visBuf_;                                    // visibleWrites' result
-    std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
-    std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
-    std::vector<std::int32_t> replayCnt_;            // replay's step counts
-    std::vector<std::vector<std::int32_t>> satClk_;  // saturated clocks, like clk_
-    std::vector<std::int32_t> satBuf_;               // saturationRefutes: the new read's clock
+    std::vector<Step> stepPool_;                    // dropped steps, for their buffers (newStep)
+    std::vector<std::vector<WriteRef>> groupPool_;  // startRead: dropped good-writes sets
+    std::vector<std::int32_t> replayCnt_;           // replay's step counts
+    std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
+    std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
+    std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
+    std::vector<std::int32_t> satBuf_;  // saturationRefutes: the new read's clock
     std::uint64_t satRefuted_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
