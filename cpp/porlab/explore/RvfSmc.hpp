@@ -41,16 +41,19 @@
 //    a child's witness is sought in its parent's trace: the new read inserted just before the
 //    write that ends its source's segment, or moved before the causal future of the writes
 //    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
-//    read that writes nothing needs no replay either (performedAt). `classic` runs the search
-//    every time (ablation).
+//    read that writes nothing needs no replay either (performedAt). For reads-from SMC, a
+//    child that the saturated clocks refute (kept per step along the exploration: program
+//    order, reads-from and the coherence edges each new step forces; RvfSmcSaturate.cpp)
+//    costs no call either. `classic` runs the search every time (ablation).
 //
 // The recursion runs on an explicit stack of frames (RvfSmc::explore, Frame): a path is as deep as
 // an execution is long, and the explorer needs no big stack (ExplorerInfo::bigStack is false).
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
-// visible writes of a read) and RvfSmcReport.cpp (error traces, maximal traces and final
-// memory, kill races).
+// visible writes of a read), RvfSmcReport.cpp (error traces, maximal traces and final
+// memory, kill races), RvfSmcReplay.cpp (replays from an ancestor's state) and
+// RvfSmcSaturate.cpp (saturated clocks).
 #pragma once
 
 #include <algorithm>
@@ -242,20 +245,7 @@ class RvfSmc {
     // before it: its fault depends on its order with another event (in C, a plain write to a
     // block that a free or the end of a stack frame kills), which a recursion on reads-from
     // cannot tell apart.
-    [[noreturn]] void unorderedFault(const Event& e) const {
-        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
-        std::string at;
-        if (e.pos.line && e.pos.file < info_->files.size())
-            at = " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
-        throw UnsupportedError(
-            explorer + ": program '" + info_->name + "': whether the " + std::string(name(e.kind)) +
-            at +
-            " faults depends on its order with another event, not on a value it reads (a "
-            "write to memory that a free or the end of a stack frame kills concurrently); " +
-            explorer +
-            " explores reads-from only and cannot tell these executions apart (use naive, "
-            "source or optimal)");
-    }
+    [[noreturn]] void unorderedFault(const Event& e) const;
 
     // The initial value of a location. A C program creates locations as they are first used (a
     // malloc'd block's start uninitialised, a thread-local's copy with its initialiser): the
@@ -278,18 +268,7 @@ class RvfSmc {
     // wrongly.
     void checkKillRaces(const std::vector<std::int32_t>& sl);
 
-    [[noreturn]] void raceWithKill(const Event& kill, const Event& write) const {
-        const std::string explorer = ro_.perWrite ? "rf" : "rvf";
-        auto at = [&](const Event& e) {
-            if (!e.pos.line || e.pos.file >= info_->files.size()) return std::string();
-            return " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
-        };
-        throw UnsupportedError(
-            explorer + ": program '" + info_->name + "': the free (or end of a stack frame)" +
-            at(kill) + " races with the write" + at(write) + " to the same memory; whether the " +
-            "write faults depends on their order, not on a value it reads, and " + explorer +
-            " explores reads-from only (use naive, source or optimal)");
-    }
+    [[noreturn]] void raceWithKill(const Event& kill, const Event& write) const;
 
     // ---- liveness reads -----------------------------------------------------------------------
     //
@@ -568,34 +547,14 @@ class RvfSmc {
 
     // Thread t keeps its first n steps.
     void truncateSteps(ThreadId t, std::size_t n) {
-        const auto tu = static_cast<std::size_t>(t);
-        auto& st = steps_[tu];
-        if (st.size() <= n) return;  // (most threads, after most children: nothing to drop)
-        for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
-            const Step& s = st[i];
-            if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
-            if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
-        }
-        reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
-        while (st.size() > n) {
-            stepPool_.push_back(std::move(st.back()));
-            st.pop_back();
-        }
+        // (most threads, after most children: nothing to drop)
+        if (steps_[static_cast<std::size_t>(t)].size() > n) dropSteps(t, n);
     }
+    void dropSteps(ThreadId t, std::size_t n);
     // A fresh step whose vectors reuse the capacity of a dropped one: steps are made and dropped
     // at every child of every node, and allocating their vectors each time cost a tenth of rf's
     // time on small programs.
-    [[nodiscard]] Step newStep() {
-        Step s;
-        if (stepPool_.empty()) return s;
-        Step& old = stepPool_.back();
-        s.out = std::move(old.out);
-        s.good = std::move(old.good);
-        stepPool_.pop_back();
-        s.out.clear();
-        s.good.clear();
-        return s;
-    }
+    [[nodiscard]] Step newStep();
 
     [[nodiscard]] const std::int32_t* poClock(ThreadId t, std::int32_t i) const {
         const auto T = static_cast<std::size_t>(T_);
@@ -740,23 +699,12 @@ class RvfSmc {
     // After that child (its subtree explored, or no witness): the parent's trace and steps back.
     void afterChild(Frame& f);
 
-    // ---- saturated clocks (RvfSmcSaturate.cpp) -------------------------------------------------
+    // ---- saturated clocks (RvfSmcSaturate.cpp, which says why they are sound) ----------------
     //
-    // Reads-from SMC: a child adds one read r with one source w to its node's events X. Every
-    // witness of the child, restricted to X, is a witness of X, so it linearises every order
-    // that all witnesses of X do. The saturated clocks are such an order, kept per step like
-    // the causal clocks (computed when a step is registered, dropped with it: the exploration's
-    // push and pop): program order, spawn and join, reads-from, and the coherence edges that
-    // point to the new step, which are the ones that can be known then: a write e of location
-    // x comes after every read of x whose source comes before e (that read would otherwise read
-    // e or a later write). (Edges that point back to an earlier step, such as a write before r
-    // coming before r's source, are left out: the order is weaker than VerifySC's closure, so
-    // what it refutes the closure refutes too.) A child is refuted without VerifySC when a write
-    // of r's location comes after w and before r in that order (with r's own clock: its
-    // predecessor, w and, for a read-modify-write, the reads its write must come after).
-    // checkRefutations asserts that VerifySC finds no witness either. A worker that explores a
-    // subtree rebuilds them by registering the subtree root's steps, as it does the causal
-    // clocks.
+    // Reads-from SMC, engine=saturate: per step, like the causal clocks, an order that every
+    // witness of the node's children linearises (program order, spawn/join, reads-from, and the
+    // coherence edges that point to the step); a child whose source it hides is refuted without
+    // VerifySC.
     [[nodiscard]] const std::int32_t* satClock(ThreadId t, std::int32_t i) const {
         const auto T = static_cast<std::size_t>(T_);
         return &satClk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];

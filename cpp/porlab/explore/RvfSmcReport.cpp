@@ -5,6 +5,34 @@
 
 namespace porlab::rvfsmc {
 
+void RvfSmc::unorderedFault(const Event& e) const {
+    const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+    std::string at;
+    if (e.pos.line && e.pos.file < info_->files.size())
+        at = " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+    throw UnsupportedError(
+        explorer + ": program '" + info_->name + "': whether the " + std::string(name(e.kind)) +
+        at +
+        " faults depends on its order with another event, not on a value it reads (a "
+        "write to memory that a free or the end of a stack frame kills concurrently); " +
+        explorer +
+        " explores reads-from only and cannot tell these executions apart (use naive, "
+        "source or optimal)");
+}
+
+void RvfSmc::raceWithKill(const Event& kill, const Event& write) const {
+    const std::string explorer = ro_.perWrite ? "rf" : "rvf";
+    auto at = [&](const Event& e) {
+        if (!e.pos.line || e.pos.file >= info_->files.size()) return std::string();
+        return " at " + info_->files[e.pos.file] + ":" + std::to_string(e.pos.line);
+    };
+    throw UnsupportedError(
+        explorer + ": program '" + info_->name + "': the free (or end of a stack frame)" +
+        at(kill) + " races with the write" + at(write) + " to the same memory; whether the " +
+        "write faults depends on their order, not on a value it reads, and " + explorer +
+        " explores reads-from only (use naive, source or optimal)");
+}
+
 void RvfSmc::checkKillRaces(const std::vector<std::int32_t>& sl) {
     for (ThreadId tf = 0; tf < T_; ++tf)
         for (std::int32_t f = 0; f < sl[tf]; ++f) {

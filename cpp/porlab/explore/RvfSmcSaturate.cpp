@@ -1,6 +1,21 @@
 // SPDX-License-Identifier: MIT
-// Reads-from SMC: children refuted by the saturated order of their node's events, without
-// VerifySC (see RvfSmc.hpp, "saturated clocks").
+// Reads-from SMC: children refuted by saturated clocks, without VerifySC.
+//
+// A child adds one read r with one source w to its node's events X. Every
+// witness of the child, restricted to X, is a witness of X, so it linearises every order
+// that all witnesses of X do. The saturated clocks are such an order, kept per step like
+// the causal clocks (computed when a step is registered, dropped with it: the exploration's
+// push and pop): program order, spawn and join, reads-from, and the coherence edges that
+// point to the new step, which are the ones that can be known then: a write e of location
+// x comes after every read of x whose source comes before e (that read would otherwise read
+// e or a later write). (Edges that point back to an earlier step, such as a write before r
+// coming before r's source, are left out: the order is weaker than VerifySC's closure, so
+// what it refutes the closure refutes too.) A child is refuted without VerifySC when a write
+// of r's location comes after w and before r in that order (with r's own clock: its
+// predecessor, w and, for a read-modify-write, the reads its write must come after).
+// checkRefutations asserts that VerifySC finds no witness either. A worker that explores a
+// subtree rebuilds them by registering the subtree root's steps, as it does the causal
+// clocks.
 #include "porlab/explore/RvfSmc.hpp"
 
 namespace porlab::rvfsmc {

@@ -72,6 +72,33 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     reg_[tu] = i + 1;
 }
 
+void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
+    const auto tu = static_cast<std::size_t>(t);
+    auto& st = steps_[tu];
+    for (auto i = static_cast<std::size_t>(reg_[tu]); i-- > n;) {
+        const Step& s = st[i];
+        if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
+        if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
+    }
+    reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
+    while (st.size() > n) {
+        stepPool_.push_back(std::move(st.back()));
+        st.pop_back();
+    }
+}
+
+Step RvfSmc::newStep() {
+    Step s;
+    if (stepPool_.empty()) return s;
+    Step& old = stepPool_.back();
+    s.out = std::move(old.out);
+    s.good = std::move(old.good);
+    stepPool_.pop_back();
+    s.out.clear();
+    s.good.clear();
+    return s;
+}
+
 const std::vector<WriteRef>& RvfSmc::visibleWrites(const Pending& r,
                                                    const std::vector<std::int32_t>& sl) {
     // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
