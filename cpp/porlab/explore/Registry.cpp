@@ -121,6 +121,7 @@ const std::vector<ExplorerOption> kRvfOptions = {
                            "consistency checks: saturate (the saturated reads-from order decides "
                            "most instances without VerifySC's search), classic (VerifySC's "
                            "search every time, for ablation)"),
+    kSplit,
 };
 
 std::deque<ExplorerInfo> builtinExplorers();
@@ -193,7 +194,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
          true, exploreRfSmc, kRvfOptions, true, true, /*ifaa=*/false,
-         /*bigStack=*/false},  // (its recursion is a work list: RvfSmc::explore)
+         /*bigStack=*/false, /*parallel=*/true},  // (its recursion is a work list: RvfSmc::explore)
         {"rf-graph",
          "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
@@ -233,7 +234,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
-         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false},
+         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false,
+         /*parallel=*/true},
         {"value-centric",
          "value-centric",
          "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "
