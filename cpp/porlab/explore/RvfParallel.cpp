@@ -49,6 +49,14 @@ void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
     task->causal = f.Cn;
     task->newT = t;
     task->killable = killable_;
+    task->reg = reg_;
+    task->clk = clk_;
+    task->prevDiff = prevDiff_;
+    task->src = src_;
+    for (const LocId l : usedLocs_) {
+        const LocLists& ll = *locLists_[static_cast<std::size_t>(l)];
+        task->lists.push_back({l, ll.writes, ll.reads});
+    }
     f.handed.push_back(task);
     pool_->donate(std::move(task));
 }
@@ -74,14 +82,19 @@ bool RvfSmc::joinHanded(Frame& f) {
 void RvfSmc::runTask(RvfTask& task) {
     steps_ = task.steps;
     spawnOf_ = task.spawnOf;
-    // Nothing registered: the replay of the witness registers the steps again (their clocks and
-    // lists are the same in every trace of the node).
-    std::fill(reg_.begin(), reg_.end(), 0);
-    for (auto& c : clk_) c.clear();
-    for (auto& c : prevDiff_) c.clear();
-    for (auto& c : src_) c.clear();
+    // The steps registered as the donor registered them (a step's clock and lists hold while it
+    // exists); the new read is registered by the replay, as in the donor's child.
+    reg_ = task.reg;
+    clk_ = task.clk;
+    prevDiff_ = task.prevDiff;
+    src_ = task.src;
     for (const LocId l : usedLocs_) locLists_[static_cast<std::size_t>(l)].reset();
     usedLocs_.clear();
+    for (const RvfTask::Lists& tl : task.lists) {
+        LocLists& ll = lists(tl.loc);
+        ll.writes = tl.writes;
+        ll.reads = tl.reads;
+    }
     order_.clear();
     depth_ = 0;
     ancestors_.clear();
@@ -92,7 +105,7 @@ void RvfSmc::runTask(RvfTask& task) {
     anyFail_ = false;
     killable_ = task.killable;  // (no more than one job knows here: see RvfParallel.hpp)
     const std::uint64_t clock0 = sigClock_;
-    if (!exec_->failed()) explore(task.witness, task.xl, task.causal, task.newT);
+    explore(task.witness, task.xl, task.causal, task.newT);
     task.signals.clear();
     for (std::size_t x = 0; x < sigTime_.size(); ++x) {
         const auto& s = sigTime_[x];
@@ -117,6 +130,10 @@ void RvfPool::donate(std::shared_ptr<RvfTask> t) {
         for (const Step& s : st)
             bytes += sizeof(Step) + s.out.size() * sizeof(Event) + s.good.size() * sizeof(WriteRef);
     }
+    for (const auto& c : t->clk) bytes += c.size() * sizeof(std::int32_t);
+    for (const auto& l : t->lists)
+        for (std::size_t u = 0; u < l.writes.size(); ++u)
+            bytes += (l.writes[u].size() + l.reads[u].size()) * sizeof(std::int32_t);
     tasks.fetch_add(1, std::memory_order_relaxed);
     taskSteps.fetch_add(steps, std::memory_order_relaxed);
     taskBytes.fetch_add(bytes, std::memory_order_relaxed);

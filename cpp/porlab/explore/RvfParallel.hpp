@@ -48,6 +48,17 @@ struct RvfTask {
     CausalMap causal;
     ThreadId newT = -1;
     std::vector<char> killable;
+    // The donor's registration of those steps (RvfSmc::registerStep: clocks, sources, the
+    // per-location lists): a replay from scratch would register them in the witness's order,
+    // where (RVF) a read may come before some of its good writes.
+    std::vector<std::int32_t> reg;
+    std::vector<std::vector<std::int32_t>> clk, prevDiff;
+    std::vector<std::vector<WriteRef>> src;
+    struct Lists {
+        LocId loc = kNoLoc;
+        std::vector<std::vector<std::int32_t>> writes, reads;
+    };
+    std::vector<Lists> lists;
     // Filled by the worker that explored it.
     std::vector<std::pair<ThreadId, LocId>> signals;
     std::atomic<bool> done{false};
