@@ -27,7 +27,9 @@ bool isBudgetReason(const std::string& r) {
 
 // ---- RvfSmc's side ------------------------------------------------------------------------------
 
-bool RvfSmc::wantsHandOver() const { return level_ + 1 < RvfPool::kLevels && pool_->hungry(); }
+bool RvfSmc::wantsHandOver() const {
+    return level_ + 1 < RvfPool::kLevels && pool_->hungry() && pool_->shallow(depthBase_ + depth_);
+}
 
 bool RvfSmc::firstErrorClass(std::vector<std::int32_t>&& key) {
     if (pool_) return pool_->firstErrorClass(std::move(key));
@@ -48,6 +50,7 @@ void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
     task->xl = xl;
     task->causal = f.Cn;
     task->newT = t;
+    task->depth = depthBase_ + depth_;
     task->killable = killable_;
     task->reg = reg_;
     task->clk = clk_;
@@ -103,6 +106,7 @@ void RvfSmc::runTask(RvfTask& task) {
     snapBase_ = 0;
     replayFrom_ = nullptr;
     anyFail_ = false;
+    depthBase_ = task.depth;
     killable_ = task.killable;  // (no more than one job knows here: see RvfParallel.hpp)
     const std::uint64_t clock0 = sigClock_;
     explore(task.witness, task.xl, task.causal, task.newT);
@@ -119,6 +123,7 @@ void RvfSmc::runTask(RvfTask& task) {
 
 RvfPool::RvfPool(unsigned workers, std::uint64_t eager, RunTask run) : run_(std::move(run)) {
     eager_.store(static_cast<std::int64_t>(eager));
+    eagerMode_ = eager > 0;
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
 }
 

@@ -47,6 +47,7 @@ struct RvfTask {
     std::vector<std::int32_t> xl;
     CausalMap causal;
     ThreadId newT = -1;
+    std::size_t depth = 0;  // of the child node, from the root
     std::vector<char> killable;
     // The donor's registration of those steps (RvfSmc::registerStep: clocks, sources, the
     // per-location lists): a replay from scratch would register them in the witness's order,
@@ -79,6 +80,17 @@ class RvfPool {
         return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) ||
                eager_.load(std::memory_order_relaxed) > 0;
     }
+    // Should a child node at depth d (nodes from the root) be handed over? Deep nodes have small
+    // subtrees, whose hand-over (a copy and a replay from the initial state) costs more than it
+    // saves: only nodes in the upper half of the deepest path seen so far are (any with
+    // split=eager).
+    [[nodiscard]] bool shallow(std::size_t d) const {
+        return eagerMode_ || 2 * d <= maxDepth_.load(std::memory_order_relaxed);
+    }
+    void seeDepth(std::size_t d) {
+        std::size_t m = maxDepth_.load(std::memory_order_relaxed);
+        while (d > m && !maxDepth_.compare_exchange_weak(m, d, std::memory_order_relaxed)) {}
+    }
     void donate(std::shared_ptr<RvfTask> t);
     // Wait until every task in `tasks` is done, exploring queued tasks meanwhile at level + 1.
     // false: the pool stopped (some of them may never run).
@@ -110,6 +122,8 @@ class RvfPool {
     RunTask run_;
     std::vector<std::unique_ptr<Deque>> deques_;
     std::atomic<std::int64_t> eager_{0};
+    bool eagerMode_ = false;
+    std::atomic<std::size_t> maxDepth_{0};
     std::atomic<int> idle_{0};
     std::atomic<int> queued_{0};
     std::atomic<std::int64_t> pending_{1};  // tasks not finished; the root is one

@@ -150,6 +150,7 @@ void RvfSmc::explore(std::span<const ThreadId> witness, const std::vector<std::i
 bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
                        const CausalMap& C, ThreadId newT, bool here) {
     ++nodes_;
+    if (pool_) pool_->seeDepth(depthBase_ + depth_);
     for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(xlen[t]));
     if (frames_.size() == depth_) frames_.emplace_back();
     Frame& f = frames_[depth_];

@@ -789,8 +789,9 @@ class RvfSmc {
     std::uint64_t sigClock_ = 0;
     rvf::VscStats vsc_, fin_;
     std::uint64_t skipped_ = 0, nodes_ = 0, inserted_ = 0, unreplayed_ = 0, postponed_ = 0;
-    RvfPool* pool_ = nullptr;  // jobs > 1: the workers' pool (null: one job)
-    unsigned level_ = 0;       // this engine's nesting level in its worker
+    RvfPool* pool_ = nullptr;    // jobs > 1: the workers' pool (null: one job)
+    unsigned level_ = 0;         // this engine's nesting level in its worker
+    std::size_t depthBase_ = 0;  // the depth of the node explore() starts from (a task's)
 };
 
 }  // namespace porlab::rvfsmc
