@@ -58,6 +58,14 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
 ]
 DEFAULT_SET = 7
+# --rf: the rf rows (reads-from SMC's recursion, explore/RvfParallel.hpp; jobs=1 and jobs=2, no
+# Dask: rf has no distributed path), shared C set as written, each over 2 s of CPU for one job.
+# readers N=16 has 16 threads besides main: loaded with max_threads=20.
+RF_PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
+    ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "rf"),
+    ("readers N=16", SHARED / "readers.c", {"N": 16}, 0, "none", "rf"),
+    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "rf"),
+]
 
 
 def _cpu() -> float:
@@ -114,7 +122,9 @@ def run_dask(client: Any, prog: Any, explorer: str, split: float, batch: int) ->
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
             explorer: str, client: Any = None, split: float = 0.25,
             batch: int = 16) -> dict[str, Any]:
-    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops)
+    threads = {"max_threads": 20} if path.name == "readers.c" and defines["N"] > 14 else {}
+    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops,
+                         **threads)
     one = run_one(prog, explorer, 1)
     two = run_one(prog, explorer, 2)
     same = all(one[k] == two[k] for k in ("complete", "blocked", "errors"))
@@ -147,7 +157,9 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         "wall1": one["wall"], "wall2": two["wall"], "speedup": one["wall"] / two["wall"],
         "cpu1": one["cpu"], "cpu2": two["cpu"], "cpu_ratio": two["cpu"] / one["cpu"],
         "events1": one["events"], "tasks": tasks,
-        "task_events_mean": s.get("parallel_task_events", 0) / tasks if tasks else 0,
+        # (rf: the steps of the handed-over nodes)
+        "task_events_mean": s.get("parallel_task_events", s.get("parallel_task_steps", 0))
+        / tasks if tasks else 0,
         "task_bytes_mean": s.get("parallel_task_bytes", 0) / tasks if tasks else 0,
         "task_work_s_mean": two["cpu"] / tasks if tasks else 0,
         "overhead_events_per_task": extra_events / tasks if tasks else 0,
@@ -165,6 +177,8 @@ def main() -> None:
     ap.add_argument("-k", help="only programs whose label contains this")
     ap.add_argument("--all", action="store_true", help="every program (else the default set)")
     ap.add_argument("--no-dask", action="store_true", help="without the 2-process LocalCluster")
+    ap.add_argument("--rf", action="store_true",
+                    help="the rf rows instead (RF_PROGRAMS: jobs=1 and jobs=2, no Dask)")
     ap.add_argument("--split", type=float, default=0.25, help="Dask batches split after (s)")
     ap.add_argument("--batch", type=int, default=16, help="subtrees per Dask task at most")
     ap.add_argument("--simulate", action="store_true",
@@ -172,7 +186,7 @@ def main() -> None:
     args = ap.parse_args()
     began = time.perf_counter()
     client = None
-    if not args.no_dask:
+    if not args.no_dask and not args.rf:
         from dask.distributed import Client, LocalCluster
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -192,6 +206,8 @@ def main() -> None:
     print(hdr)
     print("-" * len(hdr))
     chosen = PROGRAMS if args.all or args.k else PROGRAMS[:DEFAULT_SET]
+    if args.rf:
+        chosen = RF_PROGRAMS
     for p in chosen:
         if args.k and args.k not in p[0]:
             continue
