@@ -37,7 +37,7 @@ bool RvfSmc::firstErrorClass(std::vector<std::int32_t>&& key) {
 }
 
 void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
-                      const std::vector<std::int32_t>& xl, ThreadId t) {
+                      const std::vector<std::int32_t>& xl, ThreadId t, bool atState) {
     auto task = std::make_shared<RvfTask>();
     task->steps.resize(static_cast<std::size_t>(T_));
     for (ThreadId u = 0; u < T_; ++u) {
@@ -52,6 +52,8 @@ void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
     task->newT = t;
     task->depth = depthBase_ + depth_;
     task->killable = killable_;
+    task->atState = atState;
+    if (atState) exec_->save(task->snap);
     task->reg = reg_;
     task->clk = clk_;
     task->prevDiff = prevDiff_;
@@ -83,20 +85,21 @@ bool RvfSmc::joinHanded(Frame& f) {
 }
 
 void RvfSmc::runTask(RvfTask& task) {
-    steps_ = task.steps;
-    spawnOf_ = task.spawnOf;
+    // (A task is explored once: its state is moved in, not copied.)
+    steps_ = std::move(task.steps);
+    spawnOf_ = std::move(task.spawnOf);
     // The steps registered as the donor registered them (a step's clock and lists hold while it
     // exists); the new read is registered by the replay, as in the donor's child.
-    reg_ = task.reg;
-    clk_ = task.clk;
-    prevDiff_ = task.prevDiff;
-    src_ = task.src;
+    reg_ = std::move(task.reg);
+    clk_ = std::move(task.clk);
+    prevDiff_ = std::move(task.prevDiff);
+    src_ = std::move(task.src);
     for (const LocId l : usedLocs_) locLists_[static_cast<std::size_t>(l)].reset();
     usedLocs_.clear();
-    for (const RvfTask::Lists& tl : task.lists) {
+    for (RvfTask::Lists& tl : task.lists) {
         LocLists& ll = lists(tl.loc);
-        ll.writes = tl.writes;
-        ll.reads = tl.reads;
+        ll.writes = std::move(tl.writes);
+        ll.reads = std::move(tl.reads);
     }
     order_.clear();
     depth_ = 0;
@@ -107,9 +110,23 @@ void RvfSmc::runTask(RvfTask& task) {
     replayFrom_ = nullptr;
     anyFail_ = false;
     depthBase_ = task.depth;
-    killable_ = task.killable;  // (no more than one job knows here: see RvfParallel.hpp)
+    killable_ = std::move(task.killable);  // (no more than one job knows here: see RvfParallel.hpp)
     const std::uint64_t clock0 = sigClock_;
-    explore(task.witness, task.xl, task.causal, task.newT);
+    if (task.atState) {
+        // The program state is the child's: restored, and the trace is the witness, its steps
+        // performed without running them (as RvfSmc::child's here-cases do).
+        exec_->restore(task.snap);
+        order_.clear();
+        cur_ = initVals_;
+        active_.assign(L_, kInitWrite);
+        std::vector<std::int32_t> cnt(static_cast<std::size_t>(T_), 0);
+        for (const ThreadId t : task.witness)
+            performed(t, steps_[static_cast<std::size_t>(t)]
+                               [static_cast<std::size_t>(cnt[static_cast<std::size_t>(t)]++)]);
+        explore(task.witness, task.xl, task.causal, task.newT, /*here=*/true);
+    } else {
+        explore(task.witness, task.xl, task.causal, task.newT);
+    }
     task.signals.clear();
     for (std::size_t x = 0; x < sigTime_.size(); ++x) {
         const auto& s = sigTime_[x];
@@ -129,7 +146,8 @@ RvfPool::RvfPool(unsigned workers, std::uint64_t eager, RunTask run) : run_(std:
 
 void RvfPool::donate(std::shared_ptr<RvfTask> t) {
     if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
-    std::uint64_t steps = 0, bytes = t->witness.size() * sizeof(ThreadId);
+    std::uint64_t steps = 0,
+                  bytes = t->witness.size() * sizeof(ThreadId) + t->snap.words.size() * 8;
     for (const auto& st : t->steps) {
         steps += st.size();
         for (const Step& s : st)

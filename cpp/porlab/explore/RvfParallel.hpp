@@ -49,6 +49,11 @@ struct RvfTask {
     ThreadId newT = -1;
     std::size_t depth = 0;  // of the child node, from the root
     std::vector<char> killable;
+    // atState: the donor's program was in the child's state (the new read performed at the end
+    // of its trace, or inserted where it writes nothing: RvfSmc::child's here-cases); `snap`
+    // holds it, and the taker restores it instead of replaying the witness.
+    bool atState = false;
+    Snapshot snap;
     // The donor's registration of those steps (RvfSmc::registerStep: clocks, sources, the
     // per-location lists): a replay from scratch would register them in the witness's order,
     // where (RVF) a read may come before some of its good writes.
@@ -85,7 +90,7 @@ class RvfPool {
     // saves: only nodes in the upper half of the deepest path seen so far are (any with
     // split=eager).
     [[nodiscard]] bool shallow(std::size_t d) const {
-        return eagerMode_ || 2 * d <= maxDepth_.load(std::memory_order_relaxed);
+        return eagerMode_ || 4 * d <= 3 * maxDepth_.load(std::memory_order_relaxed);
     }
     void seeDepth(std::size_t d) {
         std::size_t m = maxDepth_.load(std::memory_order_relaxed);

@@ -400,7 +400,10 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
         } else {
             w = post ? std::span<const ThreadId>(insBuf_) : ws_.witness();
         }
-        handOver(f, w, xl, r.t);
+        // (as inPlace below: the program is in the witness's state)
+        const bool atState = atAux || (ins >= 0 && !rs.writes && !rs.fails && killable_.empty() &&
+                                       !orderDependentBlock(rs.out));
+        handOver(f, w, xl, r.t, atState);
         return false;  // (not launched: afterChild takes r's step back)
     }
     // atAux: the program is at the end of the witness already

@@ -678,8 +678,9 @@ class RvfSmc {
 
     // Hand the child node (xl, witness, causal map f.Cn, new read of thread t) over to the pool
     // (jobs > 1) instead of exploring it here.
+    // (atState: the program is in the child's state, see RvfTask::atState.)
     void handOver(Frame& f, std::span<const ThreadId> witness, const std::vector<std::int32_t>& xl,
-                  ThreadId t);
+                  ThreadId t, bool atState);
     // Before a frame leaves its read: wait for the children it handed over and take in what
     // they found (their backtrack signals). false: the pool stopped.
     [[nodiscard]] bool joinHanded(Frame& f);
