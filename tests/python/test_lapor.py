@@ -73,6 +73,37 @@ def test_counts_equal_lock_aware_partition(name: str) -> None:
     assert sizes.complete["lock-aware-mo"] <= sizes.complete["mazurkiewicz"]
 
 
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("lapor_nww_lock_rr", {"n": n}) for n in (2, 3)]
+    + [("lapor_w_w_lock", {}), ("lapor_ww_rr_lock", {}), ("lapor_2rw_lock", {}),
+       ("lapor_ww_r_mixed", {}), ("lapor_rw_lock", {"n": 3}), ("lapor_complex_lock", {"n": 2}),
+       ("lapor_fib_bench", {"num": 2})],
+)
+def test_rf_graphs_explore_one_graph_per_class(name: str, params: dict) -> None:
+    """wb_graphs="rf" (experimental) explores graphs of reads-from only: every maximal graph it
+    reaches is a trace of its own lock-aware class; none is explored and then filtered out as
+    with the default wb_graphs="co-filter", which enumerates coherence orders."""
+    prog = example(name, **params)
+    sizes = porlab.partition_sizes(prog)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert res.complete == sizes.complete["lock-aware"]
+    assert res.blocked == sizes.blocked["lock-aware"]
+    assert res.stats["graphs_not_reported"] == 0
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
+    """LAPOR Table 2: nww-lock-rr(N) has N executions; with graphs of reads-from only, N graphs
+    are explored (co-filter explores N! coherence orders and reports N of them)."""
+    prog = example("lapor_nww_lock_rr", n=n)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert (res.complete, res.stats["graphs_not_reported"]) == (n, 0)
+    old = porlab.explore(prog, "lapor", wb_graphs="co-filter")
+    assert old.complete == n
+    assert old.complete + old.stats["graphs_not_reported"] == math.factorial(n)
+
+
 def test_bad_coherence_is_an_input_error() -> None:
     with pytest.raises(InputError, match="coherence"):
         lapor(example("lapor_w_w_lock"), "co")

@@ -18,6 +18,12 @@ void GraphExplorer::useMutexLocks(bool lockOrder) {
     failures_.useMutexLocks(mutex_.get());
 }
 
+void GraphExplorer::useWbGraphs() {
+    Engine& engine = *this;
+    wb_ = std::make_unique<WbGraphs>(engine);
+    mutex_->useWbGraphs(wb_.get());
+}
+
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()),
       rep_(p, o, r),
@@ -101,6 +107,7 @@ void GraphExplorer::finish() {
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
     }
     if (mutex_) mutex_->addStats(result_);
+    if (wb_) wb_->addStats(result_);
     addStats();
     rep_.finish();
 }
@@ -212,6 +219,13 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
         return;
     }
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+    if (wb_ && collectOutcomes_) {  // LAPOR (wb): the other final states of the graph
+        wb_->otherFinals(g, order, finalOrders_);
+        finalReplay_ = true;
+        for (const auto& o : finalOrders_)
+            if (replay(g, o)) rep_.outcome(*exec_, events_);
+        finalReplay_ = false;
+    }
 }
 
 Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
@@ -275,6 +289,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (p.kind == EventKind::FetchAdd && p.zne)
         if (auto blocked = zne_.add(g, t, p, depth)) return std::move(*blocked);
     if (mutex_ && mutex_->handles(p)) return mutex_->add(g, t, p, depth);
+    if (wb_ && WbGraphs::handles(p)) return wb_->add(g, t, p, depth);
     if (readsMemory(p.kind)) return addRead(g, t, p, depth);
     if (writesMemory(p.kind)) return addWrite(g, t, depth);
     return addSpawnOrJoin(g, t, depth);
@@ -413,6 +428,8 @@ bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e,
     const Node& n = g.at(e);
     if (mutex_)  // LAPOR's locks, unlocks and trylocks
         if (const auto m = MutexLocks::maximallyAdded(n, e)) return *m;
+    if (wb_)
+        if (const auto m = wb_->maximallyAdded(g, e, porf)) return *m;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {

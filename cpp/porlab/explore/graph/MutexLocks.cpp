@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "porlab/explore/graph/WbGraphs.hpp"
+
 namespace porlab::graph {
 
 MutexLocks::MutexLocks(Engine& engine, CoChecker& co) : engine_(engine), co_(co) {
@@ -25,8 +27,12 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
     // critical sections apart when the open ones end after their last event so far (a
     // completion closes them); it is then replayed in an order that only respects program
     // order, spawn/join and mutual exclusion (reads are forced, so memory does not matter).
-    openEnded_.assign(g.threads.size(), !final);
-    if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    if (wb_) {
+        if (!wb_->consistent(g, final, order)) return false;
+    } else {
+        openEnded_.assign(g.threads.size(), !final);
+        if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    }
     if (final || relaxedReplay_) return true;
     // The program cannot relax its locks: find an order it can replay.
     openEnded_.assign(g.threads.size(), false);
@@ -182,7 +188,14 @@ bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::i
     openEnded_.assign(T, false);
     for (std::size_t t = 0; t < T; ++t)
         openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
-    if (!co_.checkMutex(subGraph_, false, openEnded_, out)) return false;
+    if (wb_) {
+        std::vector<std::int32_t> whole(T);
+        for (std::size_t t = 0; t < T; ++t)
+            whole[t] = static_cast<std::int32_t>(subGraph_.threads[t].size());
+        if (!wb_->consistent(subGraph_, whole, openEnded_, false, out)) return false;
+    } else if (!co_.checkMutex(subGraph_, false, openEnded_, out)) {
+        return false;
+    }
     // Simulate the witness: a lock of a mutex held by a section without its unlock.
     std::vector<std::pair<LocId, ThreadId>> held;  // (mutex, holder)
     for (const Ref r : out) {

@@ -22,6 +22,8 @@
 
 namespace porlab::graph {
 
+class WbGraphs;
+
 class MutexLocks {
   public:
     MutexLocks(Engine& engine, CoChecker& co);
@@ -50,6 +52,8 @@ class MutexLocks {
                        std::vector<Ref>& out, std::optional<Ref>& need);
     void addStats(ExploreResult& r) const;
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
+    // wo = wb on graphs of reads-from only: consistency (and failure witnesses) from there.
+    void useWbGraphs(WbGraphs* wb) { wb_ = wb; }
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
@@ -60,6 +64,7 @@ class MutexLocks {
 
     Engine& engine_;
     CoChecker& co_;
+    WbGraphs* wb_ = nullptr;
     bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
     std::vector<bool> openEnded_;
     std::vector<std::int32_t> keep_;
