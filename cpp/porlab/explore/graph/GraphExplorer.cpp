@@ -423,13 +423,13 @@ int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
     return -1;
 }
 
-bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e,
+bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
                                    const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
     if (mutex_)  // LAPOR's locks, unlocks and trylocks
         if (const auto m = MutexLocks::maximallyAdded(n, e)) return *m;
     if (wb_)
-        if (const auto m = wb_->maximallyAdded(g, e, porf)) return *m;
+        if (const auto m = wb_->maximallyAdded(g, e, a, porf)) return *m;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
@@ -485,12 +485,12 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
             if (rep_.stop()) return false;  // (a candidate costs O(events): ask)
         }
     // Maximality of r and of every deleted event.
-    if (!maximallyAdded(g, r, porf)) return false;
+    if (!maximallyAdded(g, r, a, porf)) return false;
     for (std::size_t w = 0; w < T; ++w)
         for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size(); ++k)
             if (rep_.stop() ||
                 !maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)},
-                                porf))
+                                a, porf))
                 return false;
     return true;
 }

@@ -195,7 +195,9 @@ class GraphExplorer : private Engine {
     Step visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
     // The visit after zne markers were lifted (`removed`), which it puts back at the end.
     Step visitRestoring(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed);
-    bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
+    // TruSt's maximality of node e for the revisit by node a (porf: porf(a) as per-thread counts).
+    bool maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
+                        const std::vector<std::int32_t>& porf);
     // The co position of the co-last write of loc that happens before node a (porf, without a's
     // own source; a may not be added yet), -1 if none: a write cannot be placed before it, nor
     // can a read read from an earlier one.

@@ -200,15 +200,17 @@ bool WbGraphs::consistent(const ExecutionGraph& g, const std::vector<std::int32_
     return true;
 }
 
-std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e,
+std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
                                              const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
     if (MutexLocks::isLockEvent(n)) return std::nullopt;
     if (n.zne || !readsMemory(n.ev.kind)) return true;  // a write has no place to choose
     ++maximalityChecks_;
-    // Prev(e) = {e' added no later than e} ∪ porf(a): a prefix of every thread, e last of its.
+    // Prev(e) = {e' added no later than e} ∪ porf(a), and a itself (see below): a prefix of
+    // every thread, e last of its (a is the last of its thread, which is not e's).
     const std::uint64_t s = n.stamp;
     const std::size_t T = g.threads.size();
+    const auto at = static_cast<std::size_t>(a.t), et = static_cast<std::size_t>(e.t);
     lim_.resize(T);
     for (std::size_t u = 0; u < T; ++u) {
         const auto& th = g.threads[u];
@@ -216,22 +218,30 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e,
             th.begin(), th.end(), s, [](std::uint64_t x, const Node& q) { return x < q.stamp; });
         lim_[u] = std::max(static_cast<std::int32_t>(it - th.begin()), porf[u]);
     }
-    lim_[static_cast<std::size_t>(e.t)] = e.i + 1;
+    lim_[at] = std::max(lim_[at], a.i + 1);
+    lim_[et] = e.i + 1;
     prev_.assignPrefix(g, lim_);
     const LocId loc = n.ev.loc;
-    // The writes of loc that existed when e was added, or are in porf(a).
+    // The writes of loc that existed when e was added, or are in porf(a) (not a).
     writesOf(prev_, loc, e, cands_);
     std::erase_if(cands_, [&](Ref w) {
         return w.t != kInitThread && g.at(w).wstamp > s &&
                w.i >= porf[static_cast<std::size_t>(w.t)];
     });
-    // The canonical source: the last of them in the canonical witness of Prev(e) without e
-    // (SCChecker's deterministic search: a function of the graph, not of the order in which
-    // events were added, and an order that extends happens-before), i.e. what e reads if it is
-    // added last, as TruSt's co-maximal write. (In thread/position order if there is none.)
+    // The canonical source is "the last write e can read", TruSt's co-maximal write, where
+    // there is no co: a function of the graph, not of the order in which events were added.
+    // 1. The candidates in the order of the canonical SC witness of Prev(e) without e, with a
+    //    (SCChecker's deterministic search; an order that extends happens-before). a orders the
+    //    writes of porf(a) as the revisited graph will (T0 `x=1; r=x` ∥ T1 `faa(x,10)` ∥ T2
+    //    `lock; x=2; faa(x,100); unlock`: r's parent must read 11, not 2, for faa 100 to read
+    //    11 and be read by r). If a does not fit there (a read-modify-write whose source another
+    //    one reads: the revisit repairs it), the witness without a. (Else thread/position order.)
     openEnded_.assign(T, true);
-    lim_[static_cast<std::size_t>(e.t)] = e.i;
-    if (consistent(prev_, lim_, openEnded_, false, order_)) {
+    lim_[et] = e.i;
+    bool found = consistent(prev_, lim_, openEnded_, false, order_);
+    lim_[at] = a.i;
+    if (!found) found = consistent(prev_, lim_, openEnded_, false, order_);
+    if (found) {
         auto pos = [&](Ref w) {
             if (w.t == kInitThread) return -1;
             const auto it = std::find(order_.begin(), order_.end(), w);
@@ -240,7 +250,30 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e,
         std::stable_sort(cands_.begin(), cands_.end(),
                          [&](Ref x, Ref y) { return pos(x) < pos(y); });
     }
-    const Ref canon = cands_.back();
+    // 2. The last of them that e can read with Prev(e) (without a) staying consistent: a
+    //    fresh addition of e explores exactly those. The last in the witness may not be one:
+    //    T0 `lock; x=1; unlock` ∥ T1 `lock; faa(x,-1); faa(x,10); unlock` ∥ T2 `faa(x,1000)`,
+    //    where x=1's section comes after T1's in the class (faa -1 reads 0) but was added
+    //    first; faa 10 reading x=1 would break mutual exclusion. An await that the candidate
+    //    does not admit is a placeholder there (always possible). If no candidate fits, the
+    //    last one (e was not added maximally).
+    Ref canon = cands_.back();
+    lim_[et] = e.i + 1;
+    for (std::size_t k = cands_.size(); k-- > 0;) {
+        const Ref w = cands_[k];
+        if (hasCondition(n.ev.kind) && !admits(n.ev, g.valueOf(w, loc))) {
+            canon = w;
+            break;
+        }
+        Node& pe = prev_.at(e);
+        pe.rf = w;
+        pe.placeholder = false;
+        prev_.refreshView(e);
+        if (consistent(prev_, lim_, openEnded_, false, order_)) {
+            canon = w;
+            break;
+        }
+    }
     if (hasCondition(n.ev.kind)) {
         const bool admitted = admits(n.ev, g.valueOf(canon, loc));
         if (n.placeholder) return !admitted;

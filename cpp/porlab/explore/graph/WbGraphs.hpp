@@ -62,7 +62,7 @@ class WbGraphs {
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
     // TruSt's maximality of node e for a revisit by a (porf: porf(a) as per-thread counts).
     // nullopt: not a memory event of this policy.
-    [[nodiscard]] std::optional<bool> maximallyAdded(const ExecutionGraph& g, Ref e,
+    [[nodiscard]] std::optional<bool> maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
                                                      const std::vector<std::int32_t>& porf);
     // Writes that nothing reads are ordered by nothing: one graph can end in several memory
     // states. Witnesses of the final graph g ending in every other memory state than `reported`
