@@ -2,7 +2,6 @@
 #include "porlab/explore/graph/WbGraphs.hpp"
 
 #include <algorithm>
-#include <climits>
 
 #include "porlab/explore/graph/MutexLocks.hpp"
 
@@ -284,111 +283,25 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
 
 void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
                            std::vector<std::vector<Ref>>& out) {
-    out.clear();
+    // Every final memory state some witness of g reaches (SCChecker::finals: an exhaustive,
+    // memoised search), with a witness each, but the state of `reported`.
+    ++finalsChecks_;
     const std::size_t T = g.threads.size();
-    // A host for the observer: a thread that is not blocked for good.
-    ThreadId host = -1;
-    for (std::size_t t = 0; t < T && host < 0; ++t)
-        if (!g.stuck(static_cast<ThreadId>(t))) host = static_cast<ThreadId>(t);
-    if (host < 0) return;
-    // Per location: the writes that may be last. Not one porf-before another write of its
-    // location, or porf-before a read of it that reads another write (it comes before that).
-    struct Loc {
-        LocId loc;
-        std::vector<Ref> last;
-    };
-    std::vector<Loc> locs;
-    auto memoryEvent = [](const Node& q) {
-        return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
-               (readsMemory(q.ev.kind) || writesMemory(q.ev.kind));
-    };
-    for (std::size_t u = 0; u < T; ++u)
-        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
-            const Node& q = g.threads[u][i];
-            if (!memoryEvent(q) || !writesMemory(q.ev.kind)) continue;
-            auto it = std::find_if(locs.begin(), locs.end(),
-                                   [&](const Loc& l) { return l.loc == q.ev.loc; });
-            if (it == locs.end()) {
-                locs.push_back({q.ev.loc, {}});
-                it = locs.end() - 1;
-            }
-            it->last.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
-        }
-    for (std::size_t u = 0; u < T; ++u)
-        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
-            const Node& q = g.threads[u][i];
-            if (!memoryEvent(q)) continue;
-            auto it = std::find_if(locs.begin(), locs.end(),
-                                   [&](const Loc& l) { return l.loc == q.ev.loc; });
-            if (it == locs.end() || it->last.size() < 2) continue;
-            const Ref x{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-            g.porfPrefix(x, porfTmp_);
-            std::erase_if(it->last, [&](Ref w) {
-                return w.i < porfTmp_[static_cast<std::size_t>(w.t)] &&
-                       (writesMemory(q.ev.kind) || !(q.rf == w));
-            });
-        }
-    std::erase_if(locs, [](const Loc& l) { return l.last.size() < 2; });
-    if (locs.empty()) return;
-    // The final values seen so far (the reported witness's first).
-    auto lastIn = [&](LocId loc) {
-        Ref last = kInitRef;
-        for (const Ref r : reported) {
-            const Node& q = g.at(r);
-            if (!q.placeholder && !MutexLocks::isLockEvent(q) && writesMemory(q.ev.kind) &&
-                q.ev.loc == loc)
-                last = r;
-        }
-        return last;
-    };
-    std::vector<std::vector<Value>> seen;
-    {
-        std::vector<Value> v;
-        for (const Loc& l : locs) v.push_back(g.valueOf(lastIn(l.loc), l.loc));
-        seen.push_back(std::move(v));
-    }
-    // Every choice of last writes (a bounded number), each checked by an observer at the end of
-    // the host thread: it joins every other thread, then reads the chosen writes.
-    std::vector<std::size_t> pick(locs.size(), 0);
     wholeLim_.resize(T);
-    for (int budget = 4096; budget-- > 0 && !engine_.reporter().stop();) {
-        std::vector<Value> v;
-        for (std::size_t k = 0; k < locs.size(); ++k)
-            v.push_back(g.valueOf(locs[k].last[pick[k]], locs[k].loc));
-        if (std::find(seen.begin(), seen.end(), v) == seen.end()) {
-            ++finalsChecks_;
-            check_.assignPrefix(g, std::vector<std::int32_t>(T, INT32_MAX));
-            for (std::size_t u = 0; u < T; ++u) {
-                if (static_cast<ThreadId>(u) == host) continue;
-                Node j;
-                j.ev.kind = EventKind::Join;
-                j.ev.thread = host;
-                j.ev.aux = static_cast<std::int32_t>(u);
-                check_.push(host, j);
-            }
-            for (std::size_t k = 0; k < locs.size(); ++k) {
-                Node r;
-                r.ev.kind = EventKind::Read;
-                r.ev.thread = host;
-                r.ev.loc = locs[k].loc;
-                r.rf = locs[k].last[pick[k]];
-                r.ev.rval = v[k];
-                check_.push(host, r);
-            }
-            for (std::size_t u = 0; u < T; ++u)
-                wholeLim_[u] = static_cast<std::int32_t>(check_.threads[u].size());
-            if (sc_.check(check_, wholeLim_, true, order_)) {
-                const auto hostLen =
-                    static_cast<std::int32_t>(g.threads[static_cast<std::size_t>(host)].size());
-                std::erase_if(order_, [&](Ref r) { return r.t == host && r.i >= hostLen; });
-                out.push_back(order_);
-                seen.push_back(std::move(v));
-            }
-        }
-        std::size_t k = 0;  // the next choice (odometer)
-        while (k < locs.size() && ++pick[k] == locs[k].last.size()) pick[k++] = 0;
-        if (k == locs.size()) break;
+    bool anyPlaceholder = false;
+    for (std::size_t t = 0; t < T; ++t) {
+        wholeLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
+        anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
     }
+    sc_.finals(g, wholeLim_, anyPlaceholder, states_, &out);
+    std::vector<Value> mine(g.initial.begin(), g.initial.end());
+    for (const Ref r : reported) {
+        const Node& q = g.at(r);
+        if (!q.placeholder && !MutexLocks::isLockEvent(q) && writesMemory(q.ev.kind))
+            mine[static_cast<std::size_t>(q.ev.loc)] = q.ev.wval;
+    }
+    for (std::size_t k = states_.size(); k-- > 0;)
+        if (states_[k] == mine) out.erase(out.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
 void WbGraphs::addStats(ExploreResult& r) const {

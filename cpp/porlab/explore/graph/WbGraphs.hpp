@@ -87,7 +87,7 @@ class WbGraphs {
     std::vector<std::int32_t> lim_, wholeLim_, checkLim_, base_;
     std::vector<bool> openEnded_;
     std::vector<Ref> cands_, order_;
-    std::vector<std::int32_t> porfTmp_;
+    std::vector<std::vector<Value>> states_;  // otherFinals: the final memory states
     std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0;
 };
 
