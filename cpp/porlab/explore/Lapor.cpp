@@ -13,7 +13,8 @@
 //    enumerates coherence orders and of the graphs of one class reports only the one whose
 //    coherence is that of the class's canonical SC witness (the others are counted in
 //    stats["graphs_not_reported"]). With wb_graphs = "rf" (experimental, WbGraphs.hpp: it
-//    misses classes on some programs) the graphs have no coherence order: one graph per class.
+//    misses faults of writes after the kill of their location) the graphs have no coherence
+//    order: one graph per class.
 #include <utility>
 #include <vector>
 

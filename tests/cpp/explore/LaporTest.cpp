@@ -128,36 +128,26 @@ TEST(Lapor, RandomSyncHeavyPrograms) {
     }
 }
 
-// wb_graphs = "rf" (graphs of reads-from only) is experimental: it misses classes on a few
-// random programs (WbGraphs.hpp). What holds, and is checked here: it never reports a class
-// twice, every trace is a class of the oracle, and no explored graph is filtered out.
-TEST(Lapor, RfGraphsNeverRepeatAClass) {
-    const int n = std::max(1, randomProgramCount() / 5);
+// wb_graphs = "rf" (graphs of reads-from only, experimental): against the oracle of the
+// lock-aware equivalence on the random families, exactly as the default mode (classes, no
+// repeats, outcomes, error sites) and no explored graph is filtered out. Seeds 78, 167, 393 and
+// sync-heavy 1000146 lost classes when the canonical source of a revisit's maximality check was
+// the last write of the witness without the revisiting write (WbGraphs.hpp).
+TEST(Lapor, RfGraphsRandomPrograms) {
+    const int n = randomProgramCount();
     int bad = 0;
     for (int i = 1; i <= n; ++i) {
-        const auto p = testprog::randomProgram(static_cast<std::uint64_t>(i));
-        Classes want, got;
-        ExploreOptions o;
-        o.collectOutcomes = false;
-        o.onTrace = [&](const Trace& t) {
-            if (t.status() == TraceStatus::Complete)
-                want.complete.insert(traceKey(Equivalence::LockAware, t));
-        };
-        (void)exploreNaive(*p, o);
-        ExploreOptions lo;
-        lo.collectOutcomes = false;
-        lo.params["wb_graphs"] = "rf";
-        lo.onTrace = [&](const Trace& t) {
-            if (t.status() == TraceStatus::Complete)
-                got.dups += !got.complete.insert(traceKey(Equivalence::LockAware, t)).second;
-        };
-        const auto r = explore(*p, "lapor", lo);
-        const bool subset = std::includes(want.complete.begin(), want.complete.end(),
-                                          got.complete.begin(), got.complete.end());
-        if ((got.dups || !subset || r.stats.at("graphs_not_reported") != 0) && ++bad <= 10)
-            ADD_FAILURE() << "seed " << i << ": " << got.dups << " repeated, subset " << subset;
+        const auto msg =
+            checkLapor(*testprog::randomProgram(static_cast<std::uint64_t>(i)), "wb-rf");
+        if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << i << ":" << msg;
     }
-    EXPECT_EQ(bad, 0) << "of " << n << " random programs";
+    for (int i = 1; i <= std::max(1, n / 2); ++i) {
+        const auto seed = 1000000 + static_cast<std::uint64_t>(i);
+        const auto msg =
+            checkLapor(*testprog::randomProgram(seed, testprog::syncHeavyOptions()), "wb-rf");
+        if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << seed << ":" << msg;
+    }
+    EXPECT_EQ(bad, 0) << "of " << n << " + " << n / 2 << " random programs";
 }
 
 // LAPOR Table 2: N-READS-LOCK(N) is one lock-aware class (N! for rf and Mazurkiewicz).
