@@ -23,6 +23,10 @@ Step MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t 
 }
 
 bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+    if (final && !lockPlaceholdersCanBlock(g)) {
+        ++lockNeverHeld_;
+        return false;
+    }
     // A maximal graph needs a real witness. A partial one is consistent if some witness keeps
     // critical sections apart when the open ones end after their last event so far (a
     // completion closes them); it is then replayed in an order that only respects program
@@ -41,6 +45,26 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
     return false;
 }
 
+bool MutexLocks::lockPlaceholdersCanBlock(const ExecutionGraph& g) {
+    // A lock left blocked for good needs its mutex held at the end: the last lock event of the
+    // mutex in the witness is an acquire. An acquire whose thread unlocks the mutex later is
+    // followed by that unlock, so some thread must end with a section of the mutex open. Without
+    // one, no witness keeps the placeholder blocked (known without the exhaustive search that
+    // would prove it; a lock placeholder per thread makes many such graphs, e.g. nww-lock-rr).
+    const std::size_t T = g.threads.size();
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        if (th.empty() || !th.back().placeholder || th.back().ev.kind != EventKind::Lock) continue;
+        const LocId m = th.back().ev.loc;
+        bool held = false;
+        for (std::size_t u = 0; u < T && !held; ++u)
+            for (const auto& sec : g.openSections(static_cast<ThreadId>(u)))
+                held = held || sec.first == m;
+        if (!held) return false;
+    }
+    return true;
+}
+
 std::optional<bool> MutexLocks::maximallyAdded(const Node& n, Ref e) {
     // A lock is added rather than left blocked (it never blocks the exploration); a trylock
     // succeeds rather than fails (a success is consistent wherever a lock is), unless its own
@@ -54,6 +78,7 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
     r.stats["lb_refuted"] = static_cast<double>(co_.lbRefuted);
     r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
+    r.stats["lock_never_held"] = static_cast<double>(lockNeverHeld_);
 }
 
 Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {

@@ -57,6 +57,8 @@ class MutexLocks {
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
+    // Final graph g: does every lock placeholder's mutex stay held by a section left open?
+    [[nodiscard]] static bool lockPlaceholdersCanBlock(const ExecutionGraph& g);
     Step addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
     // The new acquire a of mutex m revisits every successful trylock of m not porf-before it.
@@ -69,7 +71,7 @@ class MutexLocks {
     std::vector<bool> openEnded_;
     std::vector<std::int32_t> keep_;
     ExecutionGraph subGraph_;
-    std::uint64_t noReplayOrder_ = 0;
+    std::uint64_t noReplayOrder_ = 0, lockNeverHeld_ = 0;
 };
 
 }  // namespace porlab::graph
