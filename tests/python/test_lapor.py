@@ -103,6 +103,11 @@ def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
     old = porlab.explore(prog, "lapor", wb_graphs="co-filter")
     assert old.complete == n
     assert old.complete + old.stats["graphs_not_reported"] == math.factorial(n)
+    # Every lock may also stay blocked for good (a placeholder); with every section closing,
+    # the 2^N - 1 graphs with a nonempty set of blocked locks are dead ends, refused without a
+    # witness search because no thread ends holding the mutex.
+    assert res.stats["blocked_dropped"] == 2**n - 1
+    assert res.stats["lock_never_held"] == 2**n - 1
 
 
 def _faa_chain() -> porlab.Program:
