@@ -285,8 +285,10 @@ void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reporte
                            std::vector<std::vector<Ref>>& out) {
     // Every final memory state some witness of g reaches (SCChecker::finals: an exhaustive,
     // memoised search), with a witness each, but the state of `reported`.
-    ++finalsChecks_;
+    out.clear();
     const std::size_t T = g.threads.size();
+    if (!severalFinals(g)) return;  // (the search costs as much as the witnesses' states)
+    ++finalsChecks_;
     wholeLim_.resize(T);
     bool anyPlaceholder = false;
     for (std::size_t t = 0; t < T; ++t) {
@@ -302,6 +304,45 @@ void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reporte
     }
     for (std::size_t k = states_.size(); k-- > 0;)
         if (states_[k] == mine) out.erase(out.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+bool WbGraphs::severalFinals(const ExecutionGraph& g) {
+    // Per location, the writes that may be last in a witness: not one porf-before another write
+    // of its location, or porf-before a read of it that reads another write (which then comes
+    // after it). The init write is never last where there is a write. One at most everywhere:
+    // every witness ends in the same memory state.
+    const std::size_t T = g.threads.size();
+    lastCands_.clear();
+    auto memoryEvent = [](const Node& q) {
+        return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
+               (readsMemory(q.ev.kind) || writesMemory(q.ev.kind));
+    };
+    for (std::size_t u = 0; u < T; ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (memoryEvent(q) && writesMemory(q.ev.kind))
+                lastCands_.emplace_back(
+                    q.ev.loc, Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+        }
+    std::sort(lastCands_.begin(), lastCands_.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    auto several = [&] {
+        for (std::size_t k = 1; k < lastCands_.size(); ++k)
+            if (lastCands_[k].first == lastCands_[k - 1].first) return true;
+        return false;
+    };
+    for (std::size_t u = 0; u < T && several(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (!memoryEvent(q)) continue;
+            g.porfPrefix(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)}, porfTmp_);
+            std::erase_if(lastCands_, [&](const auto& c) {
+                const Ref w = c.second;
+                return c.first == q.ev.loc && w.i < porfTmp_[static_cast<std::size_t>(w.t)] &&
+                       (writesMemory(q.ev.kind) || !(q.rf == w));
+            });
+        }
+    return several();
 }
 
 void WbGraphs::addStats(ExploreResult& r) const {

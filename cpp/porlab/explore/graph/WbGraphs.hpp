@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "porlab/explore/graph/Engine.hpp"
@@ -82,6 +83,8 @@ class WbGraphs {
     Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
     Step revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // Can witnesses of final graph g end in different memory states?
+    bool severalFinals(const ExecutionGraph& g);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
@@ -93,7 +96,9 @@ class WbGraphs {
     std::vector<std::int32_t> lim_, wholeLim_, checkLim_, base_;
     std::vector<bool> openEnded_;
     std::vector<Ref> cands_, order_;
-    std::vector<std::vector<Value>> states_;  // otherFinals: the final memory states
+    std::vector<std::vector<Value>> states_;        // otherFinals: the final memory states
+    std::vector<std::pair<LocId, Ref>> lastCands_;  // severalFinals: writes that may be last
+    std::vector<std::int32_t> porfTmp_;
     std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0;
 };
 
