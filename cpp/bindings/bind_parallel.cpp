@@ -10,6 +10,7 @@
 #include "porlab/explore/graph/Parallel.hpp"
 #include "porlab/explore/graph/TaskCodec.hpp"
 #include "porlab/program/Bytecode.hpp"
+#include "porlab/program/CodeProgramApi.hpp"
 
 namespace py = pybind11;
 
@@ -143,6 +144,23 @@ void bindParallel(py::module_& m) {
     m.def(
         "spec_from_bytes", [](const py::bytes& b) { return specFromBytes(std::string(b)); },
         py::arg("data"), "The builder program spec spec_bytes wrote.");
+    m.def(
+        "set_portable_outcomes",
+        [](const Program& program, bool on) { setPortableOutcomes(program, on); },
+        py::arg("program"), py::arg("on"),
+        "While on, a C program's outcomes name threads, heap objects and locations stably (by "
+        "spawn path, allocation, offset): a Dask worker's outcomes, read back by local_outcome.");
+    m.def(
+        "local_outcome",
+        [](const Program& program, const std::vector<Value>& portable) {
+            const std::vector<Value> o = localOutcome(program, portable);
+            py::tuple t(o.size());
+            for (std::size_t i = 0; i < o.size(); ++i) t[i] = py::int_(o[i]);
+            return t;
+        },
+        py::arg("program"), py::arg("portable"),
+        "A portable outcome (set_portable_outcomes, another process) in this process's numbering "
+        "of the program, as its own runs write outcomes.");
     m.attr("TASK_FORMAT_VERSION") = graph::kTaskFormatVersion;
     m.def(
         "root_task",

@@ -19,9 +19,13 @@ What is the same as one process: complete, blocked and error traces, blocked tra
 the error sites (keyed by their thread's spawn path: the thread number shown is the first
 reporting worker's). Error traces: each failing prefix is counted once over all tasks (a portable
 hash). ``first_error`` is found again on the driver by exploring the task that met the first
-error (with stop_on_error), so it is a trace of the driver's program. Outcomes: collected for
-builder programs only; a C program numbers its locations in the order a process meets them, so
-the final states of two processes are not comparable (``outcomes`` is empty). Budgets: each task
+error (with stop_on_error), so it is a trace of the driver's program. Outcomes: a C program
+numbers threads, heap objects and locations in the order a process meets them, so a worker
+writes its final states with stable names (threads by spawn path, heap objects by allocating
+thread and allocation, locations by object and offset: ``_core.set_portable_outcomes``) and the
+driver reads them back in its own numbering (``_core.local_outcome``): the outcomes are those of
+one process. (Values are recognised as heap pointers by their encoding; a thread handle stored
+in memory is the worker's thread number.) Budgets: each task
 gets what is left of ``max_seconds`` / ``max_events`` / ``max_traces``; a budget met stops the
 run (tasks running at that moment finish their share: ``max_traces`` can be exceeded by what
 they found). Ctrl-C cancels the run and raises :class:`porlab.Interrupted` with the partial
@@ -178,6 +182,7 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
         raise InputError("distributed: the program shipped does not match its id")
     if s.kind == "c":
         prog = pickle.loads(s.payload).load()  # (the driver's own data)
+        _core.set_portable_outcomes(prog, True)  # (read back by the driver: local_outcome)
     else:
         prog = _core.BytecodeProgram(_core.spec_from_bytes(s.payload))
     if _code_hash(prog) != s.code_hash:
@@ -237,8 +242,7 @@ def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: fl
         out["error_sites"].extend(
             (tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
             for e in r.error_sites)
-        if s.kind == "builder":
-            out["outcomes"].extend(tuple(o) for o in r.outcomes)
+        out["outcomes"].extend(tuple(o) for o in r.outcomes)
         out["incomplete"].extend(r.incomplete)
         out["tasks"].extend(new)
         if r.errors and out["error_task"] is None:
@@ -431,7 +435,10 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
             for r, f, ln, n in d["block_sites"]:
                 blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
             merge_error_sites(sites, d["error_sites"])
-            m.outcomes.update(d["outcomes"])
+            if s.kind == "c":  # (stable names: in the driver's numbering)
+                m.outcomes.update(_core.local_outcome(core, o) for o in d["outcomes"])
+            else:
+                m.outcomes.update(d["outcomes"])
             incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
             if d["budget_reason"] and not reason:
                 reason = d["budget_reason"]

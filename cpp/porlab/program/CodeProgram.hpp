@@ -231,6 +231,7 @@ class CodeProgram final : public Program, public InputChoices {
     mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_
     mutable std::atomic<LocId> numLocs_{0};
     mutable std::vector<std::string> warnings_;
+    mutable std::atomic<bool> portableOutcomes_{false};  // (setPortableOutcomes)
     mutable std::map<std::pair<ThreadId, int>, int> choiceIds_;
     mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
     mutable std::vector<Value> assignment_;                         // by choice point
