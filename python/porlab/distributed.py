@@ -51,9 +51,12 @@ from porlab.errors import InputError
 #: The explorers with a task form (their exploration splits into independent subtrees).
 TASK_EXPLORERS = ("graph", "rf-graph", "lapor")
 #: Subtrees per Dask task at most (run_tasks): Dask's round trip is paid once per batch.
-DEFAULT_BATCH = 16
-#: Seconds a task explores before it hands its remaining subtrees back as new tasks.
+DEFAULT_BATCH = 256
+#: Seconds a Dask task explores before it hands its remaining subtrees back as new tasks; batches
+#: are sized from the measured time per subtree to last about this long (see explore_on).
 DEFAULT_SPLIT_AFTER = 1.0
+#: Seconds the root task explores alone before it splits (the other workers wait for it).
+ROOT_SPLIT_AFTER = 0.1
 
 
 @dataclass(frozen=True)
@@ -339,7 +342,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                stop_on_error: bool = False, collect_outcomes: bool = True,
                check_races: bool = True, check_liveness: bool = False,
                progress: Callable[[int, int, int, int, float], None] | None = None,
-               split_after: float = DEFAULT_SPLIT_AFTER, params: dict[str, str] | None = None,
+               split_after: float | None = None, params: dict[str, str] | None = None,
                hook: Callable[[bytes], None] | None = None, batch: int = DEFAULT_BATCH,
                poll: Callable[[], bool] | None = None) -> Any:
     """Explore ``program`` with ``explorer`` on the Dask cluster of ``client`` (a
@@ -347,7 +350,16 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     (raises :class:`porlab.Interrupted` on Ctrl-C). ``hook(task)`` is called on the worker
     before each task (tests use it to kill a worker). ``batch``: at most this many subtrees per
     Dask task (1: one each). ``poll()`` is called after each batch merged; True stops the run as
-    Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts)."""
+    Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts).
+
+    ``split_after`` (seconds a Dask task explores before it hands back what it has not started;
+    < 0: at once, for tests) fixes the pacing; by default it is adaptive, so that Dask's round
+    trip (50-200 ms per task on a loaded machine) is small against the work of a task: the root
+    splits after ``ROOT_SPLIT_AFTER`` (the other workers wait for it), a batch holds as many
+    subtrees as take about ``DEFAULT_SPLIT_AFTER`` seconds at the mean time per subtree measured
+    so far (at most ``batch``, and at most its share of the queue, so that every worker has
+    work), and explores for at most that long; a batch that empties the queue splits after a
+    quarter of it (the tail: idle workers wait for its subtrees)."""
     from dask.distributed import as_completed
 
     from porlab.api import Result
@@ -360,6 +372,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
         raise InputError("batch must be at least 1")
     if split_after == 0:  # (< 0: split at once, every task; tests use it)
         raise InputError("split_after must not be 0 (tasks would never split)")
+    adaptive = split_after is None
+    target = DEFAULT_SPLIT_AFTER if split_after is None else split_after
     s, core = ship(program)
     start = time.perf_counter()
     m = _Merged(explorer=explorer)
@@ -392,13 +406,25 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     queue: collections.deque[tuple[bytes, int]] = collections.deque()
     pending: dict[Any, int] = {}  # future -> batch id
 
+    # Measured: explored subtrees and the seconds they took (adaptive batch sizes).
+    measured = [0, 0.0]
+
     def submit_batches() -> None:
         while queue and len(pending) < slots:
             size = max(1, min(batch, -(-len(queue) // (slots - len(pending)))))
+            split = target
+            if adaptive:
+                if measured[0]:
+                    per = max(measured[1] / measured[0], 1e-5)
+                    size = max(1, min(size, round(target / per)))
+                if queue[0][1] < 0:
+                    split = ROOT_SPLIT_AFTER
+                elif size >= len(queue):
+                    split = target / 4
             parts = [queue.popleft() for _ in range(min(size, len(queue)))]
             bid = len(parents)
             parents[bid] = parts[0][1]
-            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split_after,
+            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split,
                               options(), hook, pure=False)
             pending[f] = bid
             futures.add(f)
@@ -417,6 +443,9 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
             done_id = pending.pop(fut)
             tree.append((done_id, parents[done_id], d["seconds"], d["cpu"]))
             n_tasks += d["explored"]
+            if not d["tasks"]:  # (a batch that split ran for its bound: not a subtree's time)
+                measured[0] += d["explored"]
+                measured[1] += d["seconds"]
             n_batches += 1
             task_bytes += d["task_bytes"]
             task_seconds.append(d["seconds"])

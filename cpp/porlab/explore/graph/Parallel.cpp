@@ -41,10 +41,24 @@ std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
 WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
     eager_.store(static_cast<std::int64_t>(eager));
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
+    offers_.resize(workers);
 }
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
-    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    std::uint64_t events = 0;
+    for (const auto& th : g.threads) events += th.size();
+    if (eager_.load(std::memory_order_relaxed) > 0) {
+        eager_.fetch_sub(1);
+    } else if (!publish_) {
+        // A worker is idle. The subtree of a visit deep in the donor's path is small (most
+        // visits of a depth-first search are deep): its thief is soon idle again and pays the
+        // replay again. So offers deeper than half the deepest graph offered so far are
+        // declined a few times (each a visit, microseconds) for a shallower one.
+        Offers& o = offers_[tlsWorker];
+        o.deepest = std::max(o.deepest, events);
+        if (2 * events > o.deepest && ++o.declined < kPatience) return false;
+        o.declined = 0;
+    }
     if (publish_) {
         tasks.fetch_add(1, std::memory_order_relaxed);
         publish_(g, order);
@@ -53,8 +67,6 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
-    std::uint64_t events = 0;
-    for (const auto& th : g.threads) events += th.size();
     tasks.fetch_add(1, std::memory_order_relaxed);
     taskEvents.fetch_add(events, std::memory_order_relaxed);
     taskBytes.fetch_add(graphBytes(g, order.size()), std::memory_order_relaxed);
