@@ -198,63 +198,33 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
 def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: float,
               options: dict[str, Any], hook: Callable[[bytes], None] | None = None
               ) -> dict[str, Any]:
-    """Explore a batch of tasks on this worker, one after the other (one Dask task: Dask's round
-    trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, not per subtree). What they
-    found, merged, as plain data, and the tasks they split off. The batch as a whole explores
-    for at most ``split_after`` seconds (< 0: every task splits at once): the tasks not started
-    by then are handed back as they are. The budgets in ``options`` are the batch's: each task
-    gets what the previous ones left."""
+    """Explore a batch of tasks on this worker, one after the other, with one explorer (one Dask
+    task: Dask's round trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, and the
+    explorer is made once per batch, not per subtree). What they found, merged, as plain data,
+    and the tasks they split off. The batch as a whole explores for at most ``split_after``
+    seconds (< 0: every task splits at once): the tasks not started by then are handed back as
+    they are. The budgets in ``options`` are the batch's."""
     prog = _worker_program(s)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    out: dict[str, Any] = {
-        "complete": 0, "blocked": 0, "errors": 0, "events": 0, "failures": [],
-        "blocked_by": {}, "block_sites": [], "error_sites": [], "outcomes": [],
-        "incomplete": [], "budget_reason": "", "tasks": [], "task_bytes": 0, "explored": 0,
-        "error_task": None}
-    for i, task in enumerate(tasks):
-        elapsed = time.perf_counter() - t0
-        if split_after > 0 and i > 0 and elapsed >= split_after:
-            out["tasks"].extend(tasks[i:])  # (not started: handed back as they are)
-            break
-        if hook is not None:
+    if hook is not None:
+        for task in tasks:
             hook(task)
-        opts = dict(options)
-        # (an error trace is one per failing prefix, and tasks meet the same prefix again: the
-        # batch counts each once, as the driver does)
-        found = (out["complete"] + out["blocked"] + out["errors"] - len(out["failures"])
-                 + len(set(out["failures"])))
-        if opts["max_traces"]:
-            opts["max_traces"] = max(opts["max_traces"] - found, 1)
-        if opts["max_events"]:
-            opts["max_events"] = max(opts["max_events"] - out["events"], 1)
-        if opts["max_seconds"]:
-            opts["max_seconds"] = max(opts["max_seconds"] - elapsed, 1e-3)
-        r, new, failures = _core.run_task(
-            prog, explorer, task, s.program_id,
-            split_after=split_after if split_after <= 0 else split_after - elapsed, **opts)
-        out["explored"] += 1
-        out["task_bytes"] += len(task)
-        for k in ("complete", "blocked", "errors", "events"):
-            out[k] += getattr(r, k)
-        out["failures"].extend(tuple(f) for f in failures)
-        for k, v in dict(r.blocked_by).items():
-            out["blocked_by"][k] = out["blocked_by"].get(k, 0) + v
-        out["block_sites"].extend(tuple(b) for b in r.block_sites)
-        paths = _site_paths(r)
-        out["error_sites"].extend(
-            (tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
-            for e in r.error_sites)
-        out["outcomes"].extend(tuple(o) for o in r.outcomes)
-        out["incomplete"].extend(r.incomplete)
-        out["tasks"].extend(new)
-        if r.errors and out["error_task"] is None:
-            out["error_task"] = task
-        if r.budget_reason:
-            out["budget_reason"] = r.budget_reason
-            break  # (the driver stops the run)
-        if options["stop_on_error"] and r.errors:
-            break
+    r, new, failures = _core.run_task(prog, explorer, tasks, s.program_id,
+                                      split_after=split_after, **options)
+    explored = int(r.stats["task_explored"])
+    first_error = int(r.stats["task_first_error"])
+    paths = _site_paths(r)
+    out: dict[str, Any] = {
+        "complete": r.complete, "blocked": r.blocked, "errors": r.errors, "events": r.events,
+        "failures": [tuple(f) for f in failures], "blocked_by": dict(r.blocked_by),
+        "block_sites": [tuple(b) for b in r.block_sites],
+        "error_sites": [(tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
+                        for e in r.error_sites],
+        "outcomes": [tuple(o) for o in r.outcomes], "incomplete": list(r.incomplete),
+        "budget_reason": r.budget_reason, "tasks": list(new),
+        "task_bytes": sum(len(t) for t in tasks[:explored]), "explored": explored,
+        "error_task": tasks[first_error] if first_error >= 0 else None}
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - cpu0
     out["pid"] = os.getpid()

@@ -189,6 +189,7 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                         in.pos);
                 th.pend.wval = child;
                 th.pend.aux = kThreadHandleAux;  // shown with the thread's name
+                p_.markThreadHandle(th.pend.loc);  // (portable outcomes: PortableOutcome.cpp)
                 if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
                 return true;
             }

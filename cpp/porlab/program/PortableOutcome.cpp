@@ -16,13 +16,14 @@
 // (status, then exit value or function, pc, phase and registers, as outcome()); then the number
 // of memory records, each: object, offset, size, mutex, sync, value (locations holding their
 // initial value are left out, as outcome() trims them). A value is (0, v) or, pointing into a
-// dynamic object, (1, object, offset). An object is (-1, id) for a global, else (path, index,
+// dynamic object, (1, object, offset), or, a thread handle, (2, path). An object is (-1, id) for a global, else (path, index,
 // size, kind, alignment).
 //
 // Values are recognised as pointers by their encoding (Code.hpp: object id above the globals' and
 // within the objects this process made, offset within the object): an integer that happens to
 // have that form is read as a pointer. A thread handle (pthread_t) is a thread number and is
-// left as it is.
+// left as it is, unless it is in a location pthread_create wrote a handle to (tag 2: a thread
+// named by spawn path); a handle copied elsewhere stays a number.
 #include <array>
 #include <map>
 
@@ -42,6 +43,7 @@ struct ReverseNames {
     std::vector<std::pair<std::int64_t, std::uint32_t>> cellOf;  // by location: (object, offset)
     std::vector<Value> init;                                     // by location
     std::vector<std::array<Value, 3>> cellInfo;  // by location: size, mutex, sync word
+    std::vector<std::uint8_t> threadHandle;      // by location: holds a thread handle
 };
 
 class Writer {
@@ -130,6 +132,8 @@ std::vector<Value> CodeExecution::portableOutcome() const {
                 if (static_cast<std::size_t>(loc) < r.cellOf.size())
                     r.cellOf[static_cast<std::size_t>(loc)] = {static_cast<std::int64_t>(obj), off};
         threadNames = p_.infoMut_->threadNames;
+        r.threadHandle = p_.threadHandle_;
+        r.threadHandle.resize(r.cellOf.size());
         for (std::size_t l = 0; l < r.cellOf.size(); ++l) {
             const auto obj = r.cellOf[l].first;
             const bool uninitObj =
@@ -174,7 +178,14 @@ std::vector<Value> CodeExecution::portableOutcome() const {
         w.object(obj);
         o.push_back(static_cast<Value>(off));
         o.insert(o.end(), r.cellInfo[l].begin(), r.cellInfo[l].end());
-        w.value(mem_[l]);
+        const Value v = mem_[l];
+        if (r.threadHandle[l] && v > 0 && v < T_ &&
+            r.spawnOf[static_cast<std::size_t>(v)].first >= 0) {
+            o.push_back(2);  // a thread handle: the thread's spawn path
+            w.path(static_cast<ThreadId>(v));
+        } else {
+            w.value(v);
+        }
     }
     return o;
 }
@@ -228,7 +239,9 @@ std::vector<Value> CodeExecution::localOutcome(const CodeProgram& p, std::span<c
         return p.dynamicObject(t, n, size, kind, SourcePos{}, align);
     };
     auto value = [&]() -> Value {
-        if (r.next() == 0) return r.next();
+        const Value tag = r.next();
+        if (tag == 0) return r.next();
+        if (tag == 2) return path();
         const CodeProgram::DynRef o = object();
         return static_cast<Value>(m.pointer(o.id, o.base) + static_cast<std::uint64_t>(r.next()));
     };

@@ -151,9 +151,16 @@ using MakeGraphExplorer =
 // long task splits itself.
 // `failures` gets the (portable) hashes of the failing prefixes whose error traces it reported:
 // the driver counts each once over all tasks, as one process would.
+// A batch: `more` are explored after `input` by the same explorer (one explorer, one Reporter:
+// a subtree costs its decoding replay, not a new explorer); once the time bound is met, the
+// tasks not started are handed back in `output` as they are. `explored`: tasks started;
+// `firstErrorTask`: the index (0: `input`) of the first task that met an error, or -1.
 struct TaskRun {
     const Program* program = nullptr;
     std::string input;
+    std::vector<std::string> more;
+    std::uint64_t explored = 0;
+    std::int64_t firstErrorTask = -1;
     std::uint64_t programId = 0;
     std::string explorer;
     double splitAfterSeconds = 0;
