@@ -328,8 +328,9 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     splits after ``ROOT_SPLIT_AFTER`` (the other workers wait for it), a batch holds as many
     subtrees as take about ``DEFAULT_SPLIT_AFTER`` seconds at the mean time per subtree measured
     so far (at most ``batch``, and at most its share of the queue, so that every worker has
-    work), and explores for at most that long; a batch that empties the queue splits after a
-    quarter of it (the tail: idle workers wait for its subtrees)."""
+    work), and explores for at most that long; a batch that empties the queue while no more
+    batches than workers are in flight splits after a quarter of it (the tail: a worker has
+    nothing queued and waits for its subtrees)."""
     from dask.distributed import as_completed
 
     from porlab.api import Result
@@ -372,7 +373,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     # Subtrees wait in a queue and go out in batches (run_tasks), at most `slots` batches at a
     # time: a batch holds its share of the queue (up to `batch`), so that a worker's time goes
     # to exploring rather than to Dask's round trip, while every worker still has work.
-    slots = max(2, 2 * _n_workers(client))
+    workers = _n_workers(client)
+    slots = max(2, 2 * workers)
     queue: collections.deque[tuple[bytes, int]] = collections.deque()
     pending: dict[Any, int] = {}  # future -> batch id
 
@@ -389,8 +391,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                     size = max(1, min(size, round(target / per)))
                 if queue[0][1] < 0:
                     split = ROOT_SPLIT_AFTER
-                elif size >= len(queue):
-                    split = target / 4
+                elif size >= len(queue) and len(pending) + 1 <= workers:
+                    split = target / 4  # (the tail: a worker has nothing queued)
             parts = [queue.popleft() for _ in range(min(size, len(queue)))]
             bid = len(parents)
             parents[bid] = parts[0][1]
