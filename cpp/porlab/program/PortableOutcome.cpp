@@ -16,8 +16,8 @@
 // (status, then exit value or function, pc, phase and registers, as outcome()); then the number
 // of memory records, each: object, offset, size, mutex, sync, value (locations holding their
 // initial value are left out, as outcome() trims them). A value is (0, v) or, pointing into a
-// dynamic object, (1, object, offset), or, a thread handle, (2, path). An object is (-1, id) for a global, else (path, index,
-// size, kind, alignment).
+// dynamic object, (1, object, offset), or, a thread handle, (2, path). An object is (-1, id) for
+// a global, else (path, index, size, kind, alignment).
 //
 // Values are recognised as pointers by their encoding (Code.hpp: object id above the globals' and
 // within the objects this process made, offset within the object): an integer that happens to
