@@ -12,10 +12,11 @@ wall-clock speed-up says little unless the load is below the number of cores; th
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set runs in well under 5 minutes on the 2-core machine (about a minute when it is
-quiet). Every program also runs on a LocalCluster of two single-threaded worker processes
-(porlab.distributed: subtrees in batches of up to ``--batch`` per Dask task, a batch split after
-``--split`` seconds): wall time, the busiest worker's CPU time, the number of subtrees and of
+The default set (six programs of 2-5 s of CPU each for one job) takes about 1.5 minutes on a
+quiet 2-core machine (estimated from its CPU times); measured 4 min 44 s and 5 min 57 s at load
+averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
+worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless ``--split`` /
+``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees and of
 Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
 idle time per batch of the workers (scheduling and transport). ``--simulate``
 replays the measured task tree (which task published which, and how long each ran) on W
