@@ -219,6 +219,12 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
+          ExplorerOption::choice(
+              "wb_graphs", "co-filter", {"co-filter", "rf"},
+              "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
+              "lock-aware class; rf (experimental: misses faults of writes after a free or end "
+              "of scope, slower on many programs) explores graphs of reads-from only, one per "
+              "class"),
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
