@@ -164,7 +164,9 @@ class CodeExecution final : public Execution {
         return emitted_;
     }
     bool setZneAwaits(bool on) override {
-        zneAwaits_ = on;
+        // Without a zne candidate no decrement ever waits: nothing to track (and the steps stay
+        // on fastStep's path).
+        zneAwaits_ = on && p_.zneRmws_;
         if (on) {
             obsThread_.assign(p_.capacity_, -1);
             obsStep_.assign(p_.capacity_, 0);
@@ -749,6 +751,20 @@ class CodeExecution final : public Execution {
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
     static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
     // Did a thread other than t observe location l after step s?
+    // Step totalEvents_ + 1, event ev of thread t, is made (zne awaits): if it observes its
+    // location's value (any access but a fetch-and-add whose result is unused), record it.
+    void observe(ThreadId t, const Event& ev) {
+        if (ev.loc < 0 || !accessesMemory(ev.kind) ||
+            (ev.kind == EventKind::FetchAdd && !ev.resultUsed &&
+             (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub)))
+            return;
+        const auto l = static_cast<std::size_t>(ev.loc);
+        if (obsThread_[l] != t) {
+            obsOther_[l] = obsStep_[l];
+            obsThread_[l] = t;
+        }
+        obsStep_[l] = totalEvents_ + 1;
+    }
     [[nodiscard]] bool observedSince(LocId l, ThreadId t, std::int64_t s) const {
         const auto i = static_cast<std::size_t>(l);
         return obsThread_[i] != t ? obsStep_[i] > s : obsOther_[i] > s;
