@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -144,6 +145,7 @@ class CodeExecution final : public Execution {
 
     std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead) override;
     bool fastStep(ThreadId t, std::optional<Value> forcedRead);
+    [[gnu::noinline]] std::span<const Event> slowStep(ThreadId t, std::optional<Value> forcedRead);
 
     [[nodiscard]] bool failed() const override { return failed_; }
     bool setRelaxedLocks(bool on) override {
@@ -177,6 +179,7 @@ class CodeExecution final : public Execution {
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
+        if (!m_.regInit.empty()) return builderOutcome();
         // Locations beyond numLocs_ were never created, so never written: scan from there.
         std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
         while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
@@ -208,6 +211,26 @@ class CodeExecution final : public Execution {
         return o;
     }
 
+    // A builder program's final state as its own interpreter gave it: every location, then each
+    // thread's status and registers (initial values for a thread that never started).
+    [[nodiscard]] std::vector<Value> builderOutcome() const {
+        const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
+        std::size_t size = L;
+        for (const auto& init : m_.regInit) size += 1 + init.size();
+        std::vector<Value> o;
+        o.reserve(size);
+        o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(L));
+        for (std::size_t t = 0; t < threads_.size(); ++t) {
+            const Thread& th = threads_[t];
+            o.push_back(static_cast<Value>(th.status));
+            const auto& init = m_.regInit[t];
+            const auto& written = m_.regWritten[t];
+            const Value* regs = th.frames.empty() ? nullptr : th.regs.data() + th.frames[0].regBase;
+            for (std::size_t r = 0; r < init.size(); ++r)
+                o.push_back(regs && written[r] ? regs[r] : init[r]);
+        }
+        return o;
+    }
     void save(Snapshot& s) const override;
     void restore(const Snapshot& s) override;
 
@@ -225,8 +248,8 @@ class CodeExecution final : public Execution {
         std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
         std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
     };
-    struct Thread {
-        ThreadStatus status = ThreadStatus::NotStarted;
+    // A thread's fixed-size state: saved and restored as one block of bytes (Snapshots.cpp).
+    struct ThreadScalars {
         std::uint32_t evCount = 0;
         std::int32_t nAllocs = 0, nSpawns = 0, atomicDepth = 0, phase = 0;
         std::int32_t nNondet = 0;  // __VERIFIER_nondet_* calls so far (choice points used)
@@ -252,6 +275,11 @@ class CodeExecution final : public Execution {
         bool pendTry = false;      // pthread_mutex_trylock
         Value pendNew = 0;         // CAS new value
         std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
+    };
+    static_assert(std::is_trivially_copyable_v<ThreadScalars> && sizeof(ThreadScalars) % 8 == 0);
+    static constexpr std::size_t kScalarWords = sizeof(ThreadScalars) / 8;
+    struct Thread : ThreadScalars {
+        ThreadStatus status = ThreadStatus::NotStarted;
         std::vector<Frame> frames;
         std::vector<Value> regs;
         std::vector<std::uint8_t> local;
@@ -670,7 +698,45 @@ class CodeExecution final : public Execution {
     }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     bool localBuiltin(ThreadId t, const CInstr& in);  // LocalBuiltins.cpp
-    void runLocal(ThreadId t);
+    // Runs thread t's local code up to its next visible operation (or its end).
+    void runLocal(ThreadId t) {
+        if (!quickStop(t)) runLocalGuarded(t);
+    }
+    void runLocalGuarded(ThreadId t);
+    // The thread's next instruction is an access to a global's cell or an await or a mutex lock
+    // or unlock on one (CInstr::loc): it becomes the pending event without entering the
+    // interpreter's loop (most steps of a builder program end at such an instruction). False,
+    // with nothing done, for any other instruction.
+    bool quickStop(ThreadId t) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        const Frame& fr = th.frames.back();
+        const CInstr& in =
+            m_.functions[static_cast<std::size_t>(fr.fn)].code[static_cast<std::size_t>(fr.pc)];
+        if (in.loc < 0) return false;
+        switch (in.op) {
+            case COp::Load:
+            case COp::Store:
+            case COp::Rmw:
+            case COp::CmpXchg:
+                stopAtLocation(t, in, in.loc, 0);
+                return true;
+            case COp::Builtin:  // (loc is set on awaits, locks and unlocks only: all visible)
+                if (static_cast<Builtin>(in.sub) == Builtin::LoadAwait) {
+                    const Value code = arg(th, in, 1);
+                    const auto cond = awaitCondFromCode(static_cast<int>(code));
+                    if (!cond || code != static_cast<int>(code)) return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Await, in.loc, in.pos);  // (as visibleBuiltin)
+                    th.pend.cond = *cond;
+                    th.pend.operand = norm(arg(th, in, 2), in.w);
+                    if (in.plain) th.pend.mode = AccessMode::Plain;
+                    th.pendW = in.w;
+                    return true;
+                }
+                return visibleBuiltin(t, in);
+            default:
+                return false;
+        }
+    }
     void runLocalSteps(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
     bool stopAtLocation(ThreadId t, const CInstr& in, LocId loc, std::int64_t obj);

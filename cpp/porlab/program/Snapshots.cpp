@@ -10,7 +10,6 @@ namespace porlab::code {
 // -----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
 // A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
 constexpr std::size_t kFinishedWords = 5;
 constexpr std::int64_t kKeptFrame = 256;  // status word: a finished thread saved in full
@@ -31,7 +30,7 @@ void CodeExecution::save(Snapshot& s) const {
             size += kFinishedWords + th.wrHeld.size();
             continue;
         }
-        size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
+        size += kScalarWords + 5 + th.frames.size() * 3 + th.regs.size() +
                 (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
     auto& v = s.words;
@@ -73,27 +72,10 @@ void CodeExecution::save(Snapshot& s) const {
             for (const LocId l : th.wrHeld) *w++ = l;
             continue;
         }
-        *w++ = th.evCount;
-        *w++ = th.nAllocs;
-        *w++ = th.nNondet;
-        *w++ = th.nSpawns;
-        *w++ = th.atomicDepth;
-        *w++ = th.phase;
-        *w++ = th.exitVal;
-        *w++ = th.aux;
-        *w++ = th.pendW | (th.pendTry ? 256 : 0);
-        *w++ = th.pendNew;
-        *w++ = th.pendObj;
-        *w++ = th.effects;
-        *w++ = th.hidden;
-        *w++ = th.lastLoop;
-        *w++ = th.lastWriteStep;
-        *w++ = th.lastWriteAmount;
-        *w++ = (static_cast<std::int64_t>(th.lastWriteIndex) << 32) |
-               static_cast<std::uint32_t>(th.lastWriteLoc);
-        w[kEventWords - 1] = 0;
-        copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
-        w += kEventWords;
+        // The fixed-size part in one copy (a constant size: the compiler copies it inline).
+        std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
+                    sizeof(ThreadScalars));
+        w += kScalarWords;
         *w++ = static_cast<std::int64_t>(th.frames.size());
         *w++ = static_cast<std::int64_t>(th.regs.size());
         *w++ = static_cast<std::int64_t>(th.local.size());
@@ -194,30 +176,11 @@ void CodeExecution::restore(const Snapshot& s) {
             restoreFinished(th, w.data(), i);
             continue;
         }
-        th.evCount = static_cast<std::uint32_t>(w[i++]);
-        th.nAllocs = static_cast<std::int32_t>(w[i++]);
-        th.nNondet = static_cast<std::int32_t>(w[i++]);
-        th.nSpawns = static_cast<std::int32_t>(w[i++]);
-        th.atomicDepth = static_cast<std::int32_t>(w[i++]);
-        th.phase = static_cast<std::int32_t>(w[i++]);
-        th.exitVal = w[i++];
-        th.aux = w[i++];
-        th.pendW = static_cast<std::uint8_t>(w[i] & 0xff);
-        th.pendTry = (w[i++] & 256) != 0;
-        th.pendNew = w[i++];
-        th.pendObj = w[i++];
-        th.effects = w[i++];
-        th.hidden = w[i++];
-        th.lastLoop = w[i++];
-        th.lastWriteStep = w[i++];
-        th.lastWriteAmount = w[i++];
-        th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
-        th.lastWriteLoc =
-            static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w.data() + i,
+                    sizeof(ThreadScalars));
+        i += kScalarWords;
         th.cand.valid = false;  // the livelock check starts over after a restore
         th.cand.runnableAt = -1;
-        copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
-        i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);
         const auto nr = static_cast<std::size_t>(w[i++]);
         const auto nlb = static_cast<std::size_t>(w[i++]);

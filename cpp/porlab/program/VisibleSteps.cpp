@@ -149,6 +149,11 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
 std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forcedRead) {
     emitted_.clear();
     if (fastStep(t, forcedRead)) return emitted_;
+    return slowStep(t, forcedRead);
+}
+
+// The general step (a function of its own: its frame and spills stay off the fast path).
+std::span<const Event> CodeExecution::slowStep(ThreadId t, std::optional<Value> forcedRead) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     Event ev = pending(t);
     const CInstr& in = cur(th);
