@@ -3,7 +3,7 @@
 // memory, and the pending visible operation of each thread. Internal to program/: its methods
 // are defined by seam in LocalSteps.cpp (local interpretation), LocalBuiltins.cpp (the runtime
 // library's local part), Builtins.cpp (its visible operations), VisibleSteps.cpp (performing a
-// visible operation) and Snapshots.cpp (save / restore).
+// visible operation) and Snapshots.cpp (save / restore, outcomes).
 #pragma once
 
 #include <array>
@@ -178,59 +178,10 @@ class CodeExecution final : public Execution {
     }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
-    [[nodiscard]] std::vector<Value> outcome() const override {
-        if (!m_.regInit.empty()) return builderOutcome();
-        // Locations beyond numLocs_ were never created, so never written: scan from there.
-        std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
-        while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
-        // One allocation: outcome() runs once per complete execution.
-        std::size_t size = n + 1;
-        for (const auto& th : threads_) size += 4 + th.regs.size();
-        std::vector<Value> o;
-        o.reserve(size);
-        o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
-        o.push_back(-1);  // separator: memory is trimmed
-        for (const auto& th : threads_) {
-            o.push_back(static_cast<Value>(th.status));
-            if (th.status == ThreadStatus::Finished && th.frames.empty()) {
-                o.push_back(th.exitVal);
-            } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
-                // (a finished builder thread keeps its frame: its registers are its outcome)
-                o.push_back(th.frames.back().fn);
-                o.push_back(th.frames.back().pc);
-                o.push_back(th.phase);
-                // The registers of every frame, without the loop bookkeeping (CFunction::
-                // stateSlots): it counts events, not state.
-                for (const Frame& fr : th.frames) {
-                    const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
-                    const auto b = th.regs.begin() + fr.regBase;
-                    o.insert(o.end(), b, b + state);
-                }
-            }
-        }
-        return o;
-    }
-
+    [[nodiscard]] std::vector<Value> outcome() const override;  // Snapshots.cpp
     // A builder program's final state as its own interpreter gave it: every location, then each
     // thread's status and registers (initial values for a thread that never started).
-    [[nodiscard]] std::vector<Value> builderOutcome() const {
-        const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
-        std::size_t size = L;
-        for (const auto& init : m_.regInit) size += 1 + init.size();
-        std::vector<Value> o;
-        o.reserve(size);
-        o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(L));
-        for (std::size_t t = 0; t < threads_.size(); ++t) {
-            const Thread& th = threads_[t];
-            o.push_back(static_cast<Value>(th.status));
-            const auto& init = m_.regInit[t];
-            const auto& written = m_.regWritten[t];
-            const Value* regs = th.frames.empty() ? nullptr : th.regs.data() + th.frames[0].regBase;
-            for (std::size_t r = 0; r < init.size(); ++r)
-                o.push_back(regs && written[r] ? regs[r] : init[r]);
-        }
-        return o;
-    }
+    [[nodiscard]] std::vector<Value> builderOutcome() const;
     void save(Snapshot& s) const override;
     void restore(const Snapshot& s) override;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Snapshots: an execution's state saved to and restored from a flat word vector.
+// Snapshots: an execution's state saved to and restored from a flat word vector; outcomes.
 #include "porlab/program/CodeExecution.hpp"
 
 #include <cstring>
@@ -18,6 +18,59 @@ inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
 }
 }  // namespace
+
+// ---- outcomes: the final state of an execution
+
+std::vector<Value> CodeExecution::outcome() const {
+    if (!m_.regInit.empty()) return builderOutcome();
+    // Locations beyond numLocs_ were never created, so never written: scan from there.
+    std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
+    while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
+    // One allocation: outcome() runs once per complete execution.
+    std::size_t size = n + 1;
+    for (const auto& th : threads_) size += 4 + th.regs.size();
+    std::vector<Value> o;
+    o.reserve(size);
+    o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
+    o.push_back(-1);  // separator: memory is trimmed
+    for (const auto& th : threads_) {
+        o.push_back(static_cast<Value>(th.status));
+        if (th.status == ThreadStatus::Finished && th.frames.empty()) {
+            o.push_back(th.exitVal);
+        } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
+            o.push_back(th.frames.back().fn);
+            o.push_back(th.frames.back().pc);
+            o.push_back(th.phase);
+            // The registers of every frame, without the loop bookkeeping (CFunction::
+            // stateSlots): it counts events, not state.
+            for (const Frame& fr : th.frames) {
+                const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
+                const auto b = th.regs.begin() + fr.regBase;
+                o.insert(o.end(), b, b + state);
+            }
+        }
+    }
+    return o;
+}
+
+std::vector<Value> CodeExecution::builderOutcome() const {
+    const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
+    std::size_t size = L;
+    for (const auto& init : m_.regInit) size += 1 + init.size();
+    std::vector<Value> o;
+    o.reserve(size);
+    o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(L));
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        const Thread& th = threads_[t];
+        o.push_back(static_cast<Value>(th.status));
+        const auto& init = m_.regInit[t];
+        const auto& written = m_.regWritten[t];
+        const Value* regs = th.frames.empty() ? nullptr : th.regs.data() + th.frames[0].regBase;
+        for (std::size_t r = 0; r < init.size(); ++r)
+            o.push_back(regs && written[r] ? regs[r] : init[r]);
+    }
+    return o;
+}
 
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
