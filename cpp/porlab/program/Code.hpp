@@ -305,6 +305,11 @@ struct CModule {
     // programs, whose thread 0 runs mainFunction.
     std::vector<std::int32_t> threadFunctions;
     std::vector<bool> autostart;
+    // Builder programs: the initial values of each thread's registers (register r is slot r of
+    // its function when regWritten[t][r], else a constant), for outcomes in the builder's form
+    // (memory, then each thread's status and registers; CodeExecution::outcome).
+    std::vector<std::vector<Value>> regInit;
+    std::vector<std::vector<std::uint8_t>> regWritten;
     // The first call that destroys a mutex (pthread_mutex_destroy, mtx_destroy, spin and
     // read-write lock destroys; line 0: none): ProgramInfo::mutexDestroy.
     SourcePos mutexDestroy;

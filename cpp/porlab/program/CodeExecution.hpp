@@ -3,13 +3,14 @@
 // memory, and the pending visible operation of each thread. Internal to program/: its methods
 // are defined by seam in LocalSteps.cpp (local interpretation), LocalBuiltins.cpp (the runtime
 // library's local part), Builtins.cpp (its visible operations), VisibleSteps.cpp (performing a
-// visible operation) and Snapshots.cpp (save / restore).
+// visible operation) and Snapshots.cpp (save / restore, outcomes).
 #pragma once
 
 #include <array>
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -144,6 +145,7 @@ class CodeExecution final : public Execution {
 
     std::span<const Event> step(ThreadId t, std::optional<Value> forcedRead) override;
     bool fastStep(ThreadId t, std::optional<Value> forcedRead);
+    [[gnu::noinline]] std::span<const Event> slowStep(ThreadId t, std::optional<Value> forcedRead);
 
     [[nodiscard]] bool failed() const override { return failed_; }
     bool setRelaxedLocks(bool on) override {
@@ -164,7 +166,9 @@ class CodeExecution final : public Execution {
         return emitted_;
     }
     bool setZneAwaits(bool on) override {
-        zneAwaits_ = on;
+        // Without a zne candidate no decrement ever waits: nothing to track (and the steps stay
+        // on fastStep's path).
+        zneAwaits_ = on && p_.zneRmws_;
         if (on) {
             obsThread_.assign(p_.capacity_, -1);
             obsStep_.assign(p_.capacity_, 0);
@@ -174,44 +178,15 @@ class CodeExecution final : public Execution {
     }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
-    [[nodiscard]] std::vector<Value> outcome() const override {
-        if (p_.portableOutcomes_.load(std::memory_order_relaxed)) return portableOutcome();
-        // Locations beyond numLocs_ were never created, so never written: scan from there.
-        std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
-        while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
-        // One allocation: outcome() runs once per complete execution.
-        std::size_t size = n + 1;
-        for (const auto& th : threads_) size += 4 + th.regs.size();
-        std::vector<Value> o;
-        o.reserve(size);
-        o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
-        o.push_back(-1);  // separator: memory is trimmed
-        for (const auto& th : threads_) {
-            o.push_back(static_cast<Value>(th.status));
-            if (th.status == ThreadStatus::Finished && th.frames.empty()) {
-                o.push_back(th.exitVal);
-            } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
-                // (a finished builder thread keeps its frame: its registers are its outcome)
-                o.push_back(th.frames.back().fn);
-                o.push_back(th.frames.back().pc);
-                o.push_back(th.phase);
-                // The registers of every frame, without the loop bookkeeping (CFunction::
-                // stateSlots): it counts events, not state.
-                for (const Frame& fr : th.frames) {
-                    const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
-                    const auto b = th.regs.begin() + fr.regBase;
-                    o.insert(o.end(), b, b + state);
-                }
-            }
-        }
-        return o;
-    }
+    [[nodiscard]] std::vector<Value> outcome() const override;  // Snapshots.cpp
+    // A builder program's final state as its own interpreter gave it: every location, then each
+    // thread's status and registers (initial values for a thread that never started).
+    [[nodiscard]] std::vector<Value> builderOutcome() const;
 
     // Distributed runs (PortableOutcome.cpp): outcome() with stable names, and back.
     [[nodiscard]] std::vector<Value> portableOutcome() const;
     static std::vector<Value> localOutcome(const CodeProgram& p, std::span<const Value> in);
     static void setPortable(const CodeProgram& p, bool on) { p.portableOutcomes_.store(on); }
-
     void save(Snapshot& s) const override;
     void restore(const Snapshot& s) override;
 
@@ -229,8 +204,8 @@ class CodeExecution final : public Execution {
         std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
         std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
     };
-    struct Thread {
-        ThreadStatus status = ThreadStatus::NotStarted;
+    // A thread's fixed-size state: saved and restored as one block of bytes (Snapshots.cpp).
+    struct ThreadScalars {
         std::uint32_t evCount = 0;
         std::int32_t nAllocs = 0, nSpawns = 0, atomicDepth = 0, phase = 0;
         std::int32_t nNondet = 0;  // __VERIFIER_nondet_* calls so far (choice points used)
@@ -256,6 +231,11 @@ class CodeExecution final : public Execution {
         bool pendTry = false;      // pthread_mutex_trylock
         Value pendNew = 0;         // CAS new value
         std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
+    };
+    static_assert(std::is_trivially_copyable_v<ThreadScalars> && sizeof(ThreadScalars) % 8 == 0);
+    static constexpr std::size_t kScalarWords = sizeof(ThreadScalars) / 8;
+    struct Thread : ThreadScalars {
+        ThreadStatus status = ThreadStatus::NotStarted;
         std::vector<Frame> frames;
         std::vector<Value> regs;
         std::vector<std::uint8_t> local;
@@ -674,7 +654,45 @@ class CodeExecution final : public Execution {
     }
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     bool localBuiltin(ThreadId t, const CInstr& in);  // LocalBuiltins.cpp
-    void runLocal(ThreadId t);
+    // Runs thread t's local code up to its next visible operation (or its end).
+    void runLocal(ThreadId t) {
+        if (!quickStop(t)) runLocalGuarded(t);
+    }
+    void runLocalGuarded(ThreadId t);
+    // The thread's next instruction is an access to a global's cell or an await or a mutex lock
+    // or unlock on one (CInstr::loc): it becomes the pending event without entering the
+    // interpreter's loop (most steps of a builder program end at such an instruction). False,
+    // with nothing done, for any other instruction.
+    bool quickStop(ThreadId t) {
+        Thread& th = threads_[static_cast<std::size_t>(t)];
+        const Frame& fr = th.frames.back();
+        const CInstr& in =
+            m_.functions[static_cast<std::size_t>(fr.fn)].code[static_cast<std::size_t>(fr.pc)];
+        if (in.loc < 0) return false;
+        switch (in.op) {
+            case COp::Load:
+            case COp::Store:
+            case COp::Rmw:
+            case COp::CmpXchg:
+                stopAtLocation(t, in, in.loc, 0);
+                return true;
+            case COp::Builtin:  // (loc is set on awaits, locks and unlocks only: all visible)
+                if (static_cast<Builtin>(in.sub) == Builtin::LoadAwait) {
+                    const Value code = arg(th, in, 1);
+                    const auto cond = awaitCondFromCode(static_cast<int>(code));
+                    if (!cond || code != static_cast<int>(code)) return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Await, in.loc, in.pos);  // (as visibleBuiltin)
+                    th.pend.cond = *cond;
+                    th.pend.operand = norm(arg(th, in, 2), in.w);
+                    if (in.plain) th.pend.mode = AccessMode::Plain;
+                    th.pendW = in.w;
+                    return true;
+                }
+                return visibleBuiltin(t, in);
+            default:
+                return false;
+        }
+    }
     void runLocalSteps(ThreadId t);
     bool stopAtAccess(ThreadId t, const CInstr& in, const Addr& ad);
     bool stopAtLocation(ThreadId t, const CInstr& in, LocId loc, std::int64_t obj);
@@ -755,6 +773,20 @@ class CodeExecution final : public Execution {
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
     static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
     // Did a thread other than t observe location l after step s?
+    // Step totalEvents_ + 1, event ev of thread t, is made (zne awaits): if it observes its
+    // location's value (any access but a fetch-and-add whose result is unused), record it.
+    void observe(ThreadId t, const Event& ev) {
+        if (ev.loc < 0 || !accessesMemory(ev.kind) ||
+            (ev.kind == EventKind::FetchAdd && !ev.resultUsed &&
+             (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub)))
+            return;
+        const auto l = static_cast<std::size_t>(ev.loc);
+        if (obsThread_[l] != t) {
+            obsOther_[l] = obsStep_[l];
+            obsThread_[l] = t;
+        }
+        obsStep_[l] = totalEvents_ + 1;
+    }
     [[nodiscard]] bool observedSince(LocId l, ThreadId t, std::int64_t s) const {
         const auto i = static_cast<std::size_t>(l);
         return obsThread_[i] != t ? obsStep_[i] > s : obsOther_[i] > s;

@@ -85,6 +85,7 @@ void CodeProgram::resolveStaticLocations(const ProgramInfo& info) {
                 case COp::Rmw:
                 case COp::CmpXchg:
                     in.loc = cellAt(in.b, static_cast<unsigned>(in.imm), false);
+                    if (in.op == COp::Rmw && (in.imm2 & kAccessMarked) != 0) zneRmws_ = true;
                     break;
                 case COp::Builtin:
                     if (in.c < 1) break;

@@ -234,6 +234,9 @@ class CodeProgram final : public Program, public InputChoices {
         dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
     mutable bool locationLimitWarned_ = false;
+    // Some read-modify-write is a zne candidate (CInstr::imm2 & kAccessMarked): only then do zne
+    // awaits (Execution::setZneAwaits) change anything, and executions track observations.
+    bool zneRmws_ = false;
     mutable std::vector<DynObj> dyn_;  // by object id - firstDynamicObject
     mutable std::vector<std::map<std::uint32_t, LocId>> cells_;  // by object id
     mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_

@@ -74,11 +74,11 @@ bool CodeExecution::stopAtLocation(ThreadId t, const CInstr& in, LocId loc, std:
     th.pendW = in.w;
     e.pointer = (in.imm2 & kAccessPointer) != 0;
     if (in.plain) e.mode = AccessMode::Plain;
-    if (obj >= m_.firstDynamicObject()) th.pendObj = obj;
+    if (obj != 0 && obj >= m_.firstDynamicObject()) th.pendObj = obj;
     return true;
 }
 
-void CodeExecution::runLocal(ThreadId t) {
+void CodeExecution::runLocalGuarded(ThreadId t) {
     try {
         runLocalSteps(t);
     } catch (const LocationLimitReached&) {

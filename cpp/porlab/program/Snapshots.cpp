@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Snapshots: an execution's state saved to and restored from a flat word vector.
+// Snapshots: an execution's state saved to and restored from a flat word vector; outcomes.
 #include "porlab/program/CodeExecution.hpp"
 
 #include <cstring>
@@ -10,7 +10,6 @@ namespace porlab::code {
 // -----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t kEventWords = (sizeof(Event) + 7) / 8;
 // A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
 constexpr std::size_t kFinishedWords = 5;
 constexpr std::int64_t kKeptFrame = 256;  // status word: a finished thread saved in full
@@ -19,6 +18,60 @@ inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
 }
 }  // namespace
+
+// ---- outcomes: the final state of an execution
+
+std::vector<Value> CodeExecution::outcome() const {
+    if (p_.portableOutcomes_.load(std::memory_order_relaxed)) return portableOutcome();
+    if (!m_.regInit.empty()) return builderOutcome();
+    // Locations beyond numLocs_ were never created, so never written: scan from there.
+    std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
+    while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
+    // One allocation: outcome() runs once per complete execution.
+    std::size_t size = n + 1;
+    for (const auto& th : threads_) size += 4 + th.regs.size();
+    std::vector<Value> o;
+    o.reserve(size);
+    o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(n));
+    o.push_back(-1);  // separator: memory is trimmed
+    for (const auto& th : threads_) {
+        o.push_back(static_cast<Value>(th.status));
+        if (th.status == ThreadStatus::Finished && th.frames.empty()) {
+            o.push_back(th.exitVal);
+        } else if (th.status != ThreadStatus::NotStarted && !th.frames.empty()) {
+            o.push_back(th.frames.back().fn);
+            o.push_back(th.frames.back().pc);
+            o.push_back(th.phase);
+            // The registers of every frame, without the loop bookkeeping (CFunction::
+            // stateSlots): it counts events, not state.
+            for (const Frame& fr : th.frames) {
+                const auto state = m_.functions[static_cast<std::size_t>(fr.fn)].stateSlots;
+                const auto b = th.regs.begin() + fr.regBase;
+                o.insert(o.end(), b, b + state);
+            }
+        }
+    }
+    return o;
+}
+
+std::vector<Value> CodeExecution::builderOutcome() const {
+    const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
+    std::size_t size = L;
+    for (const auto& init : m_.regInit) size += 1 + init.size();
+    std::vector<Value> o;
+    o.reserve(size);
+    o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(L));
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        const Thread& th = threads_[t];
+        o.push_back(static_cast<Value>(th.status));
+        const auto& init = m_.regInit[t];
+        const auto& written = m_.regWritten[t];
+        const Value* regs = th.frames.empty() ? nullptr : th.regs.data() + th.frames[0].regBase;
+        for (std::size_t r = 0; r < init.size(); ++r)
+            o.push_back(regs && written[r] ? regs[r] : init[r]);
+    }
+    return o;
+}
 
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
@@ -31,7 +84,7 @@ void CodeExecution::save(Snapshot& s) const {
             size += kFinishedWords + th.wrHeld.size();
             continue;
         }
-        size += 17 + kEventWords + 5 + th.frames.size() * 3 + th.regs.size() +
+        size += kScalarWords + 5 + th.frames.size() * 3 + th.regs.size() +
                 (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
     auto& v = s.words;
@@ -73,27 +126,10 @@ void CodeExecution::save(Snapshot& s) const {
             for (const LocId l : th.wrHeld) *w++ = l;
             continue;
         }
-        *w++ = th.evCount;
-        *w++ = th.nAllocs;
-        *w++ = th.nNondet;
-        *w++ = th.nSpawns;
-        *w++ = th.atomicDepth;
-        *w++ = th.phase;
-        *w++ = th.exitVal;
-        *w++ = th.aux;
-        *w++ = th.pendW | (th.pendTry ? 256 : 0);
-        *w++ = th.pendNew;
-        *w++ = th.pendObj;
-        *w++ = th.effects;
-        *w++ = th.hidden;
-        *w++ = th.lastLoop;
-        *w++ = th.lastWriteStep;
-        *w++ = th.lastWriteAmount;
-        *w++ = (static_cast<std::int64_t>(th.lastWriteIndex) << 32) |
-               static_cast<std::uint32_t>(th.lastWriteLoc);
-        w[kEventWords - 1] = 0;
-        copyBytes(static_cast<void*>(w), &th.pend, sizeof(Event));
-        w += kEventWords;
+        // The fixed-size part in one copy (a constant size: the compiler copies it inline).
+        std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
+                    sizeof(ThreadScalars));
+        w += kScalarWords;
         *w++ = static_cast<std::int64_t>(th.frames.size());
         *w++ = static_cast<std::int64_t>(th.regs.size());
         *w++ = static_cast<std::int64_t>(th.local.size());
@@ -194,30 +230,11 @@ void CodeExecution::restore(const Snapshot& s) {
             restoreFinished(th, w.data(), i);
             continue;
         }
-        th.evCount = static_cast<std::uint32_t>(w[i++]);
-        th.nAllocs = static_cast<std::int32_t>(w[i++]);
-        th.nNondet = static_cast<std::int32_t>(w[i++]);
-        th.nSpawns = static_cast<std::int32_t>(w[i++]);
-        th.atomicDepth = static_cast<std::int32_t>(w[i++]);
-        th.phase = static_cast<std::int32_t>(w[i++]);
-        th.exitVal = w[i++];
-        th.aux = w[i++];
-        th.pendW = static_cast<std::uint8_t>(w[i] & 0xff);
-        th.pendTry = (w[i++] & 256) != 0;
-        th.pendNew = w[i++];
-        th.pendObj = w[i++];
-        th.effects = w[i++];
-        th.hidden = w[i++];
-        th.lastLoop = w[i++];
-        th.lastWriteStep = w[i++];
-        th.lastWriteAmount = w[i++];
-        th.lastWriteIndex = static_cast<std::int32_t>(w[i] >> 32);
-        th.lastWriteLoc =
-            static_cast<std::int32_t>(static_cast<std::uint32_t>(w[i++] & 0xffffffff));
+        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w.data() + i,
+                    sizeof(ThreadScalars));
+        i += kScalarWords;
         th.cand.valid = false;  // the livelock check starts over after a restore
         th.cand.runnableAt = -1;
-        copyBytes(static_cast<void*>(&th.pend), w.data() + i, sizeof(Event));
-        i += kEventWords;
         const auto nf = static_cast<std::size_t>(w[i++]);
         const auto nr = static_cast<std::size_t>(w[i++]);
         const auto nlb = static_cast<std::size_t>(w[i++]);

@@ -48,8 +48,12 @@ class ThreadLowering {
         tmp_ = R;  // scratch slots: tmp_, tmp_ + 1 (a compare-and-swap's pair), tmp_ + 2, + 3
         f_.name = th.name;
         f_.defined = true;
-        f_.numSlots = f_.stateSlots = R + 4;
+        // (the scratch slots are dead wherever a state is compared: at loop headers and ends)
+        f_.numSlots = R + 4;
+        f_.stateSlots = R;
     }
+
+    [[nodiscard]] const std::vector<std::uint8_t>& written() const { return written_; }
 
     CFunction lower() {
         // Pass 1 sizes every builder instruction's run (jump targets), pass 2 emits.
@@ -399,7 +403,10 @@ CModule lowerSpec(const ProgramSpec& spec) {
     m.staticBase.assign(T + 2, 0);
     const std::int64_t global = m.globalObject(0);
     for (std::size_t t = 0; t < T; ++t) {
-        m.functions[t] = ThreadLowering(m, spec.threads[t], global).lower();
+        ThreadLowering lowering(m, spec.threads[t], global);
+        m.functions[t] = lowering.lower();
+        m.regInit.push_back(spec.threads[t].regInit);
+        m.regWritten.push_back(lowering.written());
         m.threadFunctions.push_back(static_cast<std::int32_t>(t));
         m.autostart.push_back(spec.threads[t].autostart);
     }

@@ -50,13 +50,13 @@ std::uint32_t CodeExecution::computeCtx(Thread& th) {
 
 // The common steps without the general step's cases: a load, store, read-modify-write,
 // compare-and-swap, await, lock or unlock of a location no free can reach (a global's, or a
-// block's when nothing is freed: pendObj 0), with no zne awaits, in an execution far from its
-// cut. False (nothing done) for anything else, and when the access reads uninitialised memory
-// or locks a destroyed mutex (the general step faults there).
+// block's when nothing is freed: pendObj 0), in an execution far from its cut. False (nothing done)
+// for anything else, and when the access reads uninitialised memory or locks a destroyed mutex (the
+// general step faults there).
 bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     const CInstr& in = cur(th);
-    if (th.pendObj != 0 || zneAwaits_ || totalEvents_ >= p_.opts().maxExecutionEvents) return false;
+    if (th.pendObj != 0 || totalEvents_ >= p_.opts().maxExecutionEvents) return false;
     const auto bi = static_cast<Builtin>(in.sub);
     switch (in.op) {
         case COp::Load:
@@ -136,6 +136,7 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
         if (ev.kind == EventKind::FetchAdd && (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))
             th.lastWriteAmount = ev.rmwOp == RmwOp::Add ? ev.operand : -ev.operand;
     }
+    if (zneAwaits_) observe(t, ev);
     th.evCount += 1;
     emitted_.push_back(ev);
     ++totalEvents_;
@@ -148,6 +149,11 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
 std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forcedRead) {
     emitted_.clear();
     if (fastStep(t, forcedRead)) return emitted_;
+    return slowStep(t, forcedRead);
+}
+
+// The general step (a function of its own: its frame and spills stay off the fast path).
+std::span<const Event> CodeExecution::slowStep(ThreadId t, std::optional<Value> forcedRead) {
     Thread& th = threads_[static_cast<std::size_t>(t)];
     Event ev = pending(t);
     const CInstr& in = cur(th);
@@ -540,17 +546,7 @@ std::span<const Event> CodeExecution::step(ThreadId t, std::optional<Value> forc
         publish(spawnArg);
         ++th.effects;
     }
-    if (zneAwaits_ && ev.loc >= 0 && accessesMemory(ev.kind) &&
-        !(ev.kind == EventKind::FetchAdd && !ev.resultUsed &&
-          (ev.rmwOp == RmwOp::Add || ev.rmwOp == RmwOp::Sub))) {
-        // An access that observes the location's value (zne awaits, observedSince).
-        const auto l = static_cast<std::size_t>(ev.loc);
-        if (obsThread_[l] != t) {
-            obsOther_[l] = obsStep_[l];
-            obsThread_[l] = t;
-        }
-        obsStep_[l] = totalEvents_ + 1;
-    }
+    if (zneAwaits_) observe(t, ev);
     th.evCount += 1;
     emitted_.push_back(ev);
     if (++totalEvents_ > p_.opts().maxExecutionEvents && th.status == ThreadStatus::Ready) {
