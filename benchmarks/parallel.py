@@ -12,10 +12,11 @@ wall-clock speed-up says little unless the load is below the number of cores; th
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set runs in well under 5 minutes on the 2-core machine (about a minute when it is
-quiet). Every program also runs on a LocalCluster of two single-threaded worker processes
-(porlab.distributed: subtrees in batches of up to ``--batch`` per Dask task, a batch split after
-``--split`` seconds): wall time, the busiest worker's CPU time, the number of subtrees and of
+The default set (six programs of 2-5 s of CPU each for one job) takes about 1.5 minutes on a
+quiet 2-core machine (estimated from its CPU times); measured 4 min 44 s and 5 min 57 s at load
+averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
+worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless ``--split`` /
+``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees and of
 Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
 idle time per batch of the workers (scheduling and transport). ``--simulate``
 replays the measured task tree (which task published which, and how long each ran) on W
@@ -39,25 +40,44 @@ ROOT = Path(__file__).resolve().parents[1]
 LOOPS = ROOT / "benchmarks" / "programs" / "loops"
 SHARED = ROOT / "benchmarks" / "programs" / "shared"
 
-# (label, file, defines, unroll, loops, explorer): large programs of benchmarks/suites/loops.toml
-# (the saver column: graph with loops=saver) and lock-based ones under lapor, then the shared C
-# set (benchmarks/suites/shared.toml) as written (loops=none). The default set is the first
-# seven (each well under 2 s of CPU for one job); --all adds the rest.
+# (label, file, defines, unroll, loops, explorer): the one list of programs (rows of other
+# explorers go here too). The default set (the first DEFAULT_SET) are large programs of
+# benchmarks/suites/loops.toml (the saver column: graph with loops=saver) and of the shared C set
+# (benchmarks/programs/shared, as written: loops=none), each 2-5 s of CPU for one job on a quiet
+# machine, so that the pool's start and tail do not decide the speed-up (the previous set ran
+# 0.2-1.5 s: jobs=2 1.32-2.06x). --all adds the small ones of the previous set and two that run
+# 30 s or more (ttaslock(5), twalock(5): the next size of the loops suite after N=4).
 PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
-    ("twalock N=4", LOOPS / "twalock.c", {"N": 4}, 5, "saver", "graph"),
-    ("ttaslock N=4", LOOPS / "ttaslock.c", {"N": 4}, 5, "saver", "graph"),
-    ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
-    ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
-    ("readers N=14", SHARED / "readers.c", {"N": 14}, 0, "none", "graph"),
-    ("dq-wsq N=3 T=3", SHARED / "dq_wsq.c", {"N": 3, "THIEVES": 3}, 0, "none", "rf-graph"),
-    ("mcslock N=4", LOOPS / "mcslock.c", {"N": 4}, 5, "saver", "graph"),
+    ("seqlock N=5", LOOPS / "seqlock.c", {"N": 5}, 6, "saver", "graph"),
+    ("mcslock N=5", LOOPS / "mcslock.c", {"N": 5}, 6, "saver", "graph"),
+    ("readers N=17", SHARED / "readers.c", {"N": 17}, 0, "none", "graph"),
+    ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "rf-graph"),
+    ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "graph"),
+    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "graph"),
     # --all
+    ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
+    ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
+    ("ttaslock N=4", LOOPS / "ttaslock.c", {"N": 4}, 5, "saver", "graph"),
+    ("twalock N=4", LOOPS / "twalock.c", {"N": 4}, 5, "saver", "graph"),
+    ("mcslock N=4", LOOPS / "mcslock.c", {"N": 4}, 5, "saver", "graph"),
     ("seqlock N=4", LOOPS / "seqlock.c", {"N": 4}, 5, "saver", "graph"),
-    ("treiber-stack N=3", LOOPS / "treiber_stack.c", {"N": 3}, 4, "saver", "graph"),
-    ("ms-queue N=3", LOOPS / "ms_queue.c", {"N": 3}, 4, "saver", "graph"),
-    ("casrot N=8", SHARED / "casrot.c", {"N": 8}, 0, "none", "graph"),
+    ("ttaslock N=5", LOOPS / "ttaslock.c", {"N": 5}, 6, "saver", "graph"),
+    ("twalock N=5", LOOPS / "twalock.c", {"N": 5}, 6, "saver", "graph"),
 ]
-DEFAULT_SET = 7
+DEFAULT_SET = 6
+# --rf: the rf rows (reads-from SMC's recursion, explore/RvfParallel.hpp; jobs=1 and jobs=2, no
+# Dask: rf has no distributed path), shared C set as written, each over 2 s of CPU for one job.
+# (readers N=16 spawns 16 threads: loaded with _max_threads, as the other rows.)
+RF_PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
+    ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "rf"),
+    ("readers N=16", SHARED / "readers.c", {"N": 16}, 0, "none", "rf"),
+    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "rf"),
+]
+
+
+def _max_threads(defines: dict[str, int]) -> int:
+    """Enough threads for the program (readers N=17 spawns 17 threads; porlab's default is 16)."""
+    return max(16, 2 + sum(defines.values()))
 
 
 def _cpu() -> float:
@@ -100,7 +120,8 @@ def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: f
     return end
 
 
-def run_dask(client: Any, prog: Any, explorer: str, split: float, batch: int) -> dict[str, Any]:
+def run_dask(client: Any, prog: Any, explorer: str, split: float | None,
+             batch: int) -> dict[str, Any]:
     from porlab import distributed
 
     distributed.load_on_workers(client, prog)  # (not timed: once per program and worker)
@@ -112,9 +133,10 @@ def run_dask(client: Any, prog: Any, explorer: str, split: float, batch: int) ->
 
 
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
-            explorer: str, client: Any = None, split: float = 0.25,
-            batch: int = 16) -> dict[str, Any]:
-    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops)
+            explorer: str, client: Any = None, split: float | None = None,
+            batch: int = 256) -> dict[str, Any]:
+    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops,
+                         max_threads=_max_threads(defines))
     one = run_one(prog, explorer, 1)
     two = run_one(prog, explorer, 2)
     same = all(one[k] == two[k] for k in ("complete", "blocked", "errors"))
@@ -147,7 +169,9 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         "wall1": one["wall"], "wall2": two["wall"], "speedup": one["wall"] / two["wall"],
         "cpu1": one["cpu"], "cpu2": two["cpu"], "cpu_ratio": two["cpu"] / one["cpu"],
         "events1": one["events"], "tasks": tasks,
-        "task_events_mean": s.get("parallel_task_events", 0) / tasks if tasks else 0,
+        # (rf: the steps of the handed-over nodes)
+        "task_events_mean": s.get("parallel_task_events", s.get("parallel_task_steps", 0))
+        / tasks if tasks else 0,
         "task_bytes_mean": s.get("parallel_task_bytes", 0) / tasks if tasks else 0,
         "task_work_s_mean": two["cpu"] / tasks if tasks else 0,
         "overhead_events_per_task": extra_events / tasks if tasks else 0,
@@ -165,14 +189,18 @@ def main() -> None:
     ap.add_argument("-k", help="only programs whose label contains this")
     ap.add_argument("--all", action="store_true", help="every program (else the default set)")
     ap.add_argument("--no-dask", action="store_true", help="without the 2-process LocalCluster")
-    ap.add_argument("--split", type=float, default=0.25, help="Dask batches split after (s)")
-    ap.add_argument("--batch", type=int, default=16, help="subtrees per Dask task at most")
+    ap.add_argument("--rf", action="store_true",
+                    help="the rf rows instead (RF_PROGRAMS: jobs=1 and jobs=2, no Dask)")
+    ap.add_argument("--split", type=float, default=None,
+                    help="Dask batches split after this many seconds (default: adaptive; the "
+                    "previous fixed pacing was --split 0.25 --batch 16)")
+    ap.add_argument("--batch", type=int, default=256, help="subtrees per Dask task at most")
     ap.add_argument("--simulate", action="store_true",
                     help="replay the Dask task trees on 1-256 simulated workers")
     args = ap.parse_args()
     began = time.perf_counter()
     client = None
-    if not args.no_dask:
+    if not args.no_dask and not args.rf:
         from dask.distributed import Client, LocalCluster
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -192,6 +220,8 @@ def main() -> None:
     print(hdr)
     print("-" * len(hdr))
     chosen = PROGRAMS if args.all or args.k else PROGRAMS[:DEFAULT_SET]
+    if args.rf:
+        chosen = RF_PROGRAMS
     for p in chosen:
         if args.k and args.k not in p[0]:
             continue

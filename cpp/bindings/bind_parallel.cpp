@@ -10,6 +10,7 @@
 #include "porlab/explore/graph/Parallel.hpp"
 #include "porlab/explore/graph/TaskCodec.hpp"
 #include "porlab/program/Bytecode.hpp"
+#include "porlab/program/CodeProgramApi.hpp"
 
 namespace py = pybind11;
 
@@ -143,6 +144,23 @@ void bindParallel(py::module_& m) {
     m.def(
         "spec_from_bytes", [](const py::bytes& b) { return specFromBytes(std::string(b)); },
         py::arg("data"), "The builder program spec spec_bytes wrote.");
+    m.def(
+        "set_portable_outcomes",
+        [](const Program& program, bool on) { setPortableOutcomes(program, on); },
+        py::arg("program"), py::arg("on"),
+        "While on, a C program's outcomes name threads, heap objects and locations stably (by "
+        "spawn path, allocation, offset): a Dask worker's outcomes, read back by local_outcome.");
+    m.def(
+        "local_outcome",
+        [](const Program& program, const std::vector<Value>& portable) {
+            const std::vector<Value> o = localOutcome(program, portable);
+            py::tuple t(o.size());
+            for (std::size_t i = 0; i < o.size(); ++i) t[i] = py::int_(o[i]);
+            return t;
+        },
+        py::arg("program"), py::arg("portable"),
+        "A portable outcome (set_portable_outcomes, another process) in this process's numbering "
+        "of the program, as its own runs write outcomes.");
     m.attr("TASK_FORMAT_VERSION") = graph::kTaskFormatVersion;
     m.def(
         "root_task",
@@ -164,7 +182,7 @@ void bindParallel(py::module_& m) {
         py::arg("task"), "The header of a task: program_id, explorer, root.");
     m.def(
         "run_task",
-        [](const Program& program, const std::string& explorer, const py::bytes& task,
+        [](const Program& program, const std::string& explorer, const py::object& task,
            std::uint64_t programId, double splitAfter, std::uint64_t maxTraces, double maxSeconds,
            std::uint64_t maxEvents, std::uint64_t maxMemory, bool stopOnError, bool collectOutcomes,
            std::map<std::string, std::string> params, bool checkRaces, bool checkLiveness) {
@@ -172,7 +190,14 @@ void bindParallel(py::module_& m) {
                 throw InputError("distributed runs do not support programs with a nondet domain");
             graph::TaskRun run;
             run.program = &program;
-            run.input = std::string(task);
+            if (py::isinstance<py::bytes>(task)) {
+                run.input = std::string(task.cast<py::bytes>());
+            } else {  // a batch
+                for (const py::handle t : task) run.more.emplace_back(t.cast<py::bytes>());
+                if (run.more.empty()) throw InputError("run_task: an empty batch");
+                run.input = std::move(run.more.front());
+                run.more.erase(run.more.begin());
+            }
             run.programId = programId;
             run.explorer = explorer;
             run.splitAfterSeconds = splitAfter;
@@ -196,6 +221,8 @@ void bindParallel(py::module_& m) {
                                          "lapor)");
                     return res;
                 });
+            r.stats["task_explored"] = static_cast<double>(run.explored);
+            r.stats["task_first_error"] = static_cast<double>(run.firstErrorTask);
             py::list out;
             for (const auto& t : run.output) out.append(py::bytes(t));
             return py::make_tuple(std::move(r), out, run.failures);
@@ -207,9 +234,12 @@ void bindParallel(py::module_& m) {
         py::arg("params") = std::map<std::string, std::string>{}, py::arg("check_races") = true,
         py::arg("check_liveness") = false,
         "Explore one task (root_task or a task another run_task split off) of a graph-engine "
-        "explorer. After split_after seconds (0: never; < 0: at once) every subtree not yet "
-        "started is returned as a task instead of explored. Returns (result, tasks, failing-prefix "
-        "hashes): the driver counts each failing prefix once over all tasks.");
+        "explorer, or a list of them one after the other with one explorer (a batch: stats "
+        "task_explored, task_first_error = index of the first task that met an error or -1). "
+        "After split_after seconds (0: never; < 0: at once) every subtree not yet started is "
+        "returned as a task instead of explored (the batch's tasks not started as they are). "
+        "Returns (result, tasks, failing-prefix hashes): the driver counts each failing prefix "
+        "once over all tasks.");
 }
 
 }  // namespace porlab::bind

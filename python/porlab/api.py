@@ -297,9 +297,9 @@ def explore(
     ``check_liveness`` (GenMC's ``-check-liveness``) makes an error (``liveness violation``) of
     a blocked execution in which a thread is stuck for ever: a wait nobody can end, or a spin
     loop whose reads can no longer change (docs/supported-c.md, "Errors porlab finds").
-    ``jobs`` explores on that many threads (``graph``, ``rf-graph``, ``lapor``; an InputError
-    for the others): the counts, outcomes and error sites are those of ``jobs=1``; which error
-    trace is reported first may differ (docs/parallel.md).
+    ``jobs`` explores on that many threads (``graph``, ``rf-graph``, ``lapor``, ``rf``, ``rvf``;
+    an InputError for the others): the counts, outcomes and error sites are those of
+    ``jobs=1``; which error trace is reported first may differ (docs/parallel.md).
     ``client`` (a ``dask.distributed.Client``) explores on that Dask cluster instead
     (``graph``, ``rf-graph``, ``lapor``; :mod:`porlab.distributed` says what is merged how).
     Other keyword arguments are the explorer's options (``porlab explorers --options``).

@@ -19,9 +19,13 @@ What is the same as one process: complete, blocked and error traces, blocked tra
 the error sites (keyed by their thread's spawn path: the thread number shown is the first
 reporting worker's). Error traces: each failing prefix is counted once over all tasks (a portable
 hash). ``first_error`` is found again on the driver by exploring the task that met the first
-error (with stop_on_error), so it is a trace of the driver's program. Outcomes: collected for
-builder programs only; a C program numbers its locations in the order a process meets them, so
-the final states of two processes are not comparable (``outcomes`` is empty). Budgets: each task
+error (with stop_on_error), so it is a trace of the driver's program. Outcomes: a C program
+numbers threads, heap objects and locations in the order a process meets them, so a worker
+writes its final states with stable names (threads by spawn path, heap objects by allocating
+thread and allocation, locations by object and offset: ``_core.set_portable_outcomes``) and the
+driver reads them back in its own numbering (``_core.local_outcome``): the outcomes are those of
+one process. (Values are recognised as heap pointers by their encoding; a thread handle stored
+in memory is the worker's thread number.) Budgets: each task
 gets what is left of ``max_seconds`` / ``max_events`` / ``max_traces``; a budget met stops the
 run (tasks running at that moment finish their share: ``max_traces`` can be exceeded by what
 they found). Ctrl-C cancels the run and raises :class:`porlab.Interrupted` with the partial
@@ -47,9 +51,12 @@ from porlab.errors import InputError
 #: The explorers with a task form (their exploration splits into independent subtrees).
 TASK_EXPLORERS = ("graph", "rf-graph", "lapor")
 #: Subtrees per Dask task at most (run_tasks): Dask's round trip is paid once per batch.
-DEFAULT_BATCH = 16
-#: Seconds a task explores before it hands its remaining subtrees back as new tasks.
+DEFAULT_BATCH = 256
+#: Seconds a Dask task explores before it hands its remaining subtrees back as new tasks; batches
+#: are sized from the measured time per subtree to last about this long (see explore_on).
 DEFAULT_SPLIT_AFTER = 1.0
+#: Seconds the root task explores alone before it splits (the other workers wait for it).
+ROOT_SPLIT_AFTER = 0.1
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,7 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
         raise InputError("distributed: the program shipped does not match its id")
     if s.kind == "c":
         prog = pickle.loads(s.payload).load()  # (the driver's own data)
+        _core.set_portable_outcomes(prog, True)  # (read back by the driver: local_outcome)
     else:
         prog = _core.BytecodeProgram(_core.spec_from_bytes(s.payload))
     if _code_hash(prog) != s.code_hash:
@@ -190,64 +198,33 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
 def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: float,
               options: dict[str, Any], hook: Callable[[bytes], None] | None = None
               ) -> dict[str, Any]:
-    """Explore a batch of tasks on this worker, one after the other (one Dask task: Dask's round
-    trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, not per subtree). What they
-    found, merged, as plain data, and the tasks they split off. The batch as a whole explores
-    for at most ``split_after`` seconds (< 0: every task splits at once): the tasks not started
-    by then are handed back as they are. The budgets in ``options`` are the batch's: each task
-    gets what the previous ones left."""
+    """Explore a batch of tasks on this worker, one after the other, with one explorer (one Dask
+    task: Dask's round trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, and the
+    explorer is made once per batch, not per subtree). What they found, merged, as plain data,
+    and the tasks they split off. The batch as a whole explores for at most ``split_after``
+    seconds (< 0: every task splits at once): the tasks not started by then are handed back as
+    they are. The budgets in ``options`` are the batch's."""
     prog = _worker_program(s)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    out: dict[str, Any] = {
-        "complete": 0, "blocked": 0, "errors": 0, "events": 0, "failures": [],
-        "blocked_by": {}, "block_sites": [], "error_sites": [], "outcomes": [],
-        "incomplete": [], "budget_reason": "", "tasks": [], "task_bytes": 0, "explored": 0,
-        "error_task": None}
-    for i, task in enumerate(tasks):
-        elapsed = time.perf_counter() - t0
-        if split_after > 0 and i > 0 and elapsed >= split_after:
-            out["tasks"].extend(tasks[i:])  # (not started: handed back as they are)
-            break
-        if hook is not None:
+    if hook is not None:
+        for task in tasks:
             hook(task)
-        opts = dict(options)
-        # (an error trace is one per failing prefix, and tasks meet the same prefix again: the
-        # batch counts each once, as the driver does)
-        found = (out["complete"] + out["blocked"] + out["errors"] - len(out["failures"])
-                 + len(set(out["failures"])))
-        if opts["max_traces"]:
-            opts["max_traces"] = max(opts["max_traces"] - found, 1)
-        if opts["max_events"]:
-            opts["max_events"] = max(opts["max_events"] - out["events"], 1)
-        if opts["max_seconds"]:
-            opts["max_seconds"] = max(opts["max_seconds"] - elapsed, 1e-3)
-        r, new, failures = _core.run_task(
-            prog, explorer, task, s.program_id,
-            split_after=split_after if split_after <= 0 else split_after - elapsed, **opts)
-        out["explored"] += 1
-        out["task_bytes"] += len(task)
-        for k in ("complete", "blocked", "errors", "events"):
-            out[k] += getattr(r, k)
-        out["failures"].extend(tuple(f) for f in failures)
-        for k, v in dict(r.blocked_by).items():
-            out["blocked_by"][k] = out["blocked_by"].get(k, 0) + v
-        out["block_sites"].extend(tuple(b) for b in r.block_sites)
-        paths = _site_paths(r)
-        out["error_sites"].extend(
-            (tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
-            for e in r.error_sites)
-        if s.kind == "builder":
-            out["outcomes"].extend(tuple(o) for o in r.outcomes)
-        out["incomplete"].extend(r.incomplete)
-        out["tasks"].extend(new)
-        if r.errors and out["error_task"] is None:
-            out["error_task"] = task
-        if r.budget_reason:
-            out["budget_reason"] = r.budget_reason
-            break  # (the driver stops the run)
-        if options["stop_on_error"] and r.errors:
-            break
+    r, new, failures = _core.run_task(prog, explorer, tasks, s.program_id,
+                                      split_after=split_after, **options)
+    explored = int(r.stats["task_explored"])
+    first_error = int(r.stats["task_first_error"])
+    paths = _site_paths(r)
+    out: dict[str, Any] = {
+        "complete": r.complete, "blocked": r.blocked, "errors": r.errors, "events": r.events,
+        "failures": [tuple(f) for f in failures], "blocked_by": dict(r.blocked_by),
+        "block_sites": [tuple(b) for b in r.block_sites],
+        "error_sites": [(tuple(e), paths.get(tuple(e), (tuple(e[:1]),)) + tuple(e[1:]))
+                        for e in r.error_sites],
+        "outcomes": [tuple(o) for o in r.outcomes], "incomplete": list(r.incomplete),
+        "budget_reason": r.budget_reason, "tasks": list(new),
+        "task_bytes": sum(len(t) for t in tasks[:explored]), "explored": explored,
+        "error_task": tasks[first_error] if first_error >= 0 else None}
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - cpu0
     out["pid"] = os.getpid()
@@ -335,7 +312,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                stop_on_error: bool = False, collect_outcomes: bool = True,
                check_races: bool = True, check_liveness: bool = False,
                progress: Callable[[int, int, int, int, float], None] | None = None,
-               split_after: float = DEFAULT_SPLIT_AFTER, params: dict[str, str] | None = None,
+               split_after: float | None = None, params: dict[str, str] | None = None,
                hook: Callable[[bytes], None] | None = None, batch: int = DEFAULT_BATCH,
                poll: Callable[[], bool] | None = None) -> Any:
     """Explore ``program`` with ``explorer`` on the Dask cluster of ``client`` (a
@@ -343,7 +320,17 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     (raises :class:`porlab.Interrupted` on Ctrl-C). ``hook(task)`` is called on the worker
     before each task (tests use it to kill a worker). ``batch``: at most this many subtrees per
     Dask task (1: one each). ``poll()`` is called after each batch merged; True stops the run as
-    Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts)."""
+    Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts).
+
+    ``split_after`` (seconds a Dask task explores before it hands back what it has not started;
+    < 0: at once, for tests) fixes the pacing; by default it is adaptive, so that Dask's round
+    trip (50-200 ms per task on a loaded machine) is small against the work of a task: the root
+    splits after ``ROOT_SPLIT_AFTER`` (the other workers wait for it), a batch holds as many
+    subtrees as take about ``DEFAULT_SPLIT_AFTER`` seconds at the mean time per subtree measured
+    so far (at most ``batch``, and at most its share of the queue, so that every worker has
+    work), and explores for at most that long; a batch that empties the queue while no more
+    batches than workers are in flight splits after a quarter of it (the tail: a worker has
+    nothing queued and waits for its subtrees)."""
     from dask.distributed import as_completed
 
     from porlab.api import Result
@@ -356,6 +343,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
         raise InputError("batch must be at least 1")
     if split_after == 0:  # (< 0: split at once, every task; tests use it)
         raise InputError("split_after must not be 0 (tasks would never split)")
+    adaptive = split_after is None
+    target = DEFAULT_SPLIT_AFTER if split_after is None else split_after
     s, core = ship(program)
     start = time.perf_counter()
     m = _Merged(explorer=explorer)
@@ -384,17 +373,30 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     # Subtrees wait in a queue and go out in batches (run_tasks), at most `slots` batches at a
     # time: a batch holds its share of the queue (up to `batch`), so that a worker's time goes
     # to exploring rather than to Dask's round trip, while every worker still has work.
-    slots = max(2, 2 * _n_workers(client))
+    workers = _n_workers(client)
+    slots = max(2, 2 * workers)
     queue: collections.deque[tuple[bytes, int]] = collections.deque()
     pending: dict[Any, int] = {}  # future -> batch id
+
+    # Measured: explored subtrees and the seconds they took (adaptive batch sizes).
+    measured = [0, 0.0]
 
     def submit_batches() -> None:
         while queue and len(pending) < slots:
             size = max(1, min(batch, -(-len(queue) // (slots - len(pending)))))
+            split = target
+            if adaptive:
+                if measured[0]:
+                    per = max(measured[1] / measured[0], 1e-5)
+                    size = max(1, min(size, round(target / per)))
+                if queue[0][1] < 0:
+                    split = ROOT_SPLIT_AFTER
+                elif size >= len(queue) and len(pending) + 1 <= workers:
+                    split = target / 4  # (the tail: a worker has nothing queued)
             parts = [queue.popleft() for _ in range(min(size, len(queue)))]
             bid = len(parents)
             parents[bid] = parts[0][1]
-            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split_after,
+            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split,
                               options(), hook, pure=False)
             pending[f] = bid
             futures.add(f)
@@ -413,6 +415,9 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
             done_id = pending.pop(fut)
             tree.append((done_id, parents[done_id], d["seconds"], d["cpu"]))
             n_tasks += d["explored"]
+            if not d["tasks"]:  # (a batch that split ran for its bound: not a subtree's time)
+                measured[0] += d["explored"]
+                measured[1] += d["seconds"]
             n_batches += 1
             task_bytes += d["task_bytes"]
             task_seconds.append(d["seconds"])
@@ -431,7 +436,10 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
             for r, f, ln, n in d["block_sites"]:
                 blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
             merge_error_sites(sites, d["error_sites"])
-            m.outcomes.update(d["outcomes"])
+            if s.kind == "c":  # (stable names: in the driver's numbering)
+                m.outcomes.update(_core.local_outcome(core, o) for o in d["outcomes"])
+            else:
+                m.outcomes.update(d["outcomes"])
             incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
             if d["budget_reason"] and not reason:
                 reason = d["budget_reason"]

@@ -6,6 +6,7 @@ tests/cpp/explore/LaporTest.cpp."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,108 @@ def test_counts_equal_lock_aware_partition(name: str) -> None:
     # lock-aware is coarser than reads-from, lock-aware-mo than Mazurkiewicz
     assert sizes.complete["lock-aware"] <= sizes.complete["reads-from"]
     assert sizes.complete["lock-aware-mo"] <= sizes.complete["mazurkiewicz"]
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("lapor_nww_lock_rr", {"n": n}) for n in (2, 3)]
+    + [("lapor_w_w_lock", {}), ("lapor_ww_rr_lock", {}), ("lapor_2rw_lock", {}),
+       ("lapor_ww_r_mixed", {}), ("lapor_rw_lock", {"n": 3}), ("lapor_complex_lock", {"n": 2}),
+       ("lapor_fib_bench", {"num": 2})],
+)
+def test_rf_graphs_explore_one_graph_per_class(name: str, params: dict) -> None:
+    """wb_graphs="rf" (experimental) explores graphs of reads-from only: every maximal graph it
+    reaches is a trace of its own lock-aware class; none is explored and then filtered out as
+    with the default wb_graphs="co-filter", which enumerates coherence orders."""
+    prog = example(name, **params)
+    sizes = porlab.partition_sizes(prog)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert res.complete == sizes.complete["lock-aware"]
+    assert res.blocked == sizes.blocked["lock-aware"]
+    assert res.stats["graphs_not_reported"] == 0
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
+    """LAPOR Table 2: nww-lock-rr(N) has N executions; with graphs of reads-from only, N graphs
+    are explored (co-filter explores N! coherence orders and reports N of them)."""
+    prog = example("lapor_nww_lock_rr", n=n)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert (res.complete, res.stats["graphs_not_reported"]) == (n, 0)
+    old = porlab.explore(prog, "lapor", wb_graphs="co-filter")
+    assert old.complete == n
+    assert old.complete + old.stats["graphs_not_reported"] == math.factorial(n)
+    # Every lock may also stay blocked for good (a placeholder); with every section closing,
+    # the 2^N - 1 graphs with a nonempty set of blocked locks are dead ends, refused without a
+    # witness search because no thread ends holding the mutex.
+    assert res.stats["blocked_dropped"] == 2**n - 1
+    assert res.stats["lock_never_held"] == 2**n - 1
+
+
+def _faa_chain() -> porlab.Program:
+    # T0 `x=1; r=x` || T1 `faa(x,10)` || T2 `lock; x=2; faa(x,100); unlock`: 25 classes. The
+    # class x=2, x=1, faa 1 -> 11, faa 11 -> 111, r = 111 was lost when a revisit's canonical
+    # source ignored the revisiting write (r's parent had to read 2, which faa 100 reading 11
+    # makes inconsistent).
+    p = porlab.Program("faa_chain")
+    x = p.var("x")
+    lk = p.mutex("l")
+    with p.thread("T0") as t:
+        t.store(x, 1)
+        t.load(x, "r")
+    with p.thread("T1") as t:
+        t.fetch_add(x, 10)
+    with p.thread("T2") as t:
+        t.lock(lk)
+        t.store(x, 2)
+        t.fetch_add(x, 100)
+        t.unlock(lk)
+    return p
+
+
+def _section_added_late() -> porlab.Program:
+    # T0 `lock; x=1; unlock` || T1 `lock; faa(x,-1); faa(x,10); unlock` || T2 `faa(x,1000)`: 8
+    # classes. The class where T1's section comes first and faa 1000 lands between its two
+    # faas was lost when the canonical source (x=1, last in the witness) was one that breaks
+    # mutual exclusion: T0's section was added first but comes after T1's in the class.
+    p = porlab.Program("section_added_late")
+    x = p.var("x")
+    lk = p.mutex("l")
+    with p.thread("T0") as t:
+        t.lock(lk)
+        t.store(x, 1)
+        t.unlock(lk)
+    with p.thread("T1") as t:
+        t.lock(lk)
+        t.fetch_add(x, -1)
+        t.fetch_add(x, 10)
+        t.unlock(lk)
+    with p.thread("T2") as t:
+        t.fetch_add(x, 1000)
+    return p
+
+
+@pytest.mark.parametrize("build", [_faa_chain, _section_added_late])
+def test_rf_graphs_read_modify_write_chains_lose_no_class(
+    build: Callable[[], porlab.Program],
+) -> None:
+    prog = build()
+    sizes = porlab.partition_sizes(prog)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert res.complete == sizes.complete["lock-aware"]
+    assert res.stats["graphs_not_reported"] == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="wb_graphs=rf has no order between a plain write and the kill (end of scope, free) "
+    "of its location: the write that faults after the kill is judged inconsistent and dropped",
+)
+@pytest.mark.parametrize("name", ["dead_frame.c", "write_after_free.c"])
+def test_rf_graphs_find_a_write_after_a_kill(name: str) -> None:
+    prog = load_c(Path(__file__).parents[1] / "c" / name)
+    assert porlab.explore(prog, "lapor", wb_graphs="co-filter").verdict == "violation"
+    assert porlab.explore(prog, "lapor", wb_graphs="rf").verdict == "violation"
 
 
 def test_bad_coherence_is_an_input_error() -> None:

@@ -48,11 +48,12 @@ def test_parallel_explorers_are_registered() -> None:
     assert PARALLEL == ["graph", "rf-graph", "lapor"]
 
 
-@pytest.mark.parametrize("explorer", ["optimal", "optimal-await", "source", "rf", "rvf", "naive"])
+@pytest.mark.parametrize("explorer", ["optimal", "optimal-await", "source", "naive"])
 def test_other_explorers_refuse_jobs(explorer: str) -> None:
     prog = build_program(ProgramDesc(inits=[0], mutexes=0,
                                      threads=[[("store", 0, 1)], [("load", 0)]]))
-    with pytest.raises(porlab.InputError, match="jobs > 1 is supported by graph, rf-graph, lapor"):
+    with pytest.raises(porlab.InputError,
+                       match="jobs > 1 is supported by graph, rf, rf-graph, lapor, rvf"):
         porlab.explore(prog, explorer, jobs=2)
     porlab.explore(prog, explorer, jobs=1)
 

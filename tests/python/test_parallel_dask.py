@@ -73,8 +73,11 @@ def test_builder_program_same_totals(client: Any, explorer: str) -> None:
         assert r.stats["distributed_tasks"] > 50  # (cut into many tasks)
 
 
-# Small corpus files with heap objects, nested spawns, faults, deadlocks: tens of tasks each.
-CORPUS = ["litmus_mp.c", "dead_frame.c", "thread_tree.c", "mutex_heap.c", "double_free.c"]
+# Small corpus files with heap objects, nested spawns, faults, deadlocks, several final states
+# (litmus_mp 3, malloc_buffer 3): tens of tasks each. (Heap pointers and thread handles in
+# globals: HEAP_TREE below.)
+CORPUS = ["litmus_mp.c", "dead_frame.c", "thread_tree.c", "mutex_heap.c", "double_free.c",
+          "malloc_buffer.c"]
 
 
 @pytest.mark.parametrize("name", CORPUS)
@@ -89,7 +92,8 @@ def test_c_corpus_same_totals(client: Any, name: str) -> None:
         except porlab.UnsupportedError:  # (lapor refuses mutex destroys)
             continue
         r = porlab.distributed.explore_on(client, prog, explorer, split_after=SPLIT)
-        assert _totals(r, outcomes=False) == _totals(one, outcomes=False), explorer
+        # (outcomes too: the workers name threads, heap objects and locations stably)
+        assert _totals(r) == _totals(one), explorer
         if one.errors:  # found again on the driver, in the task that met an error
             assert r.first_error is not None and r.first_error.error_message
 
@@ -214,6 +218,85 @@ def test_error_sites_keyed_by_spawn_path(client: Any) -> None:
     assert len(r.error_sites) == len(one.error_sites) == 1
     assert [s[1:] for s in r.error_sites] == [s[1:] for s in one.error_sites]
     assert (r.complete, r.blocked, r.errors) == (one.complete, one.blocked, one.errors)
+
+
+# Two threads each spawn a child that allocates a node, stores a value in it and races to
+# publish it in a global (heap pointers in memory), and updates x with a load and a store: the
+# final states differ in x (1, 2, 12, 21), in which node `slot` points to, and in the nodes;
+# the thread handles are globals (kid[], a, b: thread numbers in memory).
+# The first child's read of y, revisited by the second's write, puts the second's spawn first in
+# some graphs: a process that meets those first numbers the grandchildren the other way round.
+HEAP_TREE = """
+#include <pthread.h>
+#include <stdlib.h>
+int *slot;
+int x, y;
+void *leaf(void *arg) {
+    int *n = malloc(sizeof *n);
+    *n = (int)(long)arg * 100;
+    int *none = 0;
+    __atomic_compare_exchange_n(&slot, &none, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    int v = __atomic_load_n(&x, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&x, v * 10 + (int)(long)arg, __ATOMIC_SEQ_CST);
+    return 0;
+}
+pthread_t kid[2];
+void *mid(void *arg) {
+    long i = (long)arg;
+    if (i == 1) (void)__atomic_load_n(&y, __ATOMIC_SEQ_CST);
+    pthread_create(&kid[i - 1], 0, leaf, arg);
+    if (i == 2) __atomic_store_n(&y, 1, __ATOMIC_SEQ_CST);
+    pthread_join(kid[i - 1], 0);
+    return 0;
+}
+pthread_t a, b;
+int main(void) {
+    pthread_create(&a, 0, mid, (void *)1L);
+    pthread_create(&b, 0, mid, (void *)2L);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+"""
+
+
+def _heap_tree() -> Any:
+    return porlab.load_c_source(HEAP_TREE, file_name="heap_tree.c", loops="none")
+
+
+def test_portable_outcomes_read_back_in_another_numbering() -> None:
+    """Two more loads of the program stand for two worker processes: they explore every subtree
+    (tasks split at once) in the reverse order of the first load, so they meet threads, heap
+    objects and locations in another order. Their plain outcomes then share nothing with the
+    first load's; written with stable names (set_portable_outcomes) and read back in the first
+    load's numbering (local_outcome), they are exactly the first load's sequential outcomes."""
+    p = _heap_tree()
+    one = porlab.explore(p, "graph")
+    assert len(one.outcomes) >= 8
+    pid = 7
+    tasks = [porlab._core.root_task(pid, "graph")]
+    for task in tasks:  # (every subtree, each split at once: a breadth-first list)
+        tasks.extend(porlab._core.run_task(p, "graph", task, pid, split_after=-1.0)[1])
+    assert len(tasks) > 50
+    found: dict[bool, set[tuple[int, ...]]] = {}
+    for portable in (False, True):
+        q = _heap_tree()
+        porlab._core.set_portable_outcomes(q, portable)
+        found[portable] = set()
+        for task in reversed(tasks):
+            r, _, _ = porlab._core.run_task(q, "graph", task, pid, split_after=-1.0)
+            found[portable] |= set(r.outcomes)
+    assert len(found[False]) == len(one.outcomes) and not found[False] & set(one.outcomes)
+    assert {porlab._core.local_outcome(p, o) for o in found[True]} == set(one.outcomes)
+
+
+def test_heap_tree_outcomes_on_the_cluster(client: Any) -> None:
+    prog = _heap_tree()
+    for explorer in EXPLORERS:
+        one = porlab.explore(prog, explorer)
+        r = distributed.explore_on(client, prog, explorer, split_after=SPLIT)
+        assert len(one.outcomes) >= 8
+        assert _totals(r) == _totals(one), explorer
 
 
 def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:

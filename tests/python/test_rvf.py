@@ -37,7 +37,7 @@ def test_registered_with_its_guarantees() -> None:
     assert info["equivalence"] == "rvf"
     assert not info["optimal"]
     assert info["non_redundant"] and not info["covers_classes"]
-    assert {o["name"] for o in info["options"]} == set(OFF)
+    assert {o["name"] for o in info["options"]} == set(OFF) | {"split"}  # (split: jobs > 1)
     for e in porlab.explorers():  # optimal implies both guarantees
         if e["optimal"]:
             assert e["covers_classes"] and e["non_redundant"], e["name"]
@@ -144,7 +144,7 @@ def test_rf_registered_as_optimal_with_the_rvf_options() -> None:
     info = {e["name"]: e for e in porlab.explorers()}
     assert info["rf"]["equivalence"] == info["rf-graph"]["equivalence"] == "reads-from"
     assert info["rf"]["optimal"] and info["rf-graph"]["optimal"]
-    assert {o["name"] for o in info["rf"]["options"]} == set(OFF)
+    assert {o["name"] for o in info["rf"]["options"]} == set(OFF) | {"split"}
     with pytest.raises(porlab.errors.InputError, match="is a bool"):
         porlab.explore(example("rvf_fig1"), "rf", greedy="never")
 

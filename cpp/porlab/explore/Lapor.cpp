@@ -9,9 +9,12 @@
 //  * coherence = "mo": one trace per (memory reads-from, memory coherence) graph: the
 //    `lock-aware-mo` equivalence (w+w+LOCK: 2);
 //  * coherence = "wb" (default, as GenMC/LAPOR): one trace per memory reads-from graph: the
-//    `lock-aware` equivalence (w+w+LOCK: 1). The engine still enumerates coherence orders; of
-//    the graphs of one class only the one whose coherence is that of the class's canonical SC
-//    witness is reported (the others are counted in stats["graphs_not_reported"]).
+//    `lock-aware` equivalence (w+w+LOCK: 1). With wb_graphs = "co-filter" (default) the engine
+//    enumerates coherence orders and of the graphs of one class reports only the one whose
+//    coherence is that of the class's canonical SC witness (the others are counted in
+//    stats["graphs_not_reported"]). With wb_graphs = "rf" (experimental, WbGraphs.hpp: it
+//    misses faults of writes after the kill of their location) the graphs have no coherence
+//    order: one graph per class.
 #include <utility>
 #include <vector>
 
@@ -30,6 +33,8 @@ class LaporExplorer final : public graph::GraphExplorer {
         : GraphExplorer(p, o, r) {
         useMutexLocks(o.option<bool>("lock_order", "lapor"));
         mo_ = o.option<std::string>("coherence", "lapor") == "mo";
+        rfOnly_ = !mo_ && o.option<std::string>("wb_graphs", "lapor") == "rf";
+        if (rfOnly_) useWbGraphs();
     }
 
   protected:
@@ -69,10 +74,13 @@ class LaporExplorer final : public graph::GraphExplorer {
         return first;
     }
 
-    bool accept(const graph::ExecutionGraph& g) override { return mo_ || canonicalCoherence(g); }
+    bool accept(const graph::ExecutionGraph& g) override {
+        return mo_ || rfOnly_ || canonicalCoherence(g);
+    }
 
   private:
     bool mo_ = false;
+    bool rfOnly_ = false;  // graphs of reads-from only (WbGraphs): one per class, no filter
     std::vector<std::int32_t> openLock_;
 };
 

@@ -121,6 +121,7 @@ const std::vector<ExplorerOption> kRvfOptions = {
                            "consistency checks: saturate (the saturated reads-from order decides "
                            "most instances without VerifySC's search), classic (VerifySC's "
                            "search every time, for ablation)"),
+    kSplit,
 };
 
 std::deque<ExplorerInfo> builtinExplorers();
@@ -193,7 +194,7 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "its events; one complete trace per reads-from class and one blocked trace per blocked "
          "class",
          true, exploreRfSmc, kRvfOptions, true, true, /*ifaa=*/false,
-         /*bigStack=*/false},  // (its recursion is a work list: RvfSmc::explore)
+         /*bigStack=*/false, /*parallel=*/true},  // (its recursion is a work list: RvfSmc::explore)
         {"rf-graph",
          "reads-from",
          "reads-from on the graph engine: of the (reads-from, coherence) graphs of a "
@@ -218,6 +219,12 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence", "wb", {"wb", "mo"},
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
+          ExplorerOption::choice(
+              "wb_graphs", "co-filter", {"co-filter", "rf"},
+              "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
+              "lock-aware class; rf (experimental: misses faults of writes after a free or end "
+              "of scope, slower on many programs) explores graphs of reads-from only, one per "
+              "class"),
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
@@ -233,7 +240,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "causal maps and backtrack signals; at most one complete trace per RVF class (may merge "
          "classes that differ only in the causal order of reads)",
          false, exploreRvf, kRvfOptions,
-         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false},
+         /*coversClasses=*/false, /*nonRedundant=*/true, /*ifaa=*/false, /*bigStack=*/false,
+         /*parallel=*/true},
         {"value-centric",
          "value-centric",
          "one trace explored per value-centric class (RVF-SMC §3, preselected thread `thread`, "

@@ -3,7 +3,55 @@
 // explorers' entry points. The design and the extensions beyond the paper: RvfSmc.hpp.
 #include "porlab/explore/RvfSmc.hpp"
 
+#include "porlab/explore/RvfParallel.hpp"
+
 namespace porlab::rvfsmc {
+
+void RvfSmc::init() {
+    auto init = exec_->reset();
+    initEvents_.assign(init.begin(), init.end());
+    T_ = exec_->maxThreads();
+    if (exec_->failed()) return;
+    const auto mem = exec_->memory();
+    initVals_.assign(mem.begin(), mem.end());
+    L_ = initVals_.size();
+    steps_.assign(static_cast<std::size_t>(T_), {});
+    spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
+    reg_.assign(static_cast<std::size_t>(T_), 0);
+    clk_.assign(static_cast<std::size_t>(T_), {});
+    prevDiff_.assign(static_cast<std::size_t>(T_), {});
+    src_.assign(static_cast<std::size_t>(T_), {});
+    locLists_.clear();
+    locLists_.resize(L_);
+    usedLocs_.clear();
+    sigTime_.assign(L_, {});
+}
+
+void RvfSmc::runRoot() {
+    if (exec_->failed()) {
+        rep_.maximal(TraceStatus::Error, *exec_, initEvents_);
+        return;
+    }
+    explore({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
+}
+
+void RvfSmc::finish() {
+    rep_.finish();
+    auto& s = result_.stats;
+    s["verifysc_calls"] = static_cast<double>(vsc_.calls);
+    s["verifysc_seconds"] = vsc_.seconds;
+    s["verifysc_states"] = static_cast<double>(vsc_.states);
+    s["verifysc_skipped"] = static_cast<double>(skipped_);
+    s["verifysc_inserted"] = static_cast<double>(inserted_);
+    s["replays_avoided"] = static_cast<double>(unreplayed_);
+    s["verifysc_postponed"] = static_cast<double>(postponed_);
+    s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
+    s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
+    s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
+    s["nodes"] = static_cast<double>(nodes_);
+    s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
+    s["outcome_verifysc_seconds"] = fin_.seconds;
+}
 
 bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
     const bool value = s.reads && !isLiveness(s);  // a read told its value
@@ -102,6 +150,7 @@ void RvfSmc::explore(std::span<const ThreadId> witness, const std::vector<std::i
 bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
                        const CausalMap& C, ThreadId newT, bool here) {
     ++nodes_;
+    if (pool_) pool_->seeDepth(depthBase_ + depth_);
     for (ThreadId t = 0; t < T_; ++t) truncateSteps(t, static_cast<std::size_t>(xlen[t]));
     if (frames_.size() == depth_) frames_.emplace_back();
     Frame& f = frames_[depth_];
@@ -194,6 +243,7 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     f.k = 0;
     f.inRead = false;
     f.childPending = false;
+    f.handed.clear();
     leave.pushed = true;
     ++depth_;
     return true;
@@ -212,7 +262,10 @@ bool RvfSmc::advance(Frame& f) {
             if (child(f, v, good)) return true;
             continue;
         }
-        if (f.inRead) finishRead(f);
+        if (f.inRead) {
+            if (!f.handed.empty() && !joinHanded(f)) return false;
+            finishRead(f);
+        }
         if (f.k >= f.mutate.size() || !f.backtrack) return false;
         startRead(f);
     }
@@ -333,6 +386,27 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
         atAux = wit && std::ranges::equal(ws_.witness(), auxBuf_);
     }
     if (!(atAux || wit || ins >= 0 || post)) return false;
+    if (pool_ && wantsHandOver()) {
+        // jobs > 1: the child goes to another worker with a witness to replay (the trace with
+        // r at its end, at its insertion point, or VerifySC's / postponedWitness's witness).
+        std::span<const ThreadId> w;
+        if (atAux) {
+            auxBuf_.clear();
+            for (const Performed& p : order_) auxBuf_.push_back(p.t);
+            auxBuf_.push_back(r.t);
+            w = auxBuf_;
+        } else if (ins >= 0) {
+            insertedWitness(insBuf_, static_cast<std::size_t>(ins), r.t);
+            w = insBuf_;
+        } else {
+            w = post ? std::span<const ThreadId>(insBuf_) : ws_.witness();
+        }
+        // (as inPlace below: the program is in the witness's state)
+        const bool atState = atAux || (ins >= 0 && !rs.writes && !rs.fails && killable_.empty() &&
+                                       !orderDependentBlock(rs.out));
+        handOver(f, w, xl, r.t, atState);
+        return false;  // (not launched: afterChild takes r's step back)
+    }
     // atAux: the program is at the end of the witness already
     if (atAux) performed(r.t, rs);
     // An inserted read that writes nothing: the program is in the witness's state
@@ -398,7 +472,10 @@ ExploreResult runSmc(const Program& program, const ExploreOptions& opts, const s
     ro.fastPaths = opts.option<std::string>("engine", name) != "classic";
     ro.vsc.saturate = ro.fastPaths;
     ExploreResult r;
-    RvfSmc(program, opts, r, ro).run();
+    if (opts.jobs > 1)
+        r = rvfsmc::exploreRvfParallel(program, opts, ro);
+    else
+        RvfSmc(program, opts, r, ro).run();
     r.explorer = name;
     return r;
 }

@@ -46,6 +46,8 @@
 //
 // The recursion runs on an explicit stack of frames (RvfSmc::explore, Frame): a path is as deep as
 // an execution is long, and the explorer needs no big stack (ExplorerInfo::bigStack is false).
+// With jobs > 1 (RvfParallel.hpp) a child node can be handed to another worker as a task; the
+// frame that handed it over waits for it before it decides whether to go on with its next read.
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
@@ -151,6 +153,9 @@ struct IntsHash {
     }
 };
 
+class RvfPool;
+struct RvfTask;
+
 class RvfSmc {
   public:
     RvfSmc(const Program& p, const ExploreOptions& o, ExploreResult& r, RvfOptions ro)
@@ -165,43 +170,25 @@ class RvfSmc {
     }
 
     void run() {
-        auto init = exec_->reset();
-        initEvents_.assign(init.begin(), init.end());
-        T_ = exec_->maxThreads();
-        if (exec_->failed()) {
-            rep_.maximal(TraceStatus::Error, *exec_, initEvents_);
-        } else {
-            const auto mem = exec_->memory();
-            initVals_.assign(mem.begin(), mem.end());
-            L_ = initVals_.size();
-            steps_.assign(static_cast<std::size_t>(T_), {});
-            spawnOf_.assign(static_cast<std::size_t>(T_), SpawnPoint{kInitThread, 0});
-            reg_.assign(static_cast<std::size_t>(T_), 0);
-            clk_.assign(static_cast<std::size_t>(T_), {});
-            prevDiff_.assign(static_cast<std::size_t>(T_), {});
-            src_.assign(static_cast<std::size_t>(T_), {});
-            locLists_.clear();
-            locLists_.resize(L_);
-            usedLocs_.clear();
-            sigTime_.assign(L_, {});
-            explore({}, std::vector<std::int32_t>(static_cast<std::size_t>(T_), 0), {}, -1);
-        }
-        rep_.finish();
-        auto& s = result_.stats;
-        s["verifysc_calls"] = static_cast<double>(vsc_.calls);
-        s["verifysc_seconds"] = vsc_.seconds;
-        s["verifysc_states"] = static_cast<double>(vsc_.states);
-        s["verifysc_skipped"] = static_cast<double>(skipped_);
-        s["verifysc_inserted"] = static_cast<double>(inserted_);
-        s["replays_avoided"] = static_cast<double>(unreplayed_);
-        s["verifysc_postponed"] = static_cast<double>(postponed_);
-        s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
-        s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
-        s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
-        s["nodes"] = static_cast<double>(nodes_);
-        s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
-        s["outcome_verifysc_seconds"] = fin_.seconds;
+        init();
+        runRoot();
+        finish();
     }
+
+    // ---- jobs > 1 (RvfParallel.cpp) -----------------------------------------------------------
+    // One worker's engine at nesting `level` (a worker waiting for the tasks it handed over
+    // explores other tasks on the engine of the next level).
+    void joinPool(RvfPool& pool, unsigned level) {
+        pool_ = &pool;
+        level_ = level;
+    }
+    // The state every exploration starts from (the program reset); then runRoot explores the
+    // whole program, or runTask (as often as wanted) one handed-over subtree; finish writes the
+    // result's stats.
+    void init();
+    void runRoot();
+    void runTask(RvfTask& task);
+    void finish();
 
   private:
     // A step of the current trace, with what its write overwrote (so that a suffix of the trace
@@ -685,7 +672,22 @@ class RvfSmc {
         // child node ran (an ancestor entry is pushed), inPlace/q: see performedAt.
         bool childPending = false, launched = false, inPlace = false;
         std::size_t q = 0;
+        // jobs > 1: the children of the current read handed over to other workers (joinHanded).
+        std::vector<std::shared_ptr<RvfTask>> handed;
     };
+
+    // Hand the child node (xl, witness, causal map f.Cn, new read of thread t) over to the pool
+    // (jobs > 1) instead of exploring it here.
+    // (atState: the program is in the child's state, see RvfTask::atState.)
+    void handOver(Frame& f, std::span<const ThreadId> witness, const std::vector<std::int32_t>& xl,
+                  ThreadId t, bool atState);
+    // Before a frame leaves its read: wait for the children it handed over and take in what
+    // they found (their backtrack signals). false: the pool stopped.
+    [[nodiscard]] bool joinHanded(Frame& f);
+    // Is this error class (reportError's key) reported for the first time (by any worker)?
+    [[nodiscard]] bool firstErrorClass(std::vector<std::int32_t>&& key);
+    // Should the child about to be entered go to another worker (one waits for work)?
+    [[nodiscard]] bool wantsHandOver() const;
 
     // Explores the subtree of a node (Algorithm 2's call) to its end, frame by frame.
     void explore(std::span<const ThreadId> witness, const std::vector<std::int32_t>& xlen,
@@ -788,6 +790,9 @@ class RvfSmc {
     std::uint64_t sigClock_ = 0;
     rvf::VscStats vsc_, fin_;
     std::uint64_t skipped_ = 0, nodes_ = 0, inserted_ = 0, unreplayed_ = 0, postponed_ = 0;
+    RvfPool* pool_ = nullptr;    // jobs > 1: the workers' pool (null: one job)
+    unsigned level_ = 0;         // this engine's nesting level in its worker
+    std::size_t depthBase_ = 0;  // the depth of the node explore() starts from (a task's)
 };
 
 }  // namespace porlab::rvfsmc

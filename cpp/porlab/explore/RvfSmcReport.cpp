@@ -66,7 +66,7 @@ void RvfSmc::reportError(std::size_t p) {
             key.push_back(rf[q] < 0 ? kInitThread : order_[static_cast<std::size_t>(rf[q])].t);
             key.push_back(rf[q] < 0 ? 0 : order_[static_cast<std::size_t>(rf[q])].i);
         }
-    if (!errorsSeen_.insert(std::move(key)).second) return;
+    if (!firstErrorClass(std::move(key))) return;
     std::vector<Event> events = initEvents_;
     for (std::size_t q = 0; q <= p; ++q)
         if (need[q]) {

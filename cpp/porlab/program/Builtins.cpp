@@ -188,7 +188,8 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
                 setPend(th, t, EventKind::Write, cellOf(ad.obj, ad.off, m_.ptrBytes, false, in.pos),
                         in.pos);
                 th.pend.wval = child;
-                th.pend.aux = kThreadHandleAux;  // shown with the thread's name
+                th.pend.aux = kThreadHandleAux;    // shown with the thread's name
+                p_.markThreadHandle(th.pend.loc);  // (portable outcomes: PortableOutcome.cpp)
                 if (ad.obj >= m_.firstDynamicObject()) th.pendObj = ad.obj;
                 return true;
             }

@@ -175,6 +175,7 @@ class CodeExecution final : public Execution {
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
+        if (p_.portableOutcomes_.load(std::memory_order_relaxed)) return portableOutcome();
         // Locations beyond numLocs_ were never created, so never written: scan from there.
         std::size_t n = std::min(mem_.size(), static_cast<std::size_t>(p_.numLocs_.load()));
         while (n > 0 && mem_[n - 1] == p_.initMem_[n - 1]) --n;
@@ -205,6 +206,11 @@ class CodeExecution final : public Execution {
         }
         return o;
     }
+
+    // Distributed runs (PortableOutcome.cpp): outcome() with stable names, and back.
+    [[nodiscard]] std::vector<Value> portableOutcome() const;
+    static std::vector<Value> localOutcome(const CodeProgram& p, std::span<const Value> in);
+    static void setPortable(const CodeProgram& p, bool on) { p.portableOutcomes_.store(on); }
 
     void save(Snapshot& s) const override;
     void restore(const Snapshot& s) override;

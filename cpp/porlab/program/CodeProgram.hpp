@@ -185,6 +185,14 @@ class CodeProgram final : public Program, public InputChoices {
         auto it = cells.find(off);
         return it == cells.end() ? 0 : locSize_[static_cast<std::size_t>(it->second)];
     }
+    // A location pthread_create writes a thread handle to (a thread number: portable outcomes
+    // name its value by spawn path).
+    void markThreadHandle(LocId l) const {
+        std::lock_guard lk(mu_);
+        if (l < 0) return;
+        if (threadHandle_.size() <= static_cast<std::size_t>(l)) threadHandle_.resize(capacity_);
+        threadHandle_[static_cast<std::size_t>(l)] = 1;
+    }
     std::string where(SourcePos p) const {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
@@ -234,6 +242,8 @@ class CodeProgram final : public Program, public InputChoices {
     mutable std::vector<std::uint8_t> locSize_;                  // by LocId, capacity_
     mutable std::atomic<LocId> numLocs_{0};
     mutable std::vector<std::string> warnings_;
+    mutable std::atomic<bool> portableOutcomes_{false};  // (setPortableOutcomes)
+    mutable std::vector<std::uint8_t> threadHandle_;     // by LocId: pthread_create wrote it
     mutable std::map<std::pair<ThreadId, int>, int> choiceIds_;
     mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
     mutable std::vector<Value> assignment_;                         // by choice point

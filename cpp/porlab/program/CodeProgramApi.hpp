@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,5 +38,13 @@ struct CodeOptions {
 
 // Warnings collected while loading or running such a program, each once; none for others.
 [[nodiscard]] std::vector<std::string> codeProgramWarnings(const Program& program);
+
+// Distributed runs (PortableOutcome.cpp): while on, the outcomes of the program's executions
+// name threads, objects and locations stably (by spawn path, allocation key, offset), so that
+// another process reads them back with localOutcome in its own numbering. No-op for programs
+// not made by makeCodeProgram.
+void setPortableOutcomes(const Program& program, bool on);
+[[nodiscard]] std::vector<Value> localOutcome(const Program& program,
+                                              std::span<const Value> portable);
 
 }  // namespace porlab

@@ -174,9 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="NAME=VALUE", help="explorer option (porlab explorers --options)")
         add_explorer_arguments(p, explorer_list)
         p.add_argument("-j", "--jobs", type=_positive_int("--jobs"), default=1, metavar="N",
-                       help="explore on N threads (graph, rf-graph, lapor): the same counts, "
-                       "outcomes and error sites as one; which error trace is shown first may "
-                       "differ")
+                       help="explore on N threads (graph, rf-graph, lapor, rf, rvf): the same "
+                       "counts, outcomes and error sites as one; which error trace is shown "
+                       "first may differ")
         p.add_argument("--scheduler", metavar="ADDR",
                        help="explore on the Dask cluster of this scheduler (tcp://HOST:PORT; "
                        "graph, rf-graph, lapor): the same counts and error sites as one process")

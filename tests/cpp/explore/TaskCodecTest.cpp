@@ -34,14 +34,20 @@ struct Totals {
     [[nodiscard]] std::uint64_t errors() const { return otherErrors + failures.size(); }
 };
 
-// Explores every task, each on a fresh program, splitting at once.
+// Explores every task, each on a fresh program, splitting at once; batch > 1: up to that many
+// tasks at a time by one explorer (TaskRun::more), as a Dask worker does.
 Totals distributed(std::uint64_t seed, const testprog::RandomProgramOptions& po,
-                   const std::string& explorer, bool checkRoundTrip) {
+                   const std::string& explorer, bool checkRoundTrip, std::size_t batch = 1) {
     Totals t;
     std::vector<std::string> todo{graph::encodeRootTask(kProgramId, explorer)};
     while (!todo.empty()) {
         const std::string task = std::move(todo.back());
         todo.pop_back();
+        std::vector<std::string> more;
+        while (more.size() + 1 < batch && !todo.empty()) {
+            more.push_back(std::move(todo.back()));
+            todo.pop_back();
+        }
         auto p = testprog::randomProgram(seed, po);  // a fresh program: its own engine
         if (checkRoundTrip && !graph::taskHeader(task).root) {
             graph::ExecutionGraph g;
@@ -52,13 +58,15 @@ Totals distributed(std::uint64_t seed, const testprog::RandomProgramOptions& po,
         graph::TaskRun run;
         run.program = p.get();
         run.input = task;
+        run.more = more;
         run.programId = kProgramId;
         run.explorer = explorer;
         run.splitAfterSeconds = -1;  // split at once
         ExploreOptions o;
         o.taskRun = &run;
         const ExploreResult r = explore(*p, explorer, o);
-        ++t.tasks;
+        EXPECT_EQ(run.explored, 1 + more.size());  // (every task of the batch was started)
+        t.tasks += run.explored;
         t.complete += r.complete;
         t.blocked += r.blocked;
         t.otherErrors += r.errors - run.failures.size();
@@ -97,6 +105,24 @@ TEST_P(TaskCodec, SplitEverywhereSameTotals) {
         split += b.tasks > 3 ? 1 : 0;
     }
     EXPECT_GT(split, 15);  // most programs were cut into several tasks
+}
+
+TEST_P(TaskCodec, BatchesSameTotals) {
+    // Several tasks per explorer: the explorer's state carried from one task to the next (its
+    // Reporter, the failing prefixes seen, the graph and witness) changes nothing.
+    testprog::RandomProgramOptions po;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        auto p = testprog::randomProgram(seed * 104729, po);
+        const ExploreResult a = explore(*p, GetParam(), {});
+        const Totals b = distributed(seed * 104729, po, GetParam(), false, 4);
+        const std::string at = "seed " + std::to_string(seed * 104729);
+        EXPECT_EQ(a.complete, b.complete) << at;
+        EXPECT_EQ(a.blocked, b.blocked) << at;
+        EXPECT_EQ(a.errors, b.errors()) << at;
+        EXPECT_EQ(a.blockedBy, b.blockedBy) << at;
+        EXPECT_EQ(a.outcomes, b.outcomes) << at;
+        EXPECT_EQ(std::set<ErrorSite>(a.errorSites.begin(), a.errorSites.end()), b.sites) << at;
+    }
 }
 
 TEST(TaskCodecInput, RefusesWhatIsNotItsTask) {

@@ -57,6 +57,12 @@ class Engine {
     virtual void releaseRevisitGraph(std::size_t depth) = 0;
     // h is a revisit in which node r changed: if consistent, replay it and explore on.
     virtual Step exploreRevisit(ExecutionGraph& h, Ref r, std::size_t depth) = 0;
+    // The same in two parts, for a policy that goes on after an explored revisit: is h
+    // consistent (then it is replayed), and the exploration of h (awaited at once).
+    [[nodiscard]] virtual bool revisitReady(ExecutionGraph& h, std::size_t depth) = 0;
+    virtual Step visitRevisited(ExecutionGraph& h, Ref r, std::size_t depth) = 0;
+    // SAVER: may the revisited graph h be explored (ZnePolicy::justifiedRevisit)?
+    [[nodiscard]] virtual bool justifiedRevisit(const ExecutionGraph& h) = 0;
     // Replays `order` of g on the execution (false: a budget ran out first).
     [[nodiscard]] virtual bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
                                            bool stopAtFailure) = 0;

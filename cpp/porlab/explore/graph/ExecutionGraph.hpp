@@ -282,8 +282,10 @@ class SCChecker {
     // Every final memory state (value per location) some witness linearisation reaches (with
     // `placeholders`: leaving every placeholder blocked). Rf does not fix the order of writes
     // nobody reads, so one graph may end in several memory states.
+    // `orders` (if given): a witness linearisation per state, as check's `order`.
     void finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders,
-                std::vector<std::vector<Value>>& out);
+                std::vector<std::vector<Value>>& out,
+                std::vector<std::vector<Ref>>* orders = nullptr);
     std::uint64_t searches = 0, states = 0;
     // LAPOR: locks, unlocks and successful trylocks carry no reads-from; a lock (a successful
     // trylock) needs its mutex free, a failed trylock goes inside its source's section.
@@ -322,6 +324,7 @@ class SCChecker {
     bool interrupted_ = false;
     std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;
+    std::vector<std::vector<Ref>>* finalOrders_ = nullptr;
 };
 
 }  // namespace porlab::graph

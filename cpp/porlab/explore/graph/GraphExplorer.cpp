@@ -19,6 +19,12 @@ void GraphExplorer::useMutexLocks(bool lockOrder) {
     failures_.useMutexLocks(mutex_.get());
 }
 
+void GraphExplorer::useWbGraphs() {
+    Engine& engine = *this;
+    wb_ = std::make_unique<WbGraphs>(engine);
+    mutex_->useWbGraphs(wb_.get());
+}
+
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
     : exec_(p.newExecution()),
       rep_(p, o, r),
@@ -102,6 +108,7 @@ void GraphExplorer::finish() {
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
     }
     if (mutex_) mutex_->addStats(result_);
+    if (wb_) wb_->addStats(result_);
     addStats();
     rep_.finish();
 }
@@ -213,6 +220,13 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
         return;
     }
     rep_.maximal(Reporter::classify(*exec_), *exec_, events_);
+    if (wb_ && collectOutcomes_) {  // LAPOR (wb): the other final states of the graph
+        wb_->otherFinals(g, order, finalOrders_);
+        finalReplay_ = true;
+        for (const auto& o : finalOrders_)
+            if (replay(g, o)) rep_.outcome(*exec_, events_);
+        finalReplay_ = false;
+    }
 }
 
 Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
@@ -276,6 +290,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     if (p.kind == EventKind::FetchAdd && p.zne)
         if (auto blocked = zne_.add(g, t, p, depth)) return std::move(*blocked);
     if (mutex_ && mutex_->handles(p)) return mutex_->add(g, t, p, depth);
+    if (wb_ && WbGraphs::handles(p)) return wb_->add(g, t, p, depth);
     if (readsMemory(p.kind)) return addRead(g, t, p, depth);
     if (writesMemory(p.kind)) return addWrite(g, t, depth);
     return addSpawnOrJoin(g, t, depth);
@@ -409,11 +424,13 @@ int GraphExplorer::coFloor(ExecutionGraph& g, Ref a, LocId loc) {
     return -1;
 }
 
-bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e,
+bool GraphExplorer::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
                                    const std::vector<std::int32_t>& porf) {
     const Node& n = g.at(e);
     if (mutex_)  // LAPOR's locks, unlocks and trylocks
         if (const auto m = MutexLocks::maximallyAdded(n, e)) return *m;
+    if (wb_)
+        if (const auto m = wb_->maximallyAdded(g, e, a, porf)) return *m;
     if (!readsMemory(n.ev.kind) && !writesMemory(n.ev.kind)) return true;
     // Did write x exist when stamp s was handed out (or is it in porf(a))?
     auto existed = [&](Ref x, std::uint64_t s) {
@@ -469,12 +486,12 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
             if (rep_.stop()) return false;  // (a candidate costs O(events): ask)
         }
     // Maximality of r and of every deleted event.
-    if (!maximallyAdded(g, r, porf)) return false;
+    if (!maximallyAdded(g, r, a, porf)) return false;
     for (std::size_t w = 0; w < T; ++w)
         for (std::size_t k = static_cast<std::size_t>(keep[w]); k < g.threads[w].size(); ++k)
             if (rep_.stop() ||
                 !maximallyAdded(g, Ref{static_cast<std::int32_t>(w), static_cast<std::int32_t>(k)},
-                                porf))
+                                a, porf))
                 return false;
     return true;
 }

@@ -34,6 +34,7 @@
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 #include "porlab/explore/graph/Failures.hpp"
 #include "porlab/explore/graph/MutexLocks.hpp"
+#include "porlab/explore/graph/WbGraphs.hpp"
 #include "porlab/explore/graph/Zne.hpp"
 
 namespace porlab::graph {
@@ -138,6 +139,8 @@ class GraphExplorer : private Engine {
     // block the exploration; mutual exclusion is part of consistency.
     // lockOrder: infer the lock order before the consistency search (CoChecker::lockOrder).
     void useMutexLocks(bool lockOrder = true);
+    // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
+    void useWbGraphs();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
   private:
@@ -162,6 +165,10 @@ class GraphExplorer : private Engine {
         if (!revisitReady(h, depth)) return {};
         return visitChecked(h, r, depth);
     }
+    Step visitRevisited(ExecutionGraph& h, Ref r, std::size_t depth) final {
+        return visitChecked(h, r, depth);
+    }
+    bool justifiedRevisit(const ExecutionGraph& h) final { return zne_.justifiedRevisit(h); }
     bool replayOrder(const ExecutionGraph& g, std::span<const Ref> order,
                      bool stopAtFailure) final {
         return replay(g, order, stopAtFailure);
@@ -186,7 +193,7 @@ class GraphExplorer : private Engine {
     bool nextRevisit(const ExecutionGraph& g, Ref a, std::size_t depth, Ref& r);
     Step revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Ref r);
     // h (a revisit): if consistent, replay it; true if it is to be explored (visitChecked).
-    bool revisitReady(ExecutionGraph& h, std::size_t depth);
+    bool revisitReady(ExecutionGraph& h, std::size_t depth) final;
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
@@ -195,7 +202,9 @@ class GraphExplorer : private Engine {
     Step visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
     // The visit after zne markers were lifted (`removed`), which it puts back at the end.
     Step visitRestoring(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed);
-    bool maximallyAdded(const ExecutionGraph& g, Ref e, const std::vector<std::int32_t>& porf);
+    // TruSt's maximality of node e for the revisit by node a (porf: porf(a) as per-thread counts).
+    bool maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
+                        const std::vector<std::int32_t>& porf);
     // The co position of the co-last write of loc that happens before node a (porf, without a's
     // own source; a may not be added yet), -1 if none: a write cannot be placed before it, nor
     // can a read read from an earlier one.
@@ -217,6 +226,7 @@ class GraphExplorer : private Engine {
     // The policies (Engine.hpp): LAPOR's locks (only in mutex mode), SAVER's zne markers, the
     // error traces.
     std::unique_ptr<MutexLocks> mutex_;
+    std::unique_ptr<WbGraphs> wb_;  // LAPOR, wo = wb: memory events without coherence
     ZnePolicy zne_;
     FailureReports failures_;
 
@@ -240,6 +250,7 @@ class GraphExplorer : private Engine {
     std::deque<Frame> frames_;
     Snapshot scratchSnap_;
     std::vector<Ref> freshOrder_, tmpOrder_, scOrder_;
+    std::vector<std::vector<Ref>> finalOrders_;
     std::vector<std::int32_t> scLim_;
     std::vector<std::size_t> coPos_;
     WorkPool* pool_ = nullptr;   // jobs > 1: where idle workers take subtrees from

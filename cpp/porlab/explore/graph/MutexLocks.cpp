@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "porlab/explore/graph/WbGraphs.hpp"
+
 namespace porlab::graph {
 
 MutexLocks::MutexLocks(Engine& engine, CoChecker& co) : engine_(engine), co_(co) {
@@ -21,18 +23,46 @@ Step MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t 
 }
 
 bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+    if (final && !lockPlaceholdersCanBlock(g)) {
+        ++lockNeverHeld_;
+        return false;
+    }
     // A maximal graph needs a real witness. A partial one is consistent if some witness keeps
     // critical sections apart when the open ones end after their last event so far (a
     // completion closes them); it is then replayed in an order that only respects program
     // order, spawn/join and mutual exclusion (reads are forced, so memory does not matter).
-    openEnded_.assign(g.threads.size(), !final);
-    if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    if (wb_) {
+        if (!wb_->consistent(g, final, order)) return false;
+    } else {
+        openEnded_.assign(g.threads.size(), !final);
+        if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+    }
     if (final || relaxedReplay_) return true;
     // The program cannot relax its locks: find an order it can replay.
     openEnded_.assign(g.threads.size(), false);
     if (co_.checkMutex(g, false, openEnded_, order, /*memoryEdges=*/false)) return true;
     ++noReplayOrder_;
     return false;
+}
+
+bool MutexLocks::lockPlaceholdersCanBlock(const ExecutionGraph& g) {
+    // A lock left blocked for good needs its mutex held at the end: the last lock event of the
+    // mutex in the witness is an acquire. An acquire whose thread unlocks the mutex later is
+    // followed by that unlock, so some thread must end with a section of the mutex open. Without
+    // one, no witness keeps the placeholder blocked (known without the exhaustive search that
+    // would prove it; a lock placeholder per thread makes many such graphs, e.g. nww-lock-rr).
+    const std::size_t T = g.threads.size();
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        if (th.empty() || !th.back().placeholder || th.back().ev.kind != EventKind::Lock) continue;
+        const LocId m = th.back().ev.loc;
+        bool held = false;
+        for (std::size_t u = 0; u < T && !held; ++u)
+            for (const auto& sec : g.openSections(static_cast<ThreadId>(u)))
+                held = held || sec.first == m;
+        if (!held) return false;
+    }
+    return true;
 }
 
 std::optional<bool> MutexLocks::maximallyAdded(const Node& n, Ref e) {
@@ -48,6 +78,7 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["mutex_search_states"] = static_cast<double>(co_.mutexStates);
     r.stats["lb_refuted"] = static_cast<double>(co_.lbRefuted);
     r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
+    r.stats["lock_never_held"] = static_cast<double>(lockNeverHeld_);
 }
 
 Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
@@ -182,7 +213,14 @@ bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::i
     openEnded_.assign(T, false);
     for (std::size_t t = 0; t < T; ++t)
         openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
-    if (!co_.checkMutex(subGraph_, false, openEnded_, out)) return false;
+    if (wb_) {
+        std::vector<std::int32_t> whole(T);
+        for (std::size_t t = 0; t < T; ++t)
+            whole[t] = static_cast<std::int32_t>(subGraph_.threads[t].size());
+        if (!wb_->consistent(subGraph_, whole, openEnded_, false, out)) return false;
+    } else if (!co_.checkMutex(subGraph_, false, openEnded_, out)) {
+        return false;
+    }
     // Simulate the witness: a lock of a mutex held by a section without its unlock.
     std::vector<std::pair<LocId, ThreadId>> held;  // (mutex, holder)
     for (const Ref r : out) {

@@ -22,6 +22,8 @@
 
 namespace porlab::graph {
 
+class WbGraphs;
+
 class MutexLocks {
   public:
     MutexLocks(Engine& engine, CoChecker& co);
@@ -50,9 +52,13 @@ class MutexLocks {
                        std::vector<Ref>& out, std::optional<Ref>& need);
     void addStats(ExploreResult& r) const;
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
+    // wo = wb on graphs of reads-from only: consistency (and failure witnesses) from there.
+    void useWbGraphs(WbGraphs* wb) { wb_ = wb; }
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
+    // Final graph g: does every lock placeholder's mutex stay held by a section left open?
+    [[nodiscard]] static bool lockPlaceholdersCanBlock(const ExecutionGraph& g);
     Step addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
     // The new acquire a of mutex m revisits every successful trylock of m not porf-before it.
@@ -60,11 +66,12 @@ class MutexLocks {
 
     Engine& engine_;
     CoChecker& co_;
+    WbGraphs* wb_ = nullptr;
     bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
     std::vector<bool> openEnded_;
     std::vector<std::int32_t> keep_;
     ExecutionGraph subGraph_;
-    std::uint64_t noReplayOrder_ = 0;
+    std::uint64_t noReplayOrder_ = 0, lockNeverHeld_ = 0;
 };
 
 }  // namespace porlab::graph

@@ -41,10 +41,24 @@ std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
 WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
     eager_.store(static_cast<std::int64_t>(eager));
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
+    offers_.resize(workers);
 }
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
-    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    std::uint64_t events = 0;
+    for (const auto& th : g.threads) events += th.size();
+    if (eager_.load(std::memory_order_relaxed) > 0) {
+        eager_.fetch_sub(1);
+    } else if (!publish_) {
+        // A worker is idle. The subtree of a visit deep in the donor's path is small (most
+        // visits of a depth-first search are deep): its thief is soon idle again and pays the
+        // replay again. So offers deeper than half the deepest graph offered so far are
+        // declined a few times (each a visit, microseconds) for a shallower one.
+        Offers& o = offers_[tlsWorker];
+        o.deepest = std::max(o.deepest, events);
+        if (2 * events > o.deepest && ++o.declined < kPatience) return false;
+        o.declined = 0;
+    }
     if (publish_) {
         tasks.fetch_add(1, std::memory_order_relaxed);
         publish_(g, order);
@@ -53,8 +67,6 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
-    std::uint64_t events = 0;
-    for (const auto& th : g.threads) events += th.size();
     tasks.fetch_add(1, std::memory_order_relaxed);
     taskEvents.fetch_add(events, std::memory_order_relaxed);
     taskBytes.fetch_add(graphBytes(g, order.size()), std::memory_order_relaxed);
@@ -168,20 +180,24 @@ bool usesWorkPool(const ExploreOptions& opts) { return opts.jobs > 1 || opts.tas
 
 namespace {
 
-// One task of a distributed run: one explorer (on a thread with a large stack, as the workers)
-// explores the task's subtree; this thread waits, and splits the task at its time bound.
-ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& make, TaskRun& tr) {
-    if (!tr.program) throw InputError("task: no program");
-    const TaskHeader h = taskHeader(tr.input);
+TaskHeader checkedHeader(const TaskRun& tr, const std::string& task) {
+    const TaskHeader h = taskHeader(task);
     if (h.programId != tr.programId)
         throw InputError("task: made for another program (program id differs)");
     if (h.explorer != tr.explorer)
         throw InputError("task: made for explorer '" + h.explorer + "', not '" + tr.explorer + "'");
-    ExecutionGraph g;
-    std::vector<Ref> order;
-    if (!h.root)
-        decodeTask(*tr.program, tr.input, tr.programId, tr.explorer, tr.explorer == "lapor", g,
-                   order);
+    return h;
+}
+
+// One task (or a batch) of a distributed run: one explorer (on a thread with a large stack, as
+// the workers) explores the tasks' subtrees one after the other; this thread waits, and splits
+// at the time bound (the running task publishes its pending subtrees, the rest go back as
+// they are).
+ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& make, TaskRun& tr) {
+    if (!tr.program) throw InputError("task: no program");
+    std::vector<const std::string*> tasks{&tr.input};
+    for (const auto& t : tr.more) tasks.push_back(&t);
+    for (const std::string* t : tasks) checkedHeader(tr, *t);
     WorkPool pool(1, 0);
     ExploreResult result;
     std::unique_ptr<GraphExplorer> ex = make(opts, result);
@@ -197,14 +213,32 @@ ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& m
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
+    std::atomic<bool> split{false};
     std::exception_ptr error;
     WorkerThread th;
     th.body = [&] {
         try {
-            if (h.root)
-                ex->explore();
-            else
-                ex->runTask(g, order);
+            for (std::size_t i = 0; i < tasks.size(); ++i) {
+                // Past the bound, or a budget met: the tasks not started go back as they are.
+                if (i > 0 && (split.load() || ex->stopped())) {
+                    tr.output.push_back(*tasks[i]);
+                    tr.outputBytes += tasks[i]->size();
+                    continue;
+                }
+                const std::uint64_t errors = result.errors;
+                if (checkedHeader(tr, *tasks[i]).root) {
+                    ex->explore();
+                } else {
+                    ExecutionGraph g;
+                    std::vector<Ref> order;
+                    decodeTask(*tr.program, *tasks[i], tr.programId, tr.explorer,
+                               tr.explorer == "lapor", g, order);
+                    ex->runTask(g, order);
+                }
+                ++tr.explored;
+                if (result.errors > errors && tr.firstErrorTask < 0)
+                    tr.firstErrorTask = static_cast<std::int64_t>(i);
+            }
         } catch (...) {
             error = std::current_exception();
         }
@@ -223,8 +257,10 @@ ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& m
         std::unique_lock lk(mu);
         if (tr.splitAfterSeconds > 0 &&
             !cv.wait_for(lk, std::chrono::duration<double>(tr.splitAfterSeconds),
-                         [&] { return done; }))
+                         [&] { return done; })) {
+            split.store(true);
             pool.splitAll();
+        }
         cv.wait(lk, [&] { return done; });
     }
     pthread_join(th.thread, nullptr);

@@ -81,14 +81,18 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
 }
 
 void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
-                       bool placeholders, std::vector<std::vector<Value>>& out) {
+                       bool placeholders, std::vector<std::vector<Value>>& out,
+                       std::vector<std::vector<Ref>>* orders) {
     out.clear();
+    if (orders) orders->clear();
     enumerate_ = true;
     finals_ = &out;
+    finalOrders_ = orders;
     std::vector<Ref> order;
     (void)check(g, lim, placeholders, order);
     enumerate_ = false;
     finals_ = nullptr;
+    finalOrders_ = nullptr;
 }
 
 bool SCChecker::enabledNoWrite(ThreadId t) const {
@@ -253,8 +257,13 @@ bool SCChecker::dfs() {
                                        .ev.wval;
                 }
             }
-            if (std::find(finals_->begin(), finals_->end(), mem) == finals_->end())
+            if (std::find(finals_->begin(), finals_->end(), mem) == finals_->end()) {
                 finals_->push_back(std::move(mem));
+                if (finalOrders_) {
+                    auto& o = finalOrders_->emplace_back();
+                    for (const auto& [r, prev] : trail_) o.push_back(r);
+                }
+            }
             rollback();
             return false;
         }

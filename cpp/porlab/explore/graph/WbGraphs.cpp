@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+#include "porlab/explore/graph/WbGraphs.hpp"
+
+#include <algorithm>
+
+#include "porlab/explore/graph/MutexLocks.hpp"
+
+namespace porlab::graph {
+
+WbGraphs::WbGraphs(Engine& engine) : engine_(engine) {
+    sc_.mutexLocks = true;
+    sc_.interrupt = [this] { return engine_.reporter().stop(); };
+}
+
+Step WbGraphs::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth) {
+    if (readsMemory(p.kind)) return addRead(g, t, p, depth);
+    return addWrite(g, t, depth);
+}
+
+void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const {
+    out.clear();
+    out.push_back(kInitRef);
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Ref w{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            const Node& q = g.threads[u][i];
+            if (w == self || q.placeholder || q.zne || MutexLocks::isLockEvent(q) ||
+                !writesMemory(q.ev.kind) || q.ev.loc != loc)
+                continue;
+            out.push_back(w);
+        }
+}
+
+Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
+    Execution& exec = engine_.execution();
+    Reporter& rep = engine_.reporter();
+    const LocId loc = p.loc;
+    ensureLocation(g, loc, engine_.programInfo());
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    auto& srcs = engine_.refScratch(depth);
+    writesOf(g, loc, a, srcs);
+    const bool cond = hasCondition(p.kind);
+    int children = cond ? 1 : 0;  // the placeholder
+    for (const Ref w : srcs)
+        if (!cond || admits(p, g.valueOf(w, loc))) ++children;
+    Snapshot& snap = engine_.snapshot(depth);
+    if (children > 1) exec.save(snap);
+    Value casWval = 0;  // the value a successful CAS would write (a revisit may flip it)
+    if (p.kind == EventKind::CasSuccess || p.kind == EventKind::CasFailure) {
+        if (children <= 1) exec.save(snap);
+        auto ev = exec.step(t, p.operand);
+        casWval = ev[0].wval;
+        exec.restore(snap);
+    }
+    bool first = true;
+    // Every source with which the graph is consistent (checked by proceed), latest first.
+    for (std::size_t k = srcs.size(); k-- > 0 && !rep.stop();) {
+        const Ref w = srcs[k];
+        const Value v = g.valueOf(w, loc);
+        if (cond && !admits(p, v)) continue;
+        if (!first) exec.restore(snap);
+        first = false;
+        auto ev = exec.step(t, v);
+        rep.countEvent();
+        Node n;
+        n.ev = ev[0];
+        n.rf = w;
+        n.stamp = n.wstamp = g.nextStamp++;
+        n.casWval = casWval;
+        g.push(t, n);
+        co_await engine_.proceed(g, a, false, depth);
+        // A read-modify-write's write revisits, consistent or not (atomicity may be repaired).
+        if (writesMemory(g.at(a).ev.kind) && !rep.stopped()) co_await revisits(g, a, depth);
+        g.pop(t);
+        --g.nextStamp;
+    }
+    // An await may also stay blocked for good (a placeholder without a source).
+    if (cond && !rep.stopped()) {
+        if (!first) exec.restore(snap);
+        Node n;
+        n.ev = p;
+        n.placeholder = true;
+        n.stamp = n.wstamp = g.nextStamp++;
+        n.casWval = casWval;
+        g.push(t, n);
+        co_await engine_.proceedBlocked(g, depth);
+        g.pop(t);
+        --g.nextStamp;
+    }
+}
+
+Step WbGraphs::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
+    // No place in a coherence order to choose: the write goes at the end of the witness.
+    Execution& exec = engine_.execution();
+    auto ev = exec.step(t);
+    engine_.reporter().countEvent();
+    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+    Node n;
+    n.ev = ev[0];
+    n.stamp = n.wstamp = g.nextStamp++;
+    ensureLocation(g, n.ev.loc, engine_.programInfo());
+    g.push(t, n);
+    co_await engine_.proceed(g, a, true, depth);
+    if (!engine_.reporter().stopped()) co_await revisits(g, a, depth);
+    g.pop(t);
+    --g.nextStamp;
+}
+
+Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+    // TruSt: the new write a revisits every read r of its location that is not porf-before it,
+    // keeping {e ≤ r} ∪ porf(a) ∪ {a}, if r and every deleted event were added maximally.
+    Reporter& rep = engine_.reporter();
+    const LocId loc = g.at(a).ev.loc;
+    const Value v = g.at(a).ev.wval;
+    auto& porf = engine_.porfScratch(depth);
+    g.porfPrefix(a, porf);
+    const std::size_t T = g.threads.size();
+    std::vector<std::int32_t> keep(T);
+    for (std::size_t u = 0; u < T && !rep.stopped(); ++u) {
+        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep.stop();
+             ++i) {
+            const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            if (r == a) continue;
+            const Node& rn = g.at(r);
+            if (rn.ev.loc != loc || !readsMemory(rn.ev.kind) || rn.zne ||
+                MutexLocks::isLockEvent(rn))
+                continue;
+            if (hasCondition(rn.ev.kind) && !admits(rn.ev, v)) continue;
+            if (!engine_.revisitKeep(g, r, a, porf, keep)) continue;
+            ExecutionGraph& h = engine_.revisitGraph(depth);
+            h.assignPrefix(g, keep);
+            Node& hr = h.at(r);
+            hr.ev = withReadValue(hr, v);
+            hr.rf = a;
+            hr.placeholder = false;
+            h.refreshView(r);
+            if (!engine_.justifiedRevisit(h)) continue;
+            const bool rWrites = writesMemory(hr.ev.kind);
+            if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
+            // r's write part was (re-)added after a: it revisits in turn.
+            if (!engine_.revisitReady(h, depth)) continue;
+            co_await engine_.visitRevisited(h, r, depth);
+            if (rWrites && !rep.stopped()) co_await revisits(h, r, depth + 1);
+            if (rep.stopped()) break;
+        }
+    }
+    engine_.releaseRevisitGraph(depth);
+}
+
+bool WbGraphs::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+    const std::size_t T = g.threads.size();
+    wholeLim_.resize(T);
+    for (std::size_t t = 0; t < T; ++t)
+        wholeLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
+    openEnded_.assign(T, !final);
+    return consistent(g, wholeLim_, openEnded_, final, order);
+}
+
+bool WbGraphs::consistent(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
+                          const std::vector<bool>& openEnded, bool placeholders,
+                          std::vector<Ref>& order) {
+    ++checks_;
+    const std::size_t T = g.threads.size();
+    bool copy = false;
+    for (std::size_t t = 0; t < T; ++t) {
+        const bool whole = static_cast<std::size_t>(lim[t]) >= g.threads[t].size();
+        if (!openEnded[t]) {
+            copy = copy || !whole;
+            continue;
+        }
+        copy = copy || !whole || !g.openSections(static_cast<ThreadId>(t)).empty();
+    }
+    if (!copy) return sc_.check(g, lim, placeholders, order);
+    // An open-ended thread's open critical sections end after its last event so far: the
+    // search sees them closed by an unlock there (left out of the witness).
+    check_.assignPrefix(g, lim);
+    base_.resize(T);
+    checkLim_.resize(T);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto u = static_cast<ThreadId>(t);
+        if (openEnded[t]) {
+            if (check_.stuck(u)) check_.pop(u);
+            base_[t] = static_cast<std::int32_t>(check_.threads[t].size());
+            const auto sections = check_.openSections(u);
+            for (auto it = sections.rbegin(); it != sections.rend(); ++it) {
+                Node n;
+                n.ev.kind = EventKind::Unlock;
+                n.ev.thread = u;
+                n.ev.loc = it->first;
+                check_.push(u, n);
+            }
+        } else {
+            base_[t] = static_cast<std::int32_t>(check_.threads[t].size());
+        }
+        checkLim_[t] = static_cast<std::int32_t>(check_.threads[t].size());
+    }
+    if (!sc_.check(check_, checkLim_, placeholders, order)) return false;
+    std::erase_if(order, [&](Ref r) { return r.i >= base_[static_cast<std::size_t>(r.t)]; });
+    return true;
+}
+
+std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
+                                             const std::vector<std::int32_t>& porf) {
+    const Node& n = g.at(e);
+    if (MutexLocks::isLockEvent(n)) return std::nullopt;
+    if (n.zne || !readsMemory(n.ev.kind)) return true;  // a write has no place to choose
+    ++maximalityChecks_;
+    // Prev(e) = {e' added no later than e} ∪ porf(a), and a itself (see below): a prefix of
+    // every thread, e last of its (a is the last of its thread, which is not e's).
+    const std::uint64_t s = n.stamp;
+    const std::size_t T = g.threads.size();
+    const auto at = static_cast<std::size_t>(a.t), et = static_cast<std::size_t>(e.t);
+    lim_.resize(T);
+    for (std::size_t u = 0; u < T; ++u) {
+        const auto& th = g.threads[u];
+        const auto it = std::upper_bound(
+            th.begin(), th.end(), s, [](std::uint64_t x, const Node& q) { return x < q.stamp; });
+        lim_[u] = std::max(static_cast<std::int32_t>(it - th.begin()), porf[u]);
+    }
+    lim_[at] = std::max(lim_[at], a.i + 1);
+    lim_[et] = e.i + 1;
+    prev_.assignPrefix(g, lim_);
+    const LocId loc = n.ev.loc;
+    // The writes of loc that existed when e was added, or are in porf(a) (not a).
+    writesOf(prev_, loc, e, cands_);
+    std::erase_if(cands_, [&](Ref w) {
+        return w.t != kInitThread && g.at(w).wstamp > s &&
+               w.i >= porf[static_cast<std::size_t>(w.t)];
+    });
+    // The canonical source is "the last write e can read", TruSt's co-maximal write, where
+    // there is no co: a function of the graph, not of the order in which events were added.
+    // 1. The candidates in the order of the canonical SC witness of Prev(e) without e, with a
+    //    (SCChecker's deterministic search; an order that extends happens-before). a orders the
+    //    writes of porf(a) as the revisited graph will (T0 `x=1; r=x` ∥ T1 `faa(x,10)` ∥ T2
+    //    `lock; x=2; faa(x,100); unlock`: r's parent must read 11, not 2, for faa 100 to read
+    //    11 and be read by r). If a does not fit there (a read-modify-write whose source another
+    //    one reads: the revisit repairs it), the witness without a. (Else thread/position order.)
+    openEnded_.assign(T, true);
+    lim_[et] = e.i;
+    bool found = consistent(prev_, lim_, openEnded_, false, order_);
+    lim_[at] = a.i;
+    if (!found) found = consistent(prev_, lim_, openEnded_, false, order_);
+    if (found) {
+        auto pos = [&](Ref w) {
+            if (w.t == kInitThread) return -1;
+            const auto it = std::find(order_.begin(), order_.end(), w);
+            return static_cast<int>(it - order_.begin());
+        };
+        std::stable_sort(cands_.begin(), cands_.end(),
+                         [&](Ref x, Ref y) { return pos(x) < pos(y); });
+    }
+    // 2. The last of them that e can read with Prev(e) (without a) staying consistent: a
+    //    fresh addition of e explores exactly those. The last in the witness may not be one:
+    //    T0 `lock; x=1; unlock` ∥ T1 `lock; faa(x,-1); faa(x,10); unlock` ∥ T2 `faa(x,1000)`,
+    //    where x=1's section comes after T1's in the class (faa -1 reads 0) but was added
+    //    first; faa 10 reading x=1 would break mutual exclusion. An await that the candidate
+    //    does not admit is a placeholder there (always possible). If no candidate fits, the
+    //    last one (e was not added maximally).
+    Ref canon = cands_.back();
+    lim_[et] = e.i + 1;
+    for (std::size_t k = cands_.size(); k-- > 0;) {
+        const Ref w = cands_[k];
+        if (hasCondition(n.ev.kind) && !admits(n.ev, g.valueOf(w, loc))) {
+            canon = w;
+            break;
+        }
+        Node& pe = prev_.at(e);
+        pe.rf = w;
+        pe.placeholder = false;
+        prev_.refreshView(e);
+        if (consistent(prev_, lim_, openEnded_, false, order_)) {
+            canon = w;
+            break;
+        }
+    }
+    if (hasCondition(n.ev.kind)) {
+        const bool admitted = admits(n.ev, g.valueOf(canon, loc));
+        if (n.placeholder) return !admitted;
+        return admitted && n.rf == canon;
+    }
+    return !n.placeholder && n.rf == canon;
+}
+
+void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
+                           std::vector<std::vector<Ref>>& out) {
+    // Every final memory state some witness of g reaches (SCChecker::finals: an exhaustive,
+    // memoised search), with a witness each, but the state of `reported`.
+    out.clear();
+    const std::size_t T = g.threads.size();
+    if (!severalFinals(g)) return;  // (the search costs as much as the witnesses' states)
+    ++finalsChecks_;
+    wholeLim_.resize(T);
+    bool anyPlaceholder = false;
+    for (std::size_t t = 0; t < T; ++t) {
+        wholeLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
+        anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
+    }
+    sc_.finals(g, wholeLim_, anyPlaceholder, states_, &out);
+    std::vector<Value> mine(g.initial.begin(), g.initial.end());
+    for (const Ref r : reported) {
+        const Node& q = g.at(r);
+        if (!q.placeholder && !MutexLocks::isLockEvent(q) && writesMemory(q.ev.kind))
+            mine[static_cast<std::size_t>(q.ev.loc)] = q.ev.wval;
+    }
+    for (std::size_t k = states_.size(); k-- > 0;)
+        if (states_[k] == mine) out.erase(out.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+bool WbGraphs::severalFinals(const ExecutionGraph& g) {
+    // Per location, the writes that may be last in a witness: not one porf-before another write
+    // of its location, or porf-before a read of it that reads another write (which then comes
+    // after it). The init write is never last where there is a write. One at most everywhere:
+    // every witness ends in the same memory state.
+    const std::size_t T = g.threads.size();
+    lastCands_.clear();
+    auto memoryEvent = [](const Node& q) {
+        return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
+               (readsMemory(q.ev.kind) || writesMemory(q.ev.kind));
+    };
+    for (std::size_t u = 0; u < T; ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (memoryEvent(q) && writesMemory(q.ev.kind))
+                lastCands_.emplace_back(
+                    q.ev.loc, Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+        }
+    std::sort(lastCands_.begin(), lastCands_.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    auto several = [&] {
+        for (std::size_t k = 1; k < lastCands_.size(); ++k)
+            if (lastCands_[k].first == lastCands_[k - 1].first) return true;
+        return false;
+    };
+    for (std::size_t u = 0; u < T && several(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Node& q = g.threads[u][i];
+            if (!memoryEvent(q)) continue;
+            g.porfPrefix(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)}, porfTmp_);
+            std::erase_if(lastCands_, [&](const auto& c) {
+                const Ref w = c.second;
+                return c.first == q.ev.loc && w.i < porfTmp_[static_cast<std::size_t>(w.t)] &&
+                       (writesMemory(q.ev.kind) || !(q.rf == w));
+            });
+        }
+    return several();
+}
+
+void WbGraphs::addStats(ExploreResult& r) const {
+    r.stats["wb_consistency_checks"] = static_cast<double>(checks_);
+    r.stats["wb_maximality_checks"] = static_cast<double>(maximalityChecks_);
+    r.stats["wb_final_state_checks"] = static_cast<double>(finalsChecks_);
+}
+
+}  // namespace porlab::graph
