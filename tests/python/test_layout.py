@@ -15,9 +15,6 @@ CPP = ROOT / "cpp"
 PYTHON = ROOT / "python" / "porlab"
 LLVM_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](llvm|clang|llvm-c)/', re.MULTILINE)
 MAX_LINES = 800
-# Known exceptions, each with the most lines it may have. builder.py: workstream "builder" of
-# issue 17 is replacing the builder's bytecode, which shrinks it; temporary.
-EXCEPTIONS: dict[str, int] = {"python/porlab/builder.py": 831}
 
 
 def sources(*dirs: Path, suffixes: tuple[str, ...] = (".hpp", ".cpp")) -> list[Path]:
@@ -49,7 +46,6 @@ def test_source_files_are_short() -> None:
     long = {
         str(p.relative_to(ROOT)): n
         for p in files
-        if (n := len(p.read_text().splitlines()))
-        > EXCEPTIONS.get(p.relative_to(ROOT).as_posix(), MAX_LINES)
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
     }
     assert long == {}

@@ -269,10 +269,11 @@ std::vector<Trace::Input> Trace::inputList() const {
 
 std::string Trace::inputsNote() const {
     if (!info_ || !info_->hasNondet) return "";
-    if (!info_->nondetDomain)
+    const auto& domain = info_->nondetDomain;
+    if (!domain)
         return "every __VERIFIER_nondet_* call returned 0 (--nondet-domain LO:HI explores their "
                "values)";
-    const Value lo = info_->nondetDomain->first;
+    const Value lo = domain->first;
     const auto inputs = inputList();
     if (inputs.empty())
         return "inputs: every __VERIFIER_nondet_* call returned " + std::to_string(lo) +

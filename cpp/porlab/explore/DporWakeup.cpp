@@ -152,7 +152,7 @@ void Engine::insertSequence(std::size_t k) {
     }
     for (std::size_t a = 0; a <= items_.size(); ++a) {
         if (!alive_[a]) continue;
-        const int id = allocNode(itemEv(a), a < items_.size() ? 0 : lastFail_);
+        const int id = allocNode(itemEv(a), a < items_.size() ? std::int8_t{0} : lastFail_);
         appendChild(node, id);
         node = id;
     }

@@ -143,8 +143,7 @@ class Sequence {
     Reporter* rep_;
     std::size_t T_ = 0;
     End end_ = End::Open;
-    std::size_t shownDepth_ = 0;  // the depth whose state exec_ holds
-    bool dirty_ = false;          // exec_ must be restored to snap_[depth()]
+    bool dirty_ = false;  // exec_ must be restored to snap_[depth()]
 
     // By step.
     std::vector<ThreadId> thread_;

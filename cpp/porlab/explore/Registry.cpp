@@ -312,7 +312,7 @@ OptionValue resolveOption(const ExploreOptions& opts, std::string_view name,
 }
 
 void refuseMutexDestroy(const Program& program, const std::string& explorer) {
-    const auto info = program.info();
+    const auto& info = program.info();
     if (!info || !info->mutexDestroy.line) return;
     const auto& pos = info->mutexDestroy;
     const std::string file = pos.file < info->files.size() ? info->files[pos.file] : "";

@@ -391,6 +391,7 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
         atAux = true;  // the auxiliary trace already satisfies every good write
         ++skipped_;
     } else if (ro_.fastPaths && ro_.vsc.guidance && !live &&
+               // NOLINTNEXTLINE(bugprone-assignment-in-if-condition): the branch uses ins
                (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
         ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
     } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&

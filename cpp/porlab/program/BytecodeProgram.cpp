@@ -352,9 +352,7 @@ class BytecodeExecution final : public Execution {
                     failed_ = true;
                 }
                 break;
-            case EventKind::Join:
-                break;
-            default:
+            default:  // (Join: nothing to do here)
                 break;
         }
         state_[base + kEvCount] += 1;

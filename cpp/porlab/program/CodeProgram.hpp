@@ -97,8 +97,11 @@ class CodeProgram final : public Program, public InputChoices {
     // ---- InputChoices (--nondet-domain): choice points (thread, n-th __VERIFIER_nondet_* call
     // of the thread), numbered in discovery order; the driver sets one value per point before
     // each run.
+    // (Without --nondet-domain every choice is 0.)
     [[nodiscard]] std::pair<Value, Value> domain() const override {
-        return {opts_.nondetDomain->first, opts_.nondetDomain->second};
+        const auto& d = opts_.nondetDomain;
+        if (!d) return {0, 0};
+        return {d->first, d->second};
     }
     Value choice(ThreadId t, int n, SourcePos pos) const {
         std::lock_guard lk(mu_);
@@ -108,7 +111,7 @@ class CodeProgram final : public Program, public InputChoices {
             names_->addChoiceSite(t, n, pos);  // shown with the inputs of a trace
         }
         const auto i = static_cast<std::size_t>(it->second);
-        return i < assignment_.size() ? assignment_[i] : opts_.nondetDomain->first;
+        return i < assignment_.size() ? assignment_[i] : domain().first;
     }
     [[nodiscard]] std::size_t numChoicePoints() const override {
         std::lock_guard lk(mu_);
@@ -120,7 +123,7 @@ class CodeProgram final : public Program, public InputChoices {
         assignedPoints_.clear();
         std::vector<std::tuple<ThreadId, int, Value>> label;
         for (std::size_t i = 0; i < a.size(); ++i)
-            if (a[i] != opts_.nondetDomain->first) {
+            if (a[i] != domain().first) {
                 assignedPoints_.push_back(choicePoints_[i]);
                 label.emplace_back(choicePoints_[i].first, choicePoints_[i].second, a[i]);
             }

@@ -247,8 +247,9 @@ class ThreadLowering {
                 const std::int32_t p = address(in);
                 std::uint8_t sub = static_cast<std::uint8_t>(CRmw::Xchg);
                 if (in.op == Opcode::FetchOp)
-                    for (std::uint8_t k = 1; k < std::size(kRmwOfCRmw); ++k)
-                        if (kRmwOfCRmw[k] == static_cast<RmwOp>(in.sub)) sub = k;
+                    for (std::size_t k = 1; k < std::size(kRmwOfCRmw); ++k)
+                        if (kRmwOfCRmw[k] == static_cast<RmwOp>(in.sub))
+                            sub = static_cast<std::uint8_t>(k);
                 CInstr& c = emit(COp::Rmw, pos, sub);
                 c.a = in.a;
                 c.b = p;

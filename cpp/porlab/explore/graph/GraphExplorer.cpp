@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <utility>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/graph/Parallel.hpp"
@@ -506,62 +507,82 @@ bool GraphExplorer::revisitReady(ExecutionGraph& h, std::size_t depth) {
 }
 
 Step GraphExplorer::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
-    const LocId loc = g.at(a).ev.loc;
-    const Value v = g.at(a).ev.wval;
-    const bool aIsRmw = readsMemory(g.at(a).ev.kind);
     auto& porf = frames_[depth].porf;
     g.porfPrefix(a, porf);
+    // Most writes revisit nothing: they are searched here, without a step's frame.
+    Ref r{0, porf[0]};
+    if (!nextRevisit(g, a, depth, r)) return {};
+    return revisitsFrom(g, a, depth, r);
+}
+
+bool GraphExplorer::nextRevisit(const ExecutionGraph& g, Ref a, std::size_t depth, Ref& r) {
+    const auto& porf = frames_[depth].porf;
+    auto& keep = frames_[depth].keep;
+    const Node& an = g.at(a);
+    const LocId loc = an.ev.loc;
+    const Value v = an.ev.wval;
     const std::size_t T = g.threads.size();
-    std::vector<std::int32_t> keep(T);
-    for (std::size_t u = 0; u < T && !rep_.stopped(); ++u) {
-        for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep_.stop();
-             ++i) {
-            const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-            if (r == a) continue;
-            const Node& rn = g.at(r);
+    for (auto u = static_cast<std::size_t>(r.t); u < T && !rep_.stopped(); ++u) {
+        const auto from = static_cast<std::size_t>(std::cmp_equal(u, r.t) ? r.i : porf[u]);
+        for (std::size_t i = from; i < g.threads[u].size() && !rep_.stop(); ++i) {
+            const Ref c{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            if (c == a) continue;
+            const Node& rn = g.at(c);
             if (rn.ev.loc != loc || !readsMemory(rn.ev.kind)) continue;
             // LAPOR: locks and trylocks have no source (a write to the mutex's memory, e.g. the
             // end of its frame, revisits nothing).
             if (mutex_ && MutexLocks::isLockEvent(rn)) continue;
             if (hasCondition(rn.ev.kind) && !admits(rn.ev, v)) continue;
-            if (!revisitKeep(g, r, a, porf, keep)) continue;
-            // The revisited graph (the kept prefix of g; deleted positions' zne is new again).
-            ExecutionGraph& h = revisitGraph(depth);
-            h.assignPrefix(g, keep);
-            {
-                auto& cl = h.co[static_cast<std::size_t>(loc)];
-                std::erase_if(cl, [&](Ref x) { return x == r || x == a; });
-            }
-            Node& hr = h.at(r);
-            hr.ev = withReadValue(hr, v);
-            hr.rf = a;
-            hr.placeholder = false;
-            h.refreshView(r);
-            // SAVER: a decrement that runs because a zne marker was lifted needs what lifted it;
-            // a revisit that drops it (or makes it read a later write) would keep an
-            // iteration nobody observed, a graph whose every state the graph without that
-            // iteration has, and chains of such revisits make a zne loop with observers
-            // endless. Such graphs are left out.
-            if (!zne_.justifiedRevisit(h)) continue;
-            const bool rWrites = writesMemory(hr.ev.kind);
-            if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
-            auto co = [&]() -> std::vector<Ref>& { return h.co[static_cast<std::size_t>(loc)]; };
-            // a's place in co: fixed after its source for a read-modify-write, any otherwise.
-            int lo = 0, hi = static_cast<int>(co().size());
-            if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
-            for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
-                if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
-                co().insert(co().begin() + pos, a);
-                if (rWrites) co().insert(co().begin() + pos + 1, r);
-                if (revisitReady(h, depth)) {
-                    co_await visitChecked(h, r, depth);
-                    // r's write part was (re-)added after a: it revisits in turn.
-                    if (rWrites && !rep_.stopped()) co_await revisits(h, r, depth + 1);
-                }
-                co().erase(co().begin() + pos, co().begin() + pos + (rWrites ? 2 : 1));
-            }
-            if (rep_.stopped()) break;
+            if (!revisitKeep(g, c, a, porf, keep)) continue;
+            r = c;
+            return true;
         }
+    }
+    return false;
+}
+
+Step GraphExplorer::revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Ref r) {
+    const LocId loc = g.at(a).ev.loc;
+    const Value v = g.at(a).ev.wval;
+    const bool aIsRmw = readsMemory(g.at(a).ev.kind);
+    // r, then each next read a revisits (nextRevisit leaves what to keep in frames_[depth]).
+    for (bool found = true; found; ++r.i, found = nextRevisit(g, a, depth, r)) {
+        // The revisited graph (the kept prefix of g; deleted positions' zne is new again).
+        ExecutionGraph& h = revisitGraph(depth);
+        h.assignPrefix(g, frames_[depth].keep);
+        {
+            auto& cl = h.co[static_cast<std::size_t>(loc)];
+            std::erase_if(cl, [&](Ref x) { return x == r || x == a; });
+        }
+        Node& hr = h.at(r);
+        hr.ev = withReadValue(hr, v);
+        hr.rf = a;
+        hr.placeholder = false;
+        h.refreshView(r);
+        // SAVER: a decrement that runs because a zne marker was lifted needs what lifted it;
+        // a revisit that drops it (or makes it read a later write) would keep an
+        // iteration nobody observed, a graph whose every state the graph without that
+        // iteration has, and chains of such revisits make a zne loop with observers
+        // endless. Such graphs are left out.
+        if (!zne_.justifiedRevisit(h)) continue;
+        const bool rWrites = writesMemory(hr.ev.kind);
+        if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
+        auto co = [&]() -> std::vector<Ref>& { return h.co[static_cast<std::size_t>(loc)]; };
+        // a's place in co: fixed after its source for a read-modify-write, any otherwise.
+        int lo = 0, hi = static_cast<int>(co().size());
+        if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+        for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
+            if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
+            co().insert(co().begin() + pos, a);
+            if (rWrites) co().insert(co().begin() + pos + 1, r);
+            if (revisitReady(h, depth)) {
+                co_await visitChecked(h, r, depth);
+                // r's write part was (re-)added after a: it revisits in turn.
+                if (rWrites && !rep_.stopped()) co_await revisits(h, r, depth + 1);
+            }
+            co().erase(co().begin() + pos, co().begin() + pos + (rWrites ? 2 : 1));
+        }
+        if (rep_.stopped()) break;
     }
     releaseRevisitGraph(depth);
 }

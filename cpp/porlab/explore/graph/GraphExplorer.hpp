@@ -184,7 +184,14 @@ class GraphExplorer : private Engine {
     Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
     Step addSpawnOrJoin(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    // The revisits of the reads of g by write a (TruSt's backward revisits): revisits finds the
+    // first with nextRevisit (a plain call: most writes revisit nothing) and only then starts
+    // revisitsFrom, the step that explores it and the others.
     Step revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // The first read from r on (threads in order, events from porf(a) on) that a can revisit
+    // (revisitKeep holds; what to keep is then in frames_[depth].keep); false if none.
+    bool nextRevisit(const ExecutionGraph& g, Ref a, std::size_t depth, Ref& r);
+    Step revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Ref r);
     // h (a revisit): if consistent, replay it; true if it is to be explored (visitChecked).
     bool revisitReady(ExecutionGraph& h, std::size_t depth) final;
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
@@ -236,6 +243,7 @@ class GraphExplorer : private Engine {
     struct Frame {
         Snapshot snap;                          // only when the depth branches
         std::vector<std::int32_t> porf;         // revisits: porf of the new write
+        std::vector<std::int32_t> keep;         // revisits: the kept prefix of each thread
         std::vector<Ref> cands;                 // trylock sources
         std::unique_ptr<ExecutionGraph> graph;  // revisits: the revisited graph
     };

@@ -75,11 +75,18 @@ class [[nodiscard]] Step {
   public:
     struct promise_type {
         StepDriver* driver = nullptr;
+        std::coroutine_handle<promise_type> parent;  // the step awaiting this one (none: root)
         std::exception_ptr error;
 
         Step get_return_object() { return Step(Handle::from_promise(*this)); }
         static std::suspend_always initial_suspend() noexcept { return {}; }
-        static std::suspend_always final_suspend() noexcept { return {}; }
+        // At its end a step makes its parent the driver's next step to resume.
+        struct FinalAwaiter {
+            [[nodiscard]] static bool await_ready() noexcept { return false; }
+            inline void await_suspend(std::coroutine_handle<promise_type> h) const noexcept;
+            static void await_resume() noexcept {}
+        };
+        static FinalAwaiter final_suspend() noexcept { return {}; }
         static void return_void() noexcept {}
         void unhandled_exception() noexcept { error = std::current_exception(); }
         // The frame of a step of `owner` comes from owner.stepArena(); a header before it says
@@ -117,47 +124,56 @@ class [[nodiscard]] Step {
     inline void await_suspend(Handle parent) const;
     void await_resume() {
         if (!h_) return;  // (nothing was to be done)
-        std::exception_ptr e = std::move(h_.promise().error);
+        if (h_.promise().error) [[unlikely]]
+            rethrow();
         reset();  // (the frame goes before its parent's: LIFO)
-        if (e) std::rethrow_exception(e);
     }
 
   private:
     friend class StepDriver;
     explicit Step(Handle h) : h_(h) {}
+    [[noreturn]] void rethrow() {
+        std::exception_ptr e = std::move(h_.promise().error);
+        reset();
+        std::rethrow_exception(e);
+    }
     void reset() noexcept {
         if (h_) std::exchange(h_, {}).destroy();
     }
     Handle h_;
 };
 
-// Runs a step and every step it awaits, one after the other, from one loop.
+// Runs a step and every step it awaits, one after the other, from one loop. The suspended steps
+// form a stack through their promises' parent links: a step that awaits a child makes it the
+// top, a step that ends makes its parent the top (no container to push to and pop from).
 class StepDriver {
   public:
     // Runs s to its end (rethrows what it threw). Not reentrant.
     void run(Step s) {
         if (!s.h_) return;
         s.h_.promise().driver = this;
-        stack_.push_back(s.h_);
-        while (!stack_.empty()) {
-            const std::coroutine_handle<> h = stack_.back();
-            h.resume();  // runs until it awaits a child (pushed) or ends
-            if (h.done()) stack_.pop_back();
-        }
+        s.h_.promise().parent = {};
+        top_ = s.h_;
+        while (top_) top_.resume();  // runs until it awaits a child or ends
         s.await_resume();
     }
-    // Suspended steps now (the depth of the exploration in steps).
-    [[nodiscard]] std::size_t depth() const { return stack_.size(); }
 
   private:
     friend class Step;
-    std::vector<std::coroutine_handle<>> stack_;
+    std::coroutine_handle<Step::promise_type> top_;
 };
 
 inline void Step::await_suspend(Handle parent) const {
-    StepDriver* d = parent.promise().driver;
-    h_.promise().driver = d;
-    d->stack_.push_back(h_);
+    promise_type& child = h_.promise();
+    child.driver = parent.promise().driver;
+    child.parent = parent;
+    child.driver->top_ = h_;
+}
+
+inline void Step::promise_type::FinalAwaiter::await_suspend(
+    std::coroutine_handle<promise_type> h) const noexcept {
+    promise_type& p = h.promise();
+    p.driver->top_ = p.parent;
 }
 
 }  // namespace porlab::graph
