@@ -84,4 +84,38 @@ std::size_t RvfSmc::replayStart(std::vector<std::int32_t>& cnt) {
     return ps->pos;
 }
 
+// The current trace, put back after a replay that changed it (see SavedTrace).
+void RvfSmc::saveTrace(SavedTrace& sv, std::span<const ThreadId> witness) {
+    std::size_t c = 0;
+    while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+    if (!sv.active) {
+        sv.active = true;
+        sv.keep = c;
+        sv.suffix.assign(order_.begin() + static_cast<std::ptrdiff_t>(c), order_.end());
+        sv.anyFail = anyFail_;
+    } else if (c < sv.keep) {
+        // The current trace is a replay already: up to keep, it is the saved trace.
+        sv.suffix.insert(sv.suffix.begin(), order_.begin() + static_cast<std::ptrdiff_t>(c),
+                         order_.begin() + static_cast<std::ptrdiff_t>(sv.keep));
+        sv.keep = c;
+    }
+}
+void RvfSmc::restoreTrace(SavedTrace& sv) {
+    if (!sv.active) return;
+    sv.active = false;
+    // A replay cut short by a budget leaves less than the shared prefix: the exploration is
+    // over then, and nothing reads the trace any more.
+    if (order_.size() < sv.keep) return;
+    truncateTrace(sv.keep);
+    for (const Performed& p : sv.suffix) {
+        if (p.loc != kNoLoc) {
+            cur_[static_cast<std::size_t>(p.loc)] = step(p.t, p.i).ev.wval;
+            active_[static_cast<std::size_t>(p.loc)] = {p.t, p.i};
+        }
+        order_.push_back(p);
+    }
+    anyFail_ = sv.anyFail;
+    sv.suffix.clear();
+}
+
 }  // namespace porlab::rvfsmc
