@@ -526,6 +526,15 @@ def resident_bytes() -> int:
 
 TASK_FORMAT_VERSION: int
 
+def set_portable_outcomes(program: ProgramBase, on: bool) -> None:
+    """While on, a C program's outcomes name threads, heap objects and locations stably (by
+    spawn path, allocation, offset): a Dask worker's outcomes, read back by local_outcome."""
+
+def local_outcome(program: ProgramBase, portable: Sequence[int]) -> tuple[int, ...]:
+    """A portable outcome (set_portable_outcomes, another process) in this process's numbering
+    of the program, as its own runs write outcomes."""
+
+
 def root_task(program_id: _Int, explorer: str) -> bytes:
     """The task that is the whole exploration of a program (explored by run_task)."""
 
