@@ -256,28 +256,6 @@ bool RvfPool::firstErrorClass(std::vector<std::int32_t>&& key) {
     return errorsSeen_.insert(std::move(key)).second;
 }
 
-bool RvfPool::countTrace(std::uint64_t max) {
-    const std::uint64_t n = traces_.fetch_add(1) + 1;
-    if (n > max) return false;
-    if (n == max) stop("traces");
-    return true;
-}
-
-void RvfPool::stop(const std::string& reason) {
-    {
-        std::lock_guard lk(mu_);
-        if (reason_.empty()) reason_ = reason;
-    }
-    stop_.store(true);
-    for (ExploreControl* c : controls_) c->interrupt.store(true, std::memory_order_relaxed);
-    idleCv_.notify_all();
-}
-
-std::string RvfPool::stopReason() {
-    std::lock_guard lk(mu_);
-    return reason_;
-}
-
 // ---- the driver ---------------------------------------------------------------------------------
 
 namespace {

@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "porlab/explore/PoolStop.hpp"
 #include "porlab/explore/RvfSmc.hpp"
 
 namespace porlab::rvfsmc {
@@ -70,7 +71,7 @@ struct RvfTask {
     std::atomic<bool> done{false};
 };
 
-class RvfPool {
+class RvfPool : public PoolStop {
   public:
     // A worker's engine at nesting level `level` explores `task` (RvfParallel.cpp's driver).
     using RunTask = std::function<void(unsigned worker, unsigned level, RvfTask& task)>;
@@ -105,11 +106,6 @@ class RvfPool {
     void rootDone() { finished(); }
 
     [[nodiscard]] bool firstErrorClass(std::vector<std::int32_t>&& key);
-    [[nodiscard]] bool countTrace(std::uint64_t max);
-    void stop(const std::string& reason);
-    [[nodiscard]] bool stopped() const { return stop_.load(std::memory_order_relaxed); }
-    [[nodiscard]] std::string stopReason();
-    void watch(ExploreControl& c) { controls_.push_back(&c); }
 
     std::atomic<std::uint64_t> tasks{0}, taskSteps{0}, taskBytes{0}, maxLevel{0};
 
@@ -132,14 +128,7 @@ class RvfPool {
     std::atomic<int> idle_{0};
     std::atomic<int> queued_{0};
     std::atomic<std::int64_t> pending_{1};  // tasks not finished; the root is one
-    std::atomic<bool> stop_{false};
-    std::atomic<std::uint64_t> traces_{0};
-    std::mutex idleMu_;
-    std::condition_variable idleCv_;
-    std::mutex mu_;  // errorsSeen_, reason_
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;
-    std::string reason_;
-    std::vector<ExploreControl*> controls_;
 };
 
 // rf / rvf with opts.jobs > 1 worker threads.

@@ -108,28 +108,6 @@ bool WorkPool::firstFailure(std::uint64_t h1, std::uint64_t h2) {
     return fresh;
 }
 
-bool WorkPool::countTrace(std::uint64_t max) {
-    const std::uint64_t n = traces_.fetch_add(1) + 1;
-    if (n > max) return false;
-    if (n == max) stop("traces");
-    return true;
-}
-
-void WorkPool::stop(const std::string& reason) {
-    {
-        std::lock_guard lk(mu_);
-        if (reason_.empty()) reason_ = reason;
-    }
-    stop_.store(true);
-    for (ExploreControl* c : controls_) c->interrupt.store(true, std::memory_order_relaxed);
-    idleCv_.notify_all();
-}
-
-std::string WorkPool::stopReason() {
-    std::lock_guard lk(mu_);
-    return reason_;
-}
-
 void WorkPool::work(unsigned w, GraphExplorer& ex) {
     tlsWorker = w;
     auto done = [&] {

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/PoolStop.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 
 namespace porlab::graph {
@@ -51,7 +52,7 @@ struct Task {
     std::vector<Ref> order;
 };
 
-class WorkPool {
+class WorkPool : public PoolStop {
   public:
     // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
     // is idle, up to `eager` of them, so that small programs are split too.
@@ -70,18 +71,13 @@ class WorkPool {
     // failing prefix, whichever worker meets it first.)
     [[nodiscard]] bool firstFailure(std::uint64_t h1, std::uint64_t h2);
     // The traces budget: may one more maximal trace be reported (false once `max` were)?
-    [[nodiscard]] bool countTrace(std::uint64_t max);
 
     // Stop every worker (a budget, an interrupt, a first error with stopOnError); the first
     // reason is kept.
-    void stop(const std::string& reason);
-    [[nodiscard]] bool stopped() const { return stop_.load(std::memory_order_relaxed); }
-    [[nodiscard]] std::string stopReason();
 
     // Worker w's loop: explore tasks until every task is done or the pool stopped.
     void work(unsigned w, GraphExplorer& ex);
     // Called with each worker's ExploreControl, whose interrupt stop() sets.
-    void watch(ExploreControl& c) { controls_.push_back(&c); }
 
     // Measurements (stats of the result).
     std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0};
@@ -119,19 +115,12 @@ class WorkPool {
     std::atomic<int> idle_{0};
     std::atomic<int> queued_{0};
     std::atomic<std::int64_t> pending_{1};  // tasks not finished; the root is one
-    std::atomic<bool> stop_{false};
-    std::atomic<std::uint64_t> traces_{0};
-    std::mutex idleMu_;
-    std::condition_variable idleCv_;
-    std::mutex mu_;  // failures_, reason_
     struct PairHash {
         std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
             return static_cast<std::size_t>(k.first ^ (k.second * 0x9e3779b97f4a7c15ULL));
         }
     };
     std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> failures_;
-    std::string reason_;
-    std::vector<ExploreControl*> controls_;
     std::function<void(const ExecutionGraph&, std::span<const Ref>)> publish_;
     std::vector<std::pair<std::uint64_t, std::uint64_t>>* failureLog_ = nullptr;
 };
