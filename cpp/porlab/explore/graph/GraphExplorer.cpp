@@ -77,7 +77,9 @@ void GraphExplorer::explore() {
     } else {
         ensureDepth(0);
         wit_.reset();
+        undo_.clear();  // (a run ended by an exception left its own)
         driver_.run(visit(root_, 0));
+        assert(undo_.empty());
     }
 }
 
@@ -94,7 +96,9 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     taskDepth_ = 1;
     wit_.reset();
     wit_.assign(0, order);
+    undo_.clear();
     if (replay(g, wit_.at(1))) driver_.run(visit(g, 1));
+    assert(undo_.empty());
 }
 
 void GraphExplorer::finish() {
