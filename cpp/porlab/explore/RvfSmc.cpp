@@ -398,12 +398,11 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
-    } else if (ro_.fastPaths && ro_.perWrite && !live && good.size() == 1 &&
-               saturationRefutes(f, r.t, ridx, good.front(), rs)) {
+    } else if (ro_.fastPaths && !live && saturationRefutes(f, r.t, ridx, good, rs)) {
         ++satRefuted_;  // no witness: the node's saturated order refutes the child
         if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
             throw std::logic_error(
-                "rf: internal error: the saturated order refuted a child "
+                "rf/rvf: internal error: the saturated order refuted a child "
                 "that has a witness");
     } else {
         auxBuf_.clear();
