@@ -178,6 +178,9 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
         if (changed) {  // the new read's write part came or went (see redo): VerifySC again
             rvf::Instance in = instance(xlen);
             if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return false;
+            // (this witness is replayed from the reset state: the node's trace is another
+            // one, no record below is a prefix of it; leaveChild shows them again)
+            snapBase_ = prefixSnaps_.size();
             saveTrace(sv, ws_.witness());
             if (!replay(ws_.witness())) return false;
         }

@@ -384,10 +384,12 @@ class RvfSmc {
     // A node that keeps its program state (its frame's snapshot, for its later children) records
     // it with its trace's length. A child's witness that starts with the trace of such a node is
     // replayed from its snapshot rather than from the reset state. A record holds for the node's
-    // subtree while the current trace extends the node's: a child entered with a replay starts
-    // another trace (snapBase_ hides the records below), a read inserted in place at q shifts the
-    // positions after q (records past q are off for that child's subtree). Records of frames
-    // that are gone (frame index >= depth_) are dropped when met.
+    // subtree while the current trace extends the node's: a child entered with a replay of a
+    // witness that shares c events with its parent's trace keeps the records up to c (those
+    // past c are off for its subtree; a second replay from scratch, see enterNode, hides all:
+    // snapBase_), a read inserted in place at q shifts the positions after q (records past q
+    // are off for that child's subtree). Records of frames that are gone (frame index >=
+    // depth_) are dropped when met.
     struct PrefixSnap {
         std::size_t pos = 0;               // the trace's length when the snapshot was taken
         std::size_t frame = 0;             // frames_[frame].snap
