@@ -16,16 +16,17 @@ part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set (six programs of 2-5 s of CPU each for one job) takes about 1.5 minutes on a
-quiet 2-core machine (estimated from its CPU times); measured 4 min 44 s and 5 min 57 s at load
-averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
-worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless ``--split`` /
-``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees and of
-Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
-idle time per batch of the workers (scheduling and transport). ``--simulate``
-replays the measured task tree (which task published which, and how long each ran) on W
-simulated workers (W = 1, 2, 16, 64, 256) with the measured per-task latency: list scheduling,
-a task ready when its parent ended. That is the check of the model in docs/parallel.md.
+The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a quiet
+2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair`` control);
+measured 4 min 44 s and 5 min 57 s at load averages 13-15 and 15-19 before the pair control, and 3
+min 34 s with ``--no-dask`` at load 11-15. Every program also runs on a LocalCluster of two
+single-threaded worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless
+``--split`` / ``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees
+and of Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and
+the idle time per batch of the workers (scheduling and transport). ``--simulate`` replays the
+measured task tree (which task published which, and how long each ran) on W simulated workers (W =
+1, 2, 16, 64, 256) with the measured per-task latency: list scheduling, a task ready when its parent
+ended. That is the check of the model in docs/parallel.md.
 """
 
 from __future__ import annotations
