@@ -3,9 +3,26 @@
 
 #include <algorithm>
 
+#include "porlab/explore/graph/Failures.hpp"
 #include "porlab/explore/graph/MutexLocks.hpp"
 
 namespace porlab::graph {
+
+namespace {
+
+// A write that is not part of a read-modify-write or a lock.
+bool plainWrite(const Node& q) {
+    return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) && writesMemory(q.ev.kind) &&
+           !readsMemory(q.ev.kind);
+}
+
+// The end of scope or the free of a location: an exchange of kDeadValue (as SCChecker).
+bool isKill(const Node& q) {
+    return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
+           q.ev.kind == EventKind::Exchange && q.ev.wval == kDeadValue;
+}
+
+}  // namespace
 
 WbGraphs::WbGraphs(Engine& engine) : engine_(engine) {
     sc_.mutexLocks = true;
@@ -68,6 +85,7 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
         n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
         g.push(t, n);
+        if (failures_ && isKill(g.at(a))) writesAfterKill(g, a, true);
         co_await engine_.proceed(g, a, false, depth);
         // A read-modify-write's write revisits, consistent or not (atomicity may be repaired).
         if (writesMemory(g.at(a).ev.kind) && !rep.stopped()) co_await revisits(g, a, depth);
@@ -100,7 +118,8 @@ Step WbGraphs::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.stamp = n.wstamp = g.nextStamp++;
     ensureLocation(g, n.ev.loc, engine_.programInfo());
     g.push(t, n);
-    co_await engine_.proceed(g, a, true, depth);
+    const bool faulted = failures_ && writeAfterKill(g, a);
+    co_await engine_.proceed(g, a, !faulted, depth);
     if (!engine_.reporter().stopped()) co_await revisits(g, a, depth);
     g.pop(t);
     --g.nextStamp;
@@ -135,6 +154,8 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.placeholder = false;
             h.refreshView(r);
             if (!engine_.justifiedRevisit(h)) continue;
+            // (The state is replayed next.)
+            if (failures_ && isKill(hr)) writesAfterKill(h, r, false);
             const bool rWrites = writesMemory(hr.ev.kind);
             if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
             // r's write part was (re-)added after a: it revisits in turn.
@@ -145,6 +166,71 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
         }
     }
     engine_.releaseRevisitGraph(depth);
+}
+
+void WbGraphs::eachWriteOf(const ExecutionGraph& g, Ref a, bool kills,
+                           const std::function<void(Ref)>& f) {
+    const LocId loc = g.at(a).ev.loc;
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Ref q{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            const Node& qn = g.threads[u][i];
+            if (!(q == a) && qn.ev.loc == loc && (kills ? isKill(qn) : plainWrite(qn))) f(q);
+        }
+}
+
+bool WbGraphs::writeAfterKill(const ExecutionGraph& g, Ref a) {
+    // a ran after every event of g: if it faulted there, it ran after a kill (if g has one).
+    if (!plainWrite(g.at(a)) || engine_.execution().status(a.t) != ThreadStatus::Failed)
+        return false;
+    bool faulted = false;
+    eachWriteOf(g, a, true, [&](Ref k) {
+        faulted = true;
+        reportFault(g, k, a);
+    });
+    return faulted;
+}
+
+void WbGraphs::writesAfterKill(const ExecutionGraph& g, Ref k, bool keepState) {
+    // Under co, each plain write placed after the kill is a graph of its own that faults when
+    // replayed. Here neither is in an order: each pair is checked when the second of the two is
+    // added (or the kill reads another source). (Reads need nothing: reading the kill is a
+    // source of their own.)
+    Execution& exec = engine_.execution();
+    bool saved = !keepState;
+    eachWriteOf(g, k, false, [&](Ref w) {
+        if (!saved) exec.save(killSnap_);
+        saved = true;
+        reportFault(g, k, w);
+    });
+    if (saved && keepState) exec.restore(killSnap_);
+}
+
+void WbGraphs::reportFault(const ExecutionGraph& g, Ref k, Ref w) {
+    if (engine_.reporter().stop()) return;
+    ++killChecks_;
+    const auto wt = static_cast<std::size_t>(w.t);
+    auto include = [&](Ref x) {
+        g.porfPrefix(x, porfTmp_);
+        porfTmp_[static_cast<std::size_t>(x.t)] = x.i + 1;
+        for (std::size_t u = 0; u < upto_.size(); ++u) upto_[u] = std::max(upto_[u], porfTmp_[u]);
+    };
+    upto_.assign(g.threads.size(), 0);
+    include(k);
+    g.porfPrefix(w, porfTmp_);
+    for (std::size_t u = 0; u < upto_.size(); ++u) upto_[u] = std::max(upto_[u], porfTmp_[u]);
+    if (upto_[wt] > w.i) return;  // w happens before k
+    // w's thread is about to run w: its open critical sections last to the end of the prefix.
+    std::optional<Ref> need;
+    for (;;) {
+        if (!mutex_->prefixWitness(g, upto_, faultOrder_, need, w.t)) return;
+        if (!need) break;
+        include(*need);
+        if (upto_[wt] > w.i) return;
+    }
+    faultOrder_.push_back(w);
+    upto_[wt] = w.i + 1;
+    failures_->reportPrefix(g, upto_, faultOrder_, w.t);
 }
 
 bool WbGraphs::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
@@ -349,6 +435,7 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_consistency_checks"] = static_cast<double>(checks_);
     r.stats["wb_maximality_checks"] = static_cast<double>(maximalityChecks_);
     r.stats["wb_final_state_checks"] = static_cast<double>(finalsChecks_);
+    r.stats["wb_kill_checks"] = static_cast<double>(killChecks_);
 }
 
 }  // namespace porlab::graph

@@ -41,12 +41,18 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "porlab/explore/graph/Engine.hpp"
+
+namespace porlab::graph {
+class FailureReports;
+class MutexLocks;
+}  // namespace porlab::graph
 
 namespace porlab::graph {
 
@@ -79,18 +85,43 @@ class WbGraphs {
     void otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
                      std::vector<std::vector<Ref>>& out);
     void addStats(ExploreResult& r) const;
+    // Where the faults of writes after a kill go (see writeAfterKill), and the lock policy that
+    // gives their prefixes witnesses the program can replay.
+    void useFailures(FailureReports* failures, MutexLocks* mutex) {
+        failures_ = failures;
+        mutex_ = mutex;
+    }
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
     Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
     Step revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // A plain write after the kill of its location (a free, an end of scope: an exchange of
+    // kDeadValue) faults, an order no witness of a graph takes (SCChecker). Those faults are
+    // found when the later of the two is added, or when the kill gets another source (its
+    // prefix changes), and reported (FailureReports). A pair's fault prefix, porf(k) ∪ porf(w),
+    // is the same in every graph that has both, so once is enough.
+    // Plain write a was just stepped after every event of g: true if it faulted after a kill
+    // (reported; g then needs a fresh witness with a before the kills).
+    bool writeAfterKill(const ExecutionGraph& g, Ref a);
+    // Kill k was just added to g (or got a new source): the plain writes of g that may run
+    // after it. keepState: the execution's state is restored afterwards.
+    void writesAfterKill(const ExecutionGraph& g, Ref k, bool keepState);
+    // The plain writes (kills: the kills) of a's location in g but a.
+    static void eachWriteOf(const ExecutionGraph& g, Ref a, bool kills,
+                            const std::function<void(Ref)>& f);
+    // Can plain write w run right after a prefix that contains kill k (porf(k) ∪ porf(w), and
+    // the unlocks the witness needs)? Then that fault is reported.
+    void reportFault(const ExecutionGraph& g, Ref k, Ref w);
     // Can witnesses of final graph g end in different memory states?
     bool severalFinals(const ExecutionGraph& g);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
     Engine& engine_;
+    FailureReports* failures_ = nullptr;
+    MutexLocks* mutex_ = nullptr;
     SCChecker sc_;
     ExecutionGraph check_, prev_;  // scratch: a graph with its open sections closed; Prev(e)
     // lim_: Prev(e) per thread; wholeLim_: a whole graph; checkLim_, base_: check_'s threads
@@ -100,8 +131,10 @@ class WbGraphs {
     std::vector<Ref> cands_, order_;
     std::vector<std::vector<Value>> states_;        // otherFinals: the final memory states
     std::vector<std::pair<LocId, Ref>> lastCands_;  // severalFinals: writes that may be last
-    std::vector<std::int32_t> porfTmp_;
-    std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0;
+    std::vector<std::int32_t> porfTmp_, upto_;
+    std::vector<Ref> faultOrder_;
+    Snapshot killSnap_;
+    std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0, killChecks_ = 0;
 };
 
 }  // namespace porlab::graph
