@@ -12,8 +12,8 @@ namespace {
 
 // A write that is not part of a read-modify-write or a lock.
 bool plainWrite(const Node& q) {
-    return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) && writesMemory(q.ev.kind) &&
-           !readsMemory(q.ev.kind);
+    return !q.placeholder && !q.zne && !q.faulted && !MutexLocks::isLockEvent(q) &&
+           writesMemory(q.ev.kind) && !readsMemory(q.ev.kind);
 }
 
 // The end of scope or the free of a location: an exchange of kDeadValue (as SCChecker).
@@ -41,7 +41,7 @@ void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vecto
         for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
             const Ref w{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& q = g.threads[u][i];
-            if (w == self || q.placeholder || q.zne || MutexLocks::isLockEvent(q) ||
+            if (w == self || q.placeholder || q.zne || q.faulted || MutexLocks::isLockEvent(q) ||
                 !writesMemory(q.ev.kind) || q.ev.loc != loc)
                 continue;
             out.push_back(w);
@@ -118,8 +118,18 @@ Step WbGraphs::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.stamp = n.wstamp = g.nextStamp++;
     ensureLocation(g, n.ev.loc, engine_.programInfo());
     g.push(t, n);
-    const bool faulted = failures_ && writeAfterKill(g, a);
-    co_await engine_.proceed(g, a, !faulted, depth);
+    bool appended = true;
+    if (failures_ && writeAfterKill(g, a)) {
+        // It ran after a kill. Where some witness has it before the kills, that graph goes on
+        // (the fault is reported); otherwise the graph of the fault goes on (its thread
+        // stopped), as under co: its other threads' writes may revisit reads it keeps apart.
+        appended = false;
+        if (!consistent(g, false, order_)) {
+            g.at(a).faulted = true;
+            appended = true;
+        }
+    }
+    co_await engine_.proceed(g, a, appended, depth);
     if (!engine_.reporter().stopped()) co_await revisits(g, a, depth);
     g.pop(t);
     --g.nextStamp;
@@ -153,6 +163,7 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.rf = a;
             hr.placeholder = false;
             h.refreshView(r);
+            h.at(a).faulted = false;  // (r reads it: it must run before the kills)
             if (!engine_.justifiedRevisit(h)) continue;
             // (The state is replayed next.)
             if (failures_ && isKill(hr)) writesAfterKill(h, r, false);
@@ -185,9 +196,11 @@ bool WbGraphs::writeAfterKill(const ExecutionGraph& g, Ref a) {
         return false;
     bool faulted = false;
     eachWriteOf(g, a, true, [&](Ref k) {
+        if (!faulted) engine_.execution().save(killSnap_);  // (reportFault replays)
         faulted = true;
         reportFault(g, k, a);
     });
+    if (faulted) engine_.execution().restore(killSnap_);
     return faulted;
 }
 

@@ -103,7 +103,7 @@ class WbGraphs {
     // prefix changes), and reported (FailureReports). A pair's fault prefix, porf(k) ∪ porf(w),
     // is the same in every graph that has both, so once is enough.
     // Plain write a was just stepped after every event of g: true if it faulted after a kill
-    // (reported; g then needs a fresh witness with a before the kills).
+    // (reported; the execution's state is kept: that of the fault).
     bool writeAfterKill(const ExecutionGraph& g, Ref a);
     // Kill k was just added to g (or got a new source): the plain writes of g that may run
     // after it. keepState: the execution's state is restored afterwards.
