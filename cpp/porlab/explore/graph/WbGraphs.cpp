@@ -48,6 +48,41 @@ void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vecto
         }
 }
 
+void WbGraphs::overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes) {
+    // The writes of the location porf-before the read (porfR_), with their porf-prefixes.
+    before_.clear();
+    for (const Ref w : writes)
+        if (w.t != kInitThread && w.i < porfR_[static_cast<std::size_t>(w.t)]) before_.push_back(w);
+    const std::size_t T = porfR_.size();
+    views_.resize(before_.size() * T);
+    for (std::size_t k = 0; k < before_.size(); ++k) {
+        g.porfPrefix(before_[k], porfTmp_);
+        std::copy(porfTmp_.begin(), porfTmp_.end(),
+                  views_.begin() + static_cast<std::ptrdiff_t>(k * T));
+    }
+}
+
+bool WbGraphs::overwritten(Ref w) const {
+    const std::size_t T = porfR_.size();
+    for (std::size_t k = 0; k < before_.size(); ++k) {
+        if (before_[k] == w) continue;
+        if (w.t == kInitThread || w.i < views_[k * T + static_cast<std::size_t>(w.t)]) return true;
+    }
+    return false;
+}
+
+void WbGraphs::dropOverwritten(const ExecutionGraph& g, ThreadId t, std::vector<Ref>& srcs) {
+    // A source w is overwritten before the new read r of thread t in every witness when another
+    // write x of its location lies between them in porf (w <porf x <porf r): no search needed.
+    // (Coherence as porf alone forces it; the search finds the rest.)
+    g.porfBeforeNext(t, porfR_);
+    overwrittenBefore(g, srcs);
+    if (before_.empty()) return;
+    const std::size_t n = srcs.size();
+    std::erase_if(srcs, [&](Ref w) { return overwritten(w); });
+    overwritten_ += n - srcs.size();
+}
+
 Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
     Execution& exec = engine_.execution();
     Reporter& rep = engine_.reporter();
@@ -56,6 +91,7 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto& srcs = engine_.refScratch(depth);
     writesOf(g, loc, a, srcs);
+    dropOverwritten(g, t, srcs);
     const bool cond = hasCondition(p.kind);
     int children = cond ? 1 : 0;  // the placeholder
     for (const Ref w : srcs)
@@ -68,6 +104,28 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
         auto ev = exec.step(t, p.operand);
         casWval = ev[0].wval;
         exec.restore(snap);
+    }
+    // The last write of loc in the witness: reading it at the end of the witness is
+    // consistent (no search, no replay), unless a critical section of t is open and another
+    // thread acquires its mutex after t's last event there (the witness closed it then).
+    Ref appendable = kInitRef;
+    bool canAppend = true;
+    {
+        const auto wit = engine_.witness(depth);
+        std::size_t lastOfT = 0;
+        for (std::size_t k = 0; k < wit.size(); ++k) {
+            const Node& q = g.at(wit[k]);
+            if (wit[k].t == t) lastOfT = k + 1;
+            if (!q.placeholder && !q.zne && !q.faulted && !MutexLocks::isLockEvent(q) &&
+                writesMemory(q.ev.kind) && q.ev.loc == loc)
+                appendable = wit[k];
+        }
+        const auto& open = g.openSections(t);
+        for (std::size_t k = lastOfT; k < wit.size() && canAppend && !open.empty(); ++k) {
+            const Node& q = g.at(wit[k]);
+            if (wit[k].t != t && acquires(q))
+                for (const auto& sec : open) canAppend = canAppend && sec.first != q.ev.loc;
+        }
     }
     bool first = true;
     // Every source with which the graph is consistent (checked by proceed), latest first.
@@ -86,7 +144,7 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
         n.casWval = casWval;
         g.push(t, n);
         if (failures_ && isKill(g.at(a))) writesAfterKill(g, a, true);
-        co_await engine_.proceed(g, a, false, depth);
+        co_await engine_.proceed(g, a, canAppend && w == appendable, depth);
         // A read-modify-write's write revisits, consistent or not (atomicity may be repaired).
         if (writesMemory(g.at(a).ev.kind) && !rep.stopped()) co_await revisits(g, a, depth);
         g.pop(t);
@@ -293,9 +351,41 @@ bool WbGraphs::consistent(const ExecutionGraph& g, const std::vector<std::int32_
         }
         checkLim_[t] = static_cast<std::int32_t>(check_.threads[t].size());
     }
-    if (!sc_.check(check_, checkLim_, placeholders, order)) return false;
+    if (!sc_.check(check_, checkLim_, placeholders, order) && !closeOtherwise(placeholders, order))
+        return false;
     std::erase_if(order, [&](Ref r) { return r.i >= base_[static_cast<std::size_t>(r.t)]; });
     return true;
+}
+
+bool WbGraphs::closeOtherwise(bool placeholders, std::vector<Ref>& order) {
+    // The unlocks that close a thread's open sections (check_ past base_) went in in reverse
+    // order of the locks, but a completion may end them in any order (std::scoped_lock unlocks
+    // a, then b; a failed trylock of b inside the section of b can need a's unlock first): the
+    // other orders, where a thread has two open sections or more (rare, and few).
+    const std::size_t T = check_.threads.size();
+    multi_.clear();
+    for (std::size_t t = 0; t < T; ++t)
+        if (check_.threads[t].size() >= static_cast<std::size_t>(base_[t]) + 2) {
+            multi_.push_back(t);
+            auto& th = check_.threads[t];
+            std::sort(th.begin() + static_cast<std::ptrdiff_t>(base_[t]), th.end(),
+                      [](const Node& x, const Node& y) { return x.ev.loc < y.ev.loc; });
+        }
+    if (multi_.empty()) return false;
+    auto next = [&] {
+        for (const std::size_t t : multi_) {
+            auto& th = check_.threads[t];
+            if (std::next_permutation(
+                    th.begin() + static_cast<std::ptrdiff_t>(base_[t]), th.end(),
+                    [](const Node& x, const Node& y) { return x.ev.loc < y.ev.loc; }))
+                return true;
+        }
+        return false;
+    };
+    do {
+        if (sc_.check(check_, checkLim_, placeholders, order)) return true;
+    } while (next() && !engine_.reporter().stop());
+    return false;
 }
 
 std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
@@ -335,6 +425,18 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     //    11 and be read by r). If a does not fit there (a read-modify-write whose source another
     //    one reads: the revisit repairs it), the witness without a. (Else thread/position order.)
     openEnded_.assign(T, true);
+    // Candidates overwritten in porf before e cannot be read (dropOverwritten). If the others
+    // are ordered by porf, every witness orders them so: the last of them that e can read is
+    // found without the witness of step 1.
+    before_.clear();
+    noneFits_ = false;
+    if (e.i > 0) {
+        g.porfPrefix(Ref{e.t, e.i - 1}, porfR_);
+        porfR_[et] = e.i;
+        overwrittenBefore(g, cands_);
+        if (!hasCondition(n.ev.kind))
+            if (const auto m = maximalAlongPorf(g, e)) return *m;
+    }
     lim_[et] = e.i;
     bool found = consistent(prev_, lim_, openEnded_, false, order_);
     lim_[at] = a.i;
@@ -357,11 +459,17 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     //    last one (e was not added maximally).
     Ref canon = cands_.back();
     lim_[et] = e.i + 1;
+    // (Candidates overwritten in porf before e are skipped without a search: before_.)
     for (std::size_t k = cands_.size(); k-- > 0;) {
         const Ref w = cands_[k];
         if (hasCondition(n.ev.kind) && !admits(n.ev, g.valueOf(w, loc))) {
             canon = w;
             break;
+        }
+        if (noneFits_) break;  // (maximalAlongPorf tried every candidate not overwritten)
+        if (overwritten(w)) {
+            ++overwritten_;
+            continue;
         }
         Node& pe = prev_.at(e);
         pe.rf = w;
@@ -378,6 +486,51 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
         return admitted && n.rf == canon;
     }
     return !n.placeholder && n.rf == canon;
+}
+
+std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e) {
+    viable_.clear();
+    for (const Ref w : cands_)
+        if (!overwritten(w)) viable_.push_back(w);
+    if (viable_.empty()) return std::nullopt;
+    const std::size_t T = porfR_.size(), V = viable_.size();
+    viewsV_.resize(V * T);
+    for (std::size_t k = 0; k < V; ++k) {
+        if (viable_[k].t == kInitThread) {
+            std::fill_n(viewsV_.begin() + static_cast<std::ptrdiff_t>(k * T), T, 0);
+            continue;
+        }
+        g.porfPrefix(viable_[k], porfTmp_);
+        std::copy(porfTmp_.begin(), porfTmp_.end(),
+                  viewsV_.begin() + static_cast<std::ptrdiff_t>(k * T));
+    }
+    auto before = [&](std::size_t x, std::size_t y) {  // viable_[x] porf-before viable_[y]
+        const Ref w = viable_[x];
+        if (viable_[y].t == kInitThread) return false;
+        return w.t == kInitThread || w.i < viewsV_[y * T + static_cast<std::size_t>(w.t)];
+    };
+    order2_.resize(V);
+    for (std::size_t k = 0; k < V; ++k) order2_[k] = k;
+    std::sort(order2_.begin(), order2_.end(),
+              [&](std::size_t x, std::size_t y) { return before(x, y); });
+    for (std::size_t k = 0; k + 1 < V; ++k)
+        if (!before(order2_[k], order2_[k + 1])) return std::nullopt;  // not a chain
+    const Node& n = g.at(e);
+    const auto et = static_cast<std::size_t>(e.t);
+    lim_[et] = e.i + 1;
+    for (std::size_t k = V; k-- > 0;) {
+        const Ref w = viable_[order2_[k]];
+        Node& pe = prev_.at(e);
+        pe.rf = w;
+        pe.placeholder = false;
+        prev_.refreshView(e);
+        if (consistent(prev_, lim_, openEnded_, false, order_)) {
+            ++porfOrdered_;
+            return !n.placeholder && n.rf == w;
+        }
+    }
+    noneFits_ = true;  // the full rule decides (its step 2 needs no search)
+    return std::nullopt;
 }
 
 void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
@@ -449,6 +602,8 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_maximality_checks"] = static_cast<double>(maximalityChecks_);
     r.stats["wb_final_state_checks"] = static_cast<double>(finalsChecks_);
     r.stats["wb_kill_checks"] = static_cast<double>(killChecks_);
+    r.stats["wb_sources_overwritten"] = static_cast<double>(overwritten_);
+    r.stats["wb_maximality_along_porf"] = static_cast<double>(porfOrdered_);
 }
 
 }  // namespace porlab::graph

@@ -114,8 +114,21 @@ class WbGraphs {
     // Can plain write w run right after a prefix that contains kill k (porf(k) ∪ porf(w), and
     // the unlocks the witness needs)? Then that fault is reported.
     void reportFault(const ExecutionGraph& g, Ref k, Ref w);
+    // consistent(): the search failed with check_'s open sections closed in one order; try the
+    // others (a thread with several open sections).
+    bool closeOtherwise(bool placeholders, std::vector<Ref>& order);
     // Can witnesses of final graph g end in different memory states?
     bool severalFinals(const ExecutionGraph& g);
+    // Drops from srcs the writes that the next read of t cannot read because another write of
+    // their location is porf-between them and it.
+    void dropOverwritten(const ExecutionGraph& g, ThreadId t, std::vector<Ref>& srcs);
+    // Of `writes` (one location), those porf-before a read whose porf-prefix without its source
+    // is porfR_ (before_), with their own prefixes (views_); then: is w overwritten by one?
+    void overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes);
+    [[nodiscard]] bool overwritten(Ref w) const;
+    // maximallyAdded for a read e without condition, with cands_ its candidates and before_ set:
+    // if the candidates not overwritten are a porf chain, the answer (nullopt: undecided).
+    std::optional<bool> maximalAlongPorf(const ExecutionGraph& g, Ref e);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
@@ -128,13 +141,19 @@ class WbGraphs {
     // and how many of their nodes are the graph's (the rest close open sections).
     std::vector<std::int32_t> lim_, wholeLim_, checkLim_, base_;
     std::vector<bool> openEnded_;
+    std::vector<std::size_t> multi_;
     std::vector<Ref> cands_, order_;
     std::vector<std::vector<Value>> states_;        // otherFinals: the final memory states
     std::vector<std::pair<LocId, Ref>> lastCands_;  // severalFinals: writes that may be last
-    std::vector<std::int32_t> porfTmp_, upto_;
+    std::vector<std::int32_t> porfTmp_, upto_, porfR_, views_;
+    std::vector<Ref> before_, viable_;
+    std::vector<std::int32_t> viewsV_;
+    std::vector<std::size_t> order2_;
     std::vector<Ref> faultOrder_;
     Snapshot killSnap_;
     std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0, killChecks_ = 0;
+    std::uint64_t overwritten_ = 0, porfOrdered_ = 0;
+    bool noneFits_ = false;
 };
 
 }  // namespace porlab::graph
