@@ -435,7 +435,7 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
         porfR_[et] = e.i;
         overwrittenBefore(g, cands_);
         if (!hasCondition(n.ev.kind))
-            if (const auto m = maximalAlongPorf(g, e)) return *m;
+            if (const auto m = maximalAlongPorf(g, e, a)) return *m;
     }
     lim_[et] = e.i;
     bool found = consistent(prev_, lim_, openEnded_, false, order_);
@@ -488,7 +488,7 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     return !n.placeholder && n.rf == canon;
 }
 
-std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e) {
+std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e, Ref a) {
     viable_.clear();
     for (const Ref w : cands_)
         if (!overwritten(w)) viable_.push_back(w);
@@ -516,8 +516,11 @@ std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e) {
     for (std::size_t k = 0; k + 1 < V; ++k)
         if (!before(order2_[k], order2_[k + 1])) return std::nullopt;  // not a chain
     const Node& n = g.at(e);
-    const auto et = static_cast<std::size_t>(e.t);
+    const auto et = static_cast<std::size_t>(e.t), at = static_cast<std::size_t>(a.t);
+    // As step 2 of maximallyAdded: Prev(e) with e, without a.
+    const std::int32_t limA = lim_[at], limE = lim_[et];
     lim_[et] = e.i + 1;
+    lim_[at] = a.i;
     for (std::size_t k = V; k-- > 0;) {
         const Ref w = viable_[order2_[k]];
         Node& pe = prev_.at(e);
@@ -530,6 +533,8 @@ std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e) {
         }
     }
     noneFits_ = true;  // the full rule decides (its step 2 needs no search)
+    lim_[at] = limA;
+    lim_[et] = limE;
     return std::nullopt;
 }
 

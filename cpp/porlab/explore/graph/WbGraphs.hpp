@@ -126,9 +126,10 @@ class WbGraphs {
     // is porfR_ (before_), with their own prefixes (views_); then: is w overwritten by one?
     void overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes);
     [[nodiscard]] bool overwritten(Ref w) const;
-    // maximallyAdded for a read e without condition, with cands_ its candidates and before_ set:
-    // if the candidates not overwritten are a porf chain, the answer (nullopt: undecided).
-    std::optional<bool> maximalAlongPorf(const ExecutionGraph& g, Ref e);
+    // maximallyAdded for a read e without condition (revisit by a), with cands_ its candidates
+    // and before_ set: if the candidates not overwritten are a porf chain, the answer (nullopt:
+    // undecided; noneFits_: none of them fits).
+    std::optional<bool> maximalAlongPorf(const ExecutionGraph& g, Ref e, Ref a);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
