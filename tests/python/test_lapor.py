@@ -82,7 +82,7 @@ def test_counts_equal_lock_aware_partition(name: str) -> None:
        ("lapor_fib_bench", {"num": 2})],
 )
 def test_rf_graphs_explore_one_graph_per_class(name: str, params: dict) -> None:
-    """wb_graphs="rf" (experimental) explores graphs of reads-from only: every maximal graph it
+    """wb_graphs="rf" explores graphs of reads-from only: every maximal graph it
     reaches is a trace of its own lock-aware class; none is explored and then filtered out as
     with the default wb_graphs="co-filter", which enumerates coherence orders."""
     prog = example(name, **params)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LAPOR with wo = wb on the graph engine (Kokologiannakis et al., OOPSLA'19, §3-4) on graphs of
-// reads-from only: `lapor` with wb_graphs = "rf" (EXPERIMENTAL, not the default). A write has no
+// reads-from only: `lapor` with wb_graphs = "rf" (not the default: slower). A write has no
 // place in a coherence order (the engine's co stays empty for plain writes), so the exploration
 // explores one graph per lock-aware class instead of one per (reads-from, coherence) pair
 // filtered at the end (nww-lock-rr(N): N graphs instead of N!).
@@ -22,21 +22,30 @@
 //  * a final graph records every final memory state it can end in (writes nobody reads are in
 //    no order), one witness each (otherFinals: SCChecker::finals), for the outcomes.
 //
-// Status (not the default): against the naive oracle of the lock-aware equivalence it is exact
-// (complete and blocked classes, no class twice, outcomes, error sites) on 12,000 random and
-// 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds 1-12000, 1000001-1006000)
-// 3,100 larger ones (a thread and two operations more, 10x the interleaving bound), and the C
-// corpus's lapor programs. The canonical choice is not proven to keep TruSt's
-// completeness; earlier choices lost classes (the last in the witness without a or without the
-// consistency filter: seeds 78, 167, 393, 1000146; the latest added write by stamp; the last in
-// (thread, position) order). KNOWN UNSOUND: a plain write and the kill of its location (end of
-// scope, free) are in no order here, so a write that faults after the kill is judged
-// inconsistent and dropped: dead_frame.c, exit_frame.c, exit_frame_abort.c, write_after_free.c
-// report "ok" where co-filter finds the violation (test_lapor, xfail strict). SLOWER than
-// co-filter where reads have many sources: every source is tried with an exact SC search
-// (fib_bench.c N=5: 3.0 s against 0.85 s). Both modes explore 2^N - 1 dead-end graphs on
-// nww-lock-rr(N) (a lock placeholder per thread; refused at the end in O(threads),
-// MutexLocks::lockPlaceholdersCanBlock), so time is not linear in N (rf: N=10 in 0.56 s).
+// Status (not the default: slower than co-filter). Against the naive oracle of the lock-aware
+// equivalence it is exact (complete and blocked classes, no class twice, outcomes, error sites)
+// on 12,000 random and 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds
+// 1-12000, 1000001-1006000), 3,100 larger ones (a thread and two operations more, 10x the
+// interleaving bound), and (with the changes since: kills, sections, the cheap checks below;
+// seeds 1-6000, 1000001-1003000) on the whole C corpus (every tests/c program with rf as the
+// default). The canonical choice is not proven to keep TruSt's completeness; earlier choices
+// lost classes (the last in the witness without a or without the consistency filter: seeds 78,
+// 167, 393, 1000146; the latest added write by stamp; the last in (thread, position) order).
+// Writes after a kill (a free or an end of scope: an exchange of kDeadValue): a plain write and
+// the kill of its location are in no order here, and no witness runs the write after the kill
+// (SCChecker). The fault is found when the later of the two is added (writeAfterKill,
+// writesAfterKill: a witness of porf(k) ∪ porf(w) that w can follow) and reported; a write that
+// can only run after a kill is the graph of its fault (Node::faulted, its thread stopped),
+// explored on as co-filter explores it. (The random programs have no kills: the C corpus and
+// test_lapor check this.) Cost: every source that is not overwritten in porf before the read
+// (dropOverwritten) is tried with an exact SC search, except the last write of the witness,
+// which is read by appending; maximality needs searches too (maximalAlongPorf avoids the
+// witness of Prev(e) when the candidates form a porf chain). fib_bench.c N=5: 1.7 s CPU (140k
+// searches) against co-filter's 0.8 s and the rf explorer's 0.36 s. Both modes explore 2^N - 1
+// dead-end graphs on nww-lock-rr(N) (a lock placeholder per thread; refused at the end in
+// O(threads), MutexLocks::lockPlaceholdersCanBlock); in rf mode the time grows ~3.5x per N from
+// N = 7 (N=10: 0.48 s), almost all of it (98% of the instructions at N = 9) in the SC searches
+// of proceed, whose downset space grows exponentially with the threads.
 // Locks, unlocks and trylocks stay with MutexLocks.
 #pragma once
 
