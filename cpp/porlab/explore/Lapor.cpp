@@ -12,9 +12,9 @@
 //    `lock-aware` equivalence (w+w+LOCK: 1). With wb_graphs = "co-filter" (default) the engine
 //    enumerates coherence orders and of the graphs of one class reports only the one whose
 //    coherence is that of the class's canonical SC witness (the others are counted in
-//    stats["graphs_not_reported"]). With wb_graphs = "rf" (experimental, WbGraphs.hpp: it
-//    misses faults of writes after the kill of their location) the graphs have no coherence
-//    order: one graph per class.
+//    stats["graphs_not_reported"]). With wb_graphs = "rf" (WbGraphs.hpp; exact, but slower
+//    than co-filter where reads have many sources) the graphs have no coherence order: one
+//    graph per class.
 #include <utility>
 #include <vector>
 

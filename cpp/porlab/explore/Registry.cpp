@@ -222,9 +222,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
           ExplorerOption::choice(
               "wb_graphs", "co-filter", {"co-filter", "rf"},
               "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
-              "lock-aware class; rf (experimental: misses faults of writes after a free or end "
-              "of scope, slower on many programs) explores graphs of reads-from only, one per "
-              "class"),
+              "lock-aware class; rf explores graphs of reads-from only, one per class (slower "
+              "where reads have many sources: an exact SC search per source)"),
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "

@@ -73,6 +73,9 @@ class Engine {
     [[nodiscard]] virtual Snapshot& snapshot(std::size_t depth) = 0;
     [[nodiscard]] virtual std::vector<std::int32_t>& porfScratch(std::size_t depth) = 0;
     [[nodiscard]] virtual std::vector<Ref>& refScratch(std::size_t depth) = 0;
+    // The witness of the graph being extended at this depth (its events in an order consistent
+    // with it; the state of the execution is that of its replay). Valid until the next change.
+    [[nodiscard]] virtual std::span<const Ref> witness(std::size_t depth) const = 0;
 
   protected:
     Engine() = default;

@@ -44,6 +44,9 @@ struct Node {
     // CasSuccess acquires the mutex (a lock, no source); CasFailure observes it held: its rf is
     // the acquire (lock or successful trylock) whose critical section it lies in.
     bool trylock = false;
+    // LAPOR (wb_graphs = rf): a plain write that runs after a kill of its location (and
+    // faults there: its thread stops). A witness has it right after such a kill; nothing reads it.
+    bool faulted = false;
 };
 
 [[nodiscard]] constexpr bool isRmwLike(EventKind k) { return readsMemory(k) && writesMemory(k); }

@@ -86,6 +86,15 @@ void FailureReports::report(const ExecutionGraph& g, std::span<const Ref> order)
     }
 }
 
+void FailureReports::reportPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
+                                  std::span<const Ref> order, ThreadId failing) {
+    std::uint64_t h1 = 0, h2 = 0;
+    portablePrefixHash(g, upto, h1, h2);
+    if (shared_ ? !shared_(h1, h2) : !seen_.insert({h1, h2}).second) return;
+    if (!engine_.replayOrder(g, order, /*stopAtFailure=*/true)) return;
+    if (engine_.execution().status(failing) == ThreadStatus::Failed) engine_.reportReplayedError();
+}
+
 bool FailureReports::mutexPrefixOrder(const ExecutionGraph& g, std::vector<std::int32_t>& upto,
                                       std::vector<Ref>& out) {
     // The prefix grows by the unlocks its witness needs (and what they need), until none does.

@@ -28,6 +28,11 @@ class FailureReports {
 
     void useMutexLocks(MutexLocks* mutex) { mutex_ = mutex; }
     void report(const ExecutionGraph& g, std::span<const Ref> order);
+    // A failure found outside a maximal graph (WbGraphs: a write after the kill of its location,
+    // an order no witness of the graph takes): thread `failing` fails at the end of `order`, a
+    // witness of the prefix `upto` (per-thread counts). Reported unless that prefix was.
+    void reportPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
+                      std::span<const Ref> order, ThreadId failing);
     // jobs > 1 (Parallel.hpp): the set of failing prefixes already reported is the workers'
     // shared one; `firstSeen(h1, h2)` says whether this prefix is new.
     void shareSeen(std::function<bool(std::uint64_t, std::uint64_t)> firstSeen) {

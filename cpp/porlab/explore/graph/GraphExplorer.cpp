@@ -23,6 +23,7 @@ void GraphExplorer::useWbGraphs() {
     Engine& engine = *this;
     wb_ = std::make_unique<WbGraphs>(engine);
     mutex_->useWbGraphs(wb_.get());
+    wb_->useFailures(&failures_, mutex_.get());
 }
 
 GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)

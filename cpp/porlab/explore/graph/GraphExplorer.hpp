@@ -177,6 +177,7 @@ class GraphExplorer : private Engine {
     Snapshot& snapshot(std::size_t depth) final { return frames_[depth].snap; }
     std::vector<std::int32_t>& porfScratch(std::size_t depth) final { return frames_[depth].porf; }
     std::vector<Ref>& refScratch(std::size_t depth) final { return frames_[depth].cands; }
+    std::span<const Ref> witness(std::size_t depth) const final { return wit_.at(depth); }
 
     // The TruSt core, as steps (Step.hpp: each call one level of the recursion, run from
     // driver_'s loop, not on the native stack).

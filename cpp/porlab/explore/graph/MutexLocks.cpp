@@ -201,7 +201,7 @@ Step MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
 }
 
 bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
-                               std::vector<Ref>& out, std::optional<Ref>& need) {
+                               std::vector<Ref>& out, std::optional<Ref>& need, ThreadId closed) {
     // The failing prefix has its own witness (the whole graph's may order its critical sections
     // otherwise than the prefix needs). A thread cut short is open-ended: its open critical
     // sections end after its last event of the prefix. The replay cannot release a mutex
@@ -212,7 +212,8 @@ bool MutexLocks::prefixWitness(const ExecutionGraph& g, const std::vector<std::i
     subGraph_.assignPrefix(g, upto);
     openEnded_.assign(T, false);
     for (std::size_t t = 0; t < T; ++t)
-        openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size();
+        openEnded_[t] = static_cast<std::size_t>(upto[t]) < g.threads[t].size() &&
+                        std::cmp_not_equal(t, closed);
     if (wb_) {
         std::vector<std::int32_t> whole(T);
         for (std::size_t t = 0; t < T; ++t)

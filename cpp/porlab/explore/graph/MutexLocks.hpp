@@ -47,9 +47,10 @@ class MutexLocks {
     // A witness of the prefix `upto` (per-thread counts) of g that the program can replay with
     // real locks. False: there is none. True with `need` set: the witness releases a section of
     // the prefix that lacks its unlock; `need` is that unlock, to be added to the prefix (with
-    // what it needs) before asking again.
+    // what it needs) before asking again. `closed`: a thread cut short whose open sections last
+    // to the end of the prefix (it is about to run its next event inside them), or -1.
     bool prefixWitness(const ExecutionGraph& g, const std::vector<std::int32_t>& upto,
-                       std::vector<Ref>& out, std::optional<Ref>& need);
+                       std::vector<Ref>& out, std::optional<Ref>& need, ThreadId closed = -1);
     void addStats(ExploreResult& r) const;
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
     // wo = wb on graphs of reads-from only: consistency (and failure witnesses) from there.

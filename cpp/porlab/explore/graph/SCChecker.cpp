@@ -132,6 +132,8 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     if (readsMemory(n.ev.kind)) {
         if (flat(n.rf) != c) return false;
         --left;
+    } else if (n.faulted) {
+        return c >= 0 && kill_[static_cast<std::size_t>(c)];  // (it overwrites nothing)
     } else if (c >= 0 && kill_[static_cast<std::size_t>(c)]) {
         return false;  // a plain write after a kill of its location faults
     }
@@ -160,7 +162,7 @@ bool SCChecker::step(ThreadId t, bool) {
         else
             --readersLeft_[static_cast<std::size_t>(flat(n.rf))];
     }
-    if (writesMemory(n.ev.kind)) {
+    if (writesMemory(n.ev.kind) && !n.faulted) {
         prev = cur_[static_cast<std::size_t>(n.ev.loc)];
         cur_[static_cast<std::size_t>(n.ev.loc)] = flat(r);
     }
@@ -180,7 +182,7 @@ void SCChecker::undo() {
         if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
         return;
     }
-    if (writesMemory(n.ev.kind)) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;
+    if (writesMemory(n.ev.kind) && !n.faulted) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;
     if (readsMemory(n.ev.kind)) {
         if (n.rf.t == kInitThread)
             ++initReaders_[static_cast<std::size_t>(n.ev.loc)];

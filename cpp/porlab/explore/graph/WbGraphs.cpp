@@ -3,9 +3,26 @@
 
 #include <algorithm>
 
+#include "porlab/explore/graph/Failures.hpp"
 #include "porlab/explore/graph/MutexLocks.hpp"
 
 namespace porlab::graph {
+
+namespace {
+
+// A write that is not part of a read-modify-write or a lock.
+bool plainWrite(const Node& q) {
+    return !q.placeholder && !q.zne && !q.faulted && !MutexLocks::isLockEvent(q) &&
+           writesMemory(q.ev.kind) && !readsMemory(q.ev.kind);
+}
+
+// The end of scope or the free of a location: an exchange of kDeadValue (as SCChecker).
+bool isKill(const Node& q) {
+    return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
+           q.ev.kind == EventKind::Exchange && q.ev.wval == kDeadValue;
+}
+
+}  // namespace
 
 WbGraphs::WbGraphs(Engine& engine) : engine_(engine) {
     sc_.mutexLocks = true;
@@ -24,11 +41,46 @@ void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vecto
         for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
             const Ref w{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& q = g.threads[u][i];
-            if (w == self || q.placeholder || q.zne || MutexLocks::isLockEvent(q) ||
+            if (w == self || q.placeholder || q.zne || q.faulted || MutexLocks::isLockEvent(q) ||
                 !writesMemory(q.ev.kind) || q.ev.loc != loc)
                 continue;
             out.push_back(w);
         }
+}
+
+void WbGraphs::overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes) {
+    // The writes of the location porf-before the read (porfR_), with their porf-prefixes.
+    before_.clear();
+    for (const Ref w : writes)
+        if (w.t != kInitThread && w.i < porfR_[static_cast<std::size_t>(w.t)]) before_.push_back(w);
+    const std::size_t T = porfR_.size();
+    views_.resize(before_.size() * T);
+    for (std::size_t k = 0; k < before_.size(); ++k) {
+        g.porfPrefix(before_[k], porfTmp_);
+        std::copy(porfTmp_.begin(), porfTmp_.end(),
+                  views_.begin() + static_cast<std::ptrdiff_t>(k * T));
+    }
+}
+
+bool WbGraphs::overwritten(Ref w) const {
+    const std::size_t T = porfR_.size();
+    for (std::size_t k = 0; k < before_.size(); ++k) {
+        if (before_[k] == w) continue;
+        if (w.t == kInitThread || w.i < views_[k * T + static_cast<std::size_t>(w.t)]) return true;
+    }
+    return false;
+}
+
+void WbGraphs::dropOverwritten(const ExecutionGraph& g, ThreadId t, std::vector<Ref>& srcs) {
+    // A source w is overwritten before the new read r of thread t in every witness when another
+    // write x of its location lies between them in porf (w <porf x <porf r): no search needed.
+    // (Coherence as porf alone forces it; the search finds the rest.)
+    g.porfBeforeNext(t, porfR_);
+    overwrittenBefore(g, srcs);
+    if (before_.empty()) return;
+    const std::size_t n = srcs.size();
+    std::erase_if(srcs, [&](Ref w) { return overwritten(w); });
+    overwritten_ += n - srcs.size();
 }
 
 Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
@@ -39,6 +91,7 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto& srcs = engine_.refScratch(depth);
     writesOf(g, loc, a, srcs);
+    dropOverwritten(g, t, srcs);
     const bool cond = hasCondition(p.kind);
     int children = cond ? 1 : 0;  // the placeholder
     for (const Ref w : srcs)
@@ -51,6 +104,28 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
         auto ev = exec.step(t, p.operand);
         casWval = ev[0].wval;
         exec.restore(snap);
+    }
+    // The last write of loc in the witness: reading it at the end of the witness is
+    // consistent (no search, no replay), unless a critical section of t is open and another
+    // thread acquires its mutex after t's last event there (the witness closed it then).
+    Ref appendable = kInitRef;
+    bool canAppend = true;
+    {
+        const auto wit = engine_.witness(depth);
+        std::size_t lastOfT = 0;
+        for (std::size_t k = 0; k < wit.size(); ++k) {
+            const Node& q = g.at(wit[k]);
+            if (wit[k].t == t) lastOfT = k + 1;
+            if (!q.placeholder && !q.zne && !q.faulted && !MutexLocks::isLockEvent(q) &&
+                writesMemory(q.ev.kind) && q.ev.loc == loc)
+                appendable = wit[k];
+        }
+        const auto& open = g.openSections(t);
+        for (std::size_t k = lastOfT; k < wit.size() && canAppend && !open.empty(); ++k) {
+            const Node& q = g.at(wit[k]);
+            if (wit[k].t != t && acquires(q))
+                for (const auto& sec : open) canAppend = canAppend && sec.first != q.ev.loc;
+        }
     }
     bool first = true;
     // Every source with which the graph is consistent (checked by proceed), latest first.
@@ -68,7 +143,8 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
         n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
         g.push(t, n);
-        co_await engine_.proceed(g, a, false, depth);
+        if (failures_ && isKill(g.at(a))) writesAfterKill(g, a, true);
+        co_await engine_.proceed(g, a, canAppend && w == appendable, depth);
         // A read-modify-write's write revisits, consistent or not (atomicity may be repaired).
         if (writesMemory(g.at(a).ev.kind) && !rep.stopped()) co_await revisits(g, a, depth);
         g.pop(t);
@@ -100,7 +176,18 @@ Step WbGraphs::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     n.stamp = n.wstamp = g.nextStamp++;
     ensureLocation(g, n.ev.loc, engine_.programInfo());
     g.push(t, n);
-    co_await engine_.proceed(g, a, true, depth);
+    bool appended = true;
+    if (failures_ && writeAfterKill(g, a)) {
+        // It ran after a kill. Where some witness has it before the kills, that graph goes on
+        // (the fault is reported); otherwise the graph of the fault goes on (its thread
+        // stopped), as under co: its other threads' writes may revisit reads it keeps apart.
+        appended = false;
+        if (!consistent(g, false, order_)) {
+            g.at(a).faulted = true;
+            appended = true;
+        }
+    }
+    co_await engine_.proceed(g, a, appended, depth);
     if (!engine_.reporter().stopped()) co_await revisits(g, a, depth);
     g.pop(t);
     --g.nextStamp;
@@ -134,7 +221,10 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             hr.rf = a;
             hr.placeholder = false;
             h.refreshView(r);
+            h.at(a).faulted = false;  // (r reads it: it must run before the kills)
             if (!engine_.justifiedRevisit(h)) continue;
+            // (The state is replayed next.)
+            if (failures_ && isKill(hr)) writesAfterKill(h, r, false);
             const bool rWrites = writesMemory(hr.ev.kind);
             if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
             // r's write part was (re-)added after a: it revisits in turn.
@@ -145,6 +235,73 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
         }
     }
     engine_.releaseRevisitGraph(depth);
+}
+
+void WbGraphs::eachWriteOf(const ExecutionGraph& g, Ref a, bool kills,
+                           const std::function<void(Ref)>& f) {
+    const LocId loc = g.at(a).ev.loc;
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+            const Ref q{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+            const Node& qn = g.threads[u][i];
+            if (!(q == a) && qn.ev.loc == loc && (kills ? isKill(qn) : plainWrite(qn))) f(q);
+        }
+}
+
+bool WbGraphs::writeAfterKill(const ExecutionGraph& g, Ref a) {
+    // a ran after every event of g: if it faulted there, it ran after a kill (if g has one).
+    if (!plainWrite(g.at(a)) || engine_.execution().status(a.t) != ThreadStatus::Failed)
+        return false;
+    bool faulted = false;
+    eachWriteOf(g, a, true, [&](Ref k) {
+        if (!faulted) engine_.execution().save(killSnap_);  // (reportFault replays)
+        faulted = true;
+        reportFault(g, k, a);
+    });
+    if (faulted) engine_.execution().restore(killSnap_);
+    return faulted;
+}
+
+void WbGraphs::writesAfterKill(const ExecutionGraph& g, Ref k, bool keepState) {
+    // Under co, each plain write placed after the kill is a graph of its own that faults when
+    // replayed. Here neither is in an order: each pair is checked when the second of the two is
+    // added (or the kill reads another source). (Reads need nothing: reading the kill is a
+    // source of their own.)
+    Execution& exec = engine_.execution();
+    bool saved = !keepState;
+    eachWriteOf(g, k, false, [&](Ref w) {
+        if (!saved) exec.save(killSnap_);
+        saved = true;
+        reportFault(g, k, w);
+    });
+    if (saved && keepState) exec.restore(killSnap_);
+}
+
+void WbGraphs::reportFault(const ExecutionGraph& g, Ref k, Ref w) {
+    if (engine_.reporter().stop()) return;
+    ++killChecks_;
+    const auto wt = static_cast<std::size_t>(w.t);
+    auto include = [&](Ref x) {
+        g.porfPrefix(x, porfTmp_);
+        porfTmp_[static_cast<std::size_t>(x.t)] = x.i + 1;
+        for (std::size_t u = 0; u < upto_.size(); ++u) upto_[u] = std::max(upto_[u], porfTmp_[u]);
+    };
+    upto_.assign(g.threads.size(), 0);
+    include(k);
+    g.porfPrefix(w, porfTmp_);
+    for (std::size_t u = 0; u < upto_.size(); ++u) upto_[u] = std::max(upto_[u], porfTmp_[u]);
+    if (upto_[wt] > w.i) return;  // w happens before k
+    // w's thread is about to run w: its open critical sections last to the end of the prefix.
+    std::optional<Ref> need;
+    for (;;) {
+        if (!mutex_->prefixWitness(g, upto_, faultOrder_, need, w.t)) return;
+        if (!need) break;
+        include(*need);
+        if (upto_[wt] > w.i) return;
+    }
+    faultOrder_.push_back(w);
+    upto_[wt] = w.i + 1;
+    failures_->reportPrefix(g, upto_, faultOrder_, w.t);
 }
 
 bool WbGraphs::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
@@ -194,9 +351,41 @@ bool WbGraphs::consistent(const ExecutionGraph& g, const std::vector<std::int32_
         }
         checkLim_[t] = static_cast<std::int32_t>(check_.threads[t].size());
     }
-    if (!sc_.check(check_, checkLim_, placeholders, order)) return false;
+    if (!sc_.check(check_, checkLim_, placeholders, order) && !closeOtherwise(placeholders, order))
+        return false;
     std::erase_if(order, [&](Ref r) { return r.i >= base_[static_cast<std::size_t>(r.t)]; });
     return true;
+}
+
+bool WbGraphs::closeOtherwise(bool placeholders, std::vector<Ref>& order) {
+    // The unlocks that close a thread's open sections (check_ past base_) went in in reverse
+    // order of the locks, but a completion may end them in any order (std::scoped_lock unlocks
+    // a, then b; a failed trylock of b inside the section of b can need a's unlock first): the
+    // other orders, where a thread has two open sections or more (rare, and few).
+    const std::size_t T = check_.threads.size();
+    multi_.clear();
+    for (std::size_t t = 0; t < T; ++t)
+        if (check_.threads[t].size() >= static_cast<std::size_t>(base_[t]) + 2) {
+            multi_.push_back(t);
+            auto& th = check_.threads[t];
+            std::sort(th.begin() + static_cast<std::ptrdiff_t>(base_[t]), th.end(),
+                      [](const Node& x, const Node& y) { return x.ev.loc < y.ev.loc; });
+        }
+    if (multi_.empty()) return false;
+    auto next = [&] {
+        for (const std::size_t t : multi_) {
+            auto& th = check_.threads[t];
+            if (std::next_permutation(
+                    th.begin() + static_cast<std::ptrdiff_t>(base_[t]), th.end(),
+                    [](const Node& x, const Node& y) { return x.ev.loc < y.ev.loc; }))
+                return true;
+        }
+        return false;
+    };
+    do {
+        if (sc_.check(check_, checkLim_, placeholders, order)) return true;
+    } while (next() && !engine_.reporter().stop());
+    return false;
 }
 
 std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
@@ -236,6 +425,18 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     //    11 and be read by r). If a does not fit there (a read-modify-write whose source another
     //    one reads: the revisit repairs it), the witness without a. (Else thread/position order.)
     openEnded_.assign(T, true);
+    // Candidates overwritten in porf before e cannot be read (dropOverwritten). If the others
+    // are ordered by porf, every witness orders them so: the last of them that e can read is
+    // found without the witness of step 1.
+    before_.clear();
+    noneFits_ = false;
+    if (e.i > 0) {
+        g.porfPrefix(Ref{e.t, e.i - 1}, porfR_);
+        porfR_[et] = e.i;
+        overwrittenBefore(g, cands_);
+        if (!hasCondition(n.ev.kind))
+            if (const auto m = maximalAlongPorf(g, e, a)) return *m;
+    }
     lim_[et] = e.i;
     bool found = consistent(prev_, lim_, openEnded_, false, order_);
     lim_[at] = a.i;
@@ -258,11 +459,17 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     //    last one (e was not added maximally).
     Ref canon = cands_.back();
     lim_[et] = e.i + 1;
+    // (Candidates overwritten in porf before e are skipped without a search: before_.)
     for (std::size_t k = cands_.size(); k-- > 0;) {
         const Ref w = cands_[k];
         if (hasCondition(n.ev.kind) && !admits(n.ev, g.valueOf(w, loc))) {
             canon = w;
             break;
+        }
+        if (noneFits_) break;  // (maximalAlongPorf tried every candidate not overwritten)
+        if (overwritten(w)) {
+            ++overwritten_;
+            continue;
         }
         Node& pe = prev_.at(e);
         pe.rf = w;
@@ -279,6 +486,56 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
         return admitted && n.rf == canon;
     }
     return !n.placeholder && n.rf == canon;
+}
+
+std::optional<bool> WbGraphs::maximalAlongPorf(const ExecutionGraph& g, Ref e, Ref a) {
+    viable_.clear();
+    for (const Ref w : cands_)
+        if (!overwritten(w)) viable_.push_back(w);
+    if (viable_.empty()) return std::nullopt;
+    const std::size_t T = porfR_.size(), V = viable_.size();
+    viewsV_.resize(V * T);
+    for (std::size_t k = 0; k < V; ++k) {
+        if (viable_[k].t == kInitThread) {
+            std::fill_n(viewsV_.begin() + static_cast<std::ptrdiff_t>(k * T), T, 0);
+            continue;
+        }
+        g.porfPrefix(viable_[k], porfTmp_);
+        std::copy(porfTmp_.begin(), porfTmp_.end(),
+                  viewsV_.begin() + static_cast<std::ptrdiff_t>(k * T));
+    }
+    auto before = [&](std::size_t x, std::size_t y) {  // viable_[x] porf-before viable_[y]
+        const Ref w = viable_[x];
+        if (viable_[y].t == kInitThread) return false;
+        return w.t == kInitThread || w.i < viewsV_[y * T + static_cast<std::size_t>(w.t)];
+    };
+    order2_.resize(V);
+    for (std::size_t k = 0; k < V; ++k) order2_[k] = k;
+    std::sort(order2_.begin(), order2_.end(),
+              [&](std::size_t x, std::size_t y) { return before(x, y); });
+    for (std::size_t k = 0; k + 1 < V; ++k)
+        if (!before(order2_[k], order2_[k + 1])) return std::nullopt;  // not a chain
+    const Node& n = g.at(e);
+    const auto et = static_cast<std::size_t>(e.t), at = static_cast<std::size_t>(a.t);
+    // As step 2 of maximallyAdded: Prev(e) with e, without a.
+    const std::int32_t limA = lim_[at], limE = lim_[et];
+    lim_[et] = e.i + 1;
+    lim_[at] = a.i;
+    for (std::size_t k = V; k-- > 0;) {
+        const Ref w = viable_[order2_[k]];
+        Node& pe = prev_.at(e);
+        pe.rf = w;
+        pe.placeholder = false;
+        prev_.refreshView(e);
+        if (consistent(prev_, lim_, openEnded_, false, order_)) {
+            ++porfOrdered_;
+            return !n.placeholder && n.rf == w;
+        }
+    }
+    noneFits_ = true;  // the full rule decides (its step 2 needs no search)
+    lim_[at] = limA;
+    lim_[et] = limE;
+    return std::nullopt;
 }
 
 void WbGraphs::otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
@@ -349,6 +606,9 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_consistency_checks"] = static_cast<double>(checks_);
     r.stats["wb_maximality_checks"] = static_cast<double>(maximalityChecks_);
     r.stats["wb_final_state_checks"] = static_cast<double>(finalsChecks_);
+    r.stats["wb_kill_checks"] = static_cast<double>(killChecks_);
+    r.stats["wb_sources_overwritten"] = static_cast<double>(overwritten_);
+    r.stats["wb_maximality_along_porf"] = static_cast<double>(porfOrdered_);
 }
 
 }  // namespace porlab::graph

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LAPOR with wo = wb on the graph engine (Kokologiannakis et al., OOPSLA'19, §3-4) on graphs of
-// reads-from only: `lapor` with wb_graphs = "rf" (EXPERIMENTAL, not the default). A write has no
+// reads-from only: `lapor` with wb_graphs = "rf" (not the default: slower). A write has no
 // place in a coherence order (the engine's co stays empty for plain writes), so the exploration
 // explores one graph per lock-aware class instead of one per (reads-from, coherence) pair
 // filtered at the end (nww-lock-rr(N): N graphs instead of N!).
@@ -22,31 +22,46 @@
 //  * a final graph records every final memory state it can end in (writes nobody reads are in
 //    no order), one witness each (otherFinals: SCChecker::finals), for the outcomes.
 //
-// Status (not the default): against the naive oracle of the lock-aware equivalence it is exact
-// (complete and blocked classes, no class twice, outcomes, error sites) on 12,000 random and
-// 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds 1-12000, 1000001-1006000)
-// 3,100 larger ones (a thread and two operations more, 10x the interleaving bound), and the C
-// corpus's lapor programs. The canonical choice is not proven to keep TruSt's
-// completeness; earlier choices lost classes (the last in the witness without a or without the
-// consistency filter: seeds 78, 167, 393, 1000146; the latest added write by stamp; the last in
-// (thread, position) order). KNOWN UNSOUND: a plain write and the kill of its location (end of
-// scope, free) are in no order here, so a write that faults after the kill is judged
-// inconsistent and dropped: dead_frame.c, exit_frame.c, exit_frame_abort.c, write_after_free.c
-// report "ok" where co-filter finds the violation (test_lapor, xfail strict). SLOWER than
-// co-filter where reads have many sources: every source is tried with an exact SC search
-// (fib_bench.c N=5: 3.0 s against 0.85 s). Both modes explore 2^N - 1 dead-end graphs on
-// nww-lock-rr(N) (a lock placeholder per thread; refused at the end in O(threads),
-// MutexLocks::lockPlaceholdersCanBlock), so time is not linear in N (rf: N=10 in 0.56 s).
+// Status (not the default: slower than co-filter). Against the naive oracle of the lock-aware
+// equivalence it is exact (complete and blocked classes, no class twice, outcomes, error sites)
+// on 12,000 random and 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds
+// 1-12000, 1000001-1006000), 3,100 larger ones (a thread and two operations more, 10x the
+// interleaving bound), and (with the changes since: kills, sections, the cheap checks below;
+// seeds 1-6000, 1000001-1003000) on the whole C corpus (every tests/c program with rf as the
+// default). The canonical choice is not proven to keep TruSt's completeness; earlier choices
+// lost classes (the last in the witness without a or without the consistency filter: seeds 78,
+// 167, 393, 1000146; the latest added write by stamp; the last in (thread, position) order).
+// Writes after a kill (a free or an end of scope: an exchange of kDeadValue): a plain write and
+// the kill of its location are in no order here, and no witness runs the write after the kill
+// (SCChecker). The fault is found when the later of the two is added (writeAfterKill,
+// writesAfterKill: a witness of porf(k) ∪ porf(w) that w can follow) and reported; a write that
+// can only run after a kill is the graph of its fault (Node::faulted, its thread stopped),
+// explored on as co-filter explores it. (The random programs have no kills: the C corpus and
+// test_lapor check this.) Cost: every source that is not overwritten in porf before the read
+// (dropOverwritten) is tried with an exact SC search, except the last write of the witness,
+// which is read by appending; maximality needs searches too (maximalAlongPorf avoids the
+// witness of Prev(e) when the candidates form a porf chain). fib_bench.c N=5: 1.7 s CPU (140k
+// searches) against co-filter's 0.8 s and the rf explorer's 0.36 s. Both modes explore 2^N - 1
+// dead-end graphs on nww-lock-rr(N) (a lock placeholder per thread; refused at the end in
+// O(threads), MutexLocks::lockPlaceholdersCanBlock); in rf mode the time grows ~3.5x per N from
+// N = 7 (N=10: 0.48 s), almost all of it (98% of the instructions at N = 9) in the SC searches
+// of proceed, whose downset space grows exponentially with the threads.
 // Locks, unlocks and trylocks stay with MutexLocks.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "porlab/explore/graph/Engine.hpp"
+
+namespace porlab::graph {
+class FailureReports;
+class MutexLocks;
+}  // namespace porlab::graph
 
 namespace porlab::graph {
 
@@ -79,29 +94,76 @@ class WbGraphs {
     void otherFinals(const ExecutionGraph& g, std::span<const Ref> reported,
                      std::vector<std::vector<Ref>>& out);
     void addStats(ExploreResult& r) const;
+    // Where the faults of writes after a kill go (see writeAfterKill), and the lock policy that
+    // gives their prefixes witnesses the program can replay.
+    void useFailures(FailureReports* failures, MutexLocks* mutex) {
+        failures_ = failures;
+        mutex_ = mutex;
+    }
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
 
   private:
     Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
     Step revisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // A plain write after the kill of its location (a free, an end of scope: an exchange of
+    // kDeadValue) faults, an order no witness of a graph takes (SCChecker). Those faults are
+    // found when the later of the two is added, or when the kill gets another source (its
+    // prefix changes), and reported (FailureReports). A pair's fault prefix, porf(k) ∪ porf(w),
+    // is the same in every graph that has both, so once is enough.
+    // Plain write a was just stepped after every event of g: true if it faulted after a kill
+    // (reported; the execution's state is kept: that of the fault).
+    bool writeAfterKill(const ExecutionGraph& g, Ref a);
+    // Kill k was just added to g (or got a new source): the plain writes of g that may run
+    // after it. keepState: the execution's state is restored afterwards.
+    void writesAfterKill(const ExecutionGraph& g, Ref k, bool keepState);
+    // The plain writes (kills: the kills) of a's location in g but a.
+    static void eachWriteOf(const ExecutionGraph& g, Ref a, bool kills,
+                            const std::function<void(Ref)>& f);
+    // Can plain write w run right after a prefix that contains kill k (porf(k) ∪ porf(w), and
+    // the unlocks the witness needs)? Then that fault is reported.
+    void reportFault(const ExecutionGraph& g, Ref k, Ref w);
+    // consistent(): the search failed with check_'s open sections closed in one order; try the
+    // others (a thread with several open sections).
+    bool closeOtherwise(bool placeholders, std::vector<Ref>& order);
     // Can witnesses of final graph g end in different memory states?
     bool severalFinals(const ExecutionGraph& g);
+    // Drops from srcs the writes that the next read of t cannot read because another write of
+    // their location is porf-between them and it.
+    void dropOverwritten(const ExecutionGraph& g, ThreadId t, std::vector<Ref>& srcs);
+    // Of `writes` (one location), those porf-before a read whose porf-prefix without its source
+    // is porfR_ (before_), with their own prefixes (views_); then: is w overwritten by one?
+    void overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes);
+    [[nodiscard]] bool overwritten(Ref w) const;
+    // maximallyAdded for a read e without condition (revisit by a), with cands_ its candidates
+    // and before_ set: if the candidates not overwritten are a porf chain, the answer (nullopt:
+    // undecided; noneFits_: none of them fits).
+    std::optional<bool> maximalAlongPorf(const ExecutionGraph& g, Ref e, Ref a);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
     Engine& engine_;
+    FailureReports* failures_ = nullptr;
+    MutexLocks* mutex_ = nullptr;
     SCChecker sc_;
     ExecutionGraph check_, prev_;  // scratch: a graph with its open sections closed; Prev(e)
     // lim_: Prev(e) per thread; wholeLim_: a whole graph; checkLim_, base_: check_'s threads
     // and how many of their nodes are the graph's (the rest close open sections).
     std::vector<std::int32_t> lim_, wholeLim_, checkLim_, base_;
     std::vector<bool> openEnded_;
+    std::vector<std::size_t> multi_;
     std::vector<Ref> cands_, order_;
     std::vector<std::vector<Value>> states_;        // otherFinals: the final memory states
     std::vector<std::pair<LocId, Ref>> lastCands_;  // severalFinals: writes that may be last
-    std::vector<std::int32_t> porfTmp_;
-    std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0;
+    std::vector<std::int32_t> porfTmp_, upto_, porfR_, views_;
+    std::vector<Ref> before_, viable_;
+    std::vector<std::int32_t> viewsV_;
+    std::vector<std::size_t> order2_;
+    std::vector<Ref> faultOrder_;
+    Snapshot killSnap_;
+    std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0, killChecks_ = 0;
+    std::uint64_t overwritten_ = 0, porfOrdered_ = 0;
+    bool noneFits_ = false;
 };
 
 }  // namespace porlab::graph
