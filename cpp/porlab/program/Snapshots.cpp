@@ -19,8 +19,13 @@ inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
 }
 // A few words, copied inline: a builder thread has a handful of registers, and a library memcpy
-// of a variable size cost more than the copy (two per thread in every snapshot).
+// of a variable size cost more than the copy (two per thread in every snapshot). Longer blocks
+// (a C function's registers) go to the library's vector copy.
 inline void copyWords(std::int64_t* dst, const std::int64_t* src, std::size_t n) {
+    if (n > 8) {
+        std::memcpy(dst, src, n * 8);
+        return;
+    }
     for (; n >= 4; n -= 4, dst += 4, src += 4) std::memcpy(dst, src, 32);
     if (n >= 2) {
         std::memcpy(dst, src, 16);
@@ -133,21 +138,40 @@ std::vector<Value> CodeExecution::builderOutcome() const {
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    std::size_t size = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
-    for (const auto& th : threads_) {
-        size += 1;
-        if (th.status == ThreadStatus::NotStarted) continue;
-        if (th.status == ThreadStatus::Finished && th.frames.empty()) {
-            size += kFinishedWords + th.wrHeld.size();
-            continue;
+    // A builder program's started threads are flat (isFlat: SpecLowering makes no calls and no
+    // private stack). Flat records for them only: on C programs (many registers per thread, few
+    // threads with one frame and no private stack) their extra branches cost more than they save
+    // (callgrind, readers(11) optimal: +1.3% instructions).
+    const std::size_t fixed = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
+    std::size_t size = fixed;
+    bool builder = !m_.threadFunctions.empty();
+    if (builder) {
+        for (const auto& th : threads_) {
+            if (th.status == ThreadStatus::NotStarted) {
+                size += 1;
+            } else if (th.status == ThreadStatus::Finished && (th.frames.empty() || isFlat(th))) {
+                size +=
+                    1 + kFinishedWords + th.wrHeld.size() + (isFlat(th) ? 4 + th.regs.size() : 0);
+            } else if (isFlat(th)) {
+                size += 1 + kScalarWords + 4 + th.regs.size();
+            } else {  // (not reached: SpecLowering makes no calls nor private stack)
+                builder = false;
+                size = fixed;
+                break;
+            }
         }
-        if (isFlat(th)) {
-            size += (th.status == ThreadStatus::Finished ? kFinishedWords : kScalarWords) + 4 +
-                    th.regs.size();
-            continue;
+    }
+    if (!builder) {
+        for (const auto& th : threads_) {
+            size += 1;
+            if (th.status == ThreadStatus::NotStarted) continue;
+            if (th.status == ThreadStatus::Finished && th.frames.empty()) {
+                size += kFinishedWords + th.wrHeld.size();
+                continue;
+            }
+            size += kScalarWords + 5 + th.frames.size() * 3 + th.regs.size() +
+                    (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
         }
-        size += kScalarWords + 5 + th.frames.size() * 3 + th.regs.size() +
-                (th.local.size() + 7) / 8 + 2 * th.stackObjs.size() + th.wrHeld.size();
     }
     auto& v = s.words;
     v.resize(size);
@@ -170,37 +194,56 @@ void CodeExecution::save(Snapshot& s) const {
                (static_cast<std::int64_t>(o.published) << 48);
         *w++ = o.base;
     }
-    for (const auto& th : threads_) {
-        if (th.status == ThreadStatus::NotStarted) {
-            *w++ = static_cast<std::int64_t>(th.status);
-            continue;
+    if (builder) {
+        for (const auto& th : threads_) {
+            if (th.status == ThreadStatus::NotStarted) {
+                *w++ = static_cast<std::int64_t>(th.status);
+                continue;
+            }
+            if (th.status == ThreadStatus::Finished) {
+                // What a finished thread still shows (restoreFinished), then the frame and the
+                // registers it keeps (Builtin::FinishThread).
+                const bool flat = isFlat(th);
+                *w++ = static_cast<std::int64_t>(th.status) | (flat ? kKeptFrame | kFlat : 0);
+                *w++ = th.evCount;
+                *w++ = th.nNondet;
+                *w++ = th.exitVal;
+                *w++ = th.lastLoop;
+                *w++ = static_cast<std::int64_t>(th.wrHeld.size());
+                for (const LocId l : th.wrHeld) *w++ = l;
+                if (flat) w = saveFlatTail(th, w);
+                continue;
+            }
+            *w++ = static_cast<std::int64_t>(th.status) | kFlat;
+            std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
+                        sizeof(ThreadScalars));
+            w += kScalarWords;
+            w = saveFlatTail(th, w);
         }
-        const bool flat = isFlat(th);
-        if (th.status == ThreadStatus::Finished && (th.frames.empty() || flat)) {
+        return;
+    }
+    for (const auto& th : threads_) {
+        // A finished builder thread keeps its frame and registers (Builtin::FinishThread):
+        // saved in full, flagged by kKeptFrame.
+        const bool shortRecord = th.status == ThreadStatus::Finished && th.frames.empty();
+        *w++ = static_cast<std::int64_t>(th.status) |
+               (th.status == ThreadStatus::Finished && !shortRecord ? kKeptFrame : 0);
+        if (th.status == ThreadStatus::NotStarted) continue;
+        if (shortRecord) {
             // What a finished thread still shows (restoreFinished): most threads of a program
-            // are finished in most states, and save runs once per explored state. A finished
-            // builder thread keeps its frame and registers (Builtin::FinishThread): they follow,
-            // flagged by kKeptFrame.
-            *w++ = static_cast<std::int64_t>(th.status) | (flat ? kKeptFrame | kFlat : 0);
+            // are finished in most states, and save runs once per explored state.
             *w++ = th.evCount;
             *w++ = th.nNondet;
             *w++ = th.exitVal;
             *w++ = th.lastLoop;
             *w++ = static_cast<std::int64_t>(th.wrHeld.size());
             for (const LocId l : th.wrHeld) *w++ = l;
-            if (flat) w = saveFlatTail(th, w);
             continue;
         }
-        *w++ = static_cast<std::int64_t>(th.status) |
-               (th.status == ThreadStatus::Finished ? kKeptFrame : 0) | (flat ? kFlat : 0);
         // The fixed-size part in one copy (a constant size: the compiler copies it inline).
         std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
                     sizeof(ThreadScalars));
         w += kScalarWords;
-        if (flat) {
-            w = saveFlatTail(th, w);
-            continue;
-        }
         *w++ = static_cast<std::int64_t>(th.frames.size());
         *w++ = static_cast<std::int64_t>(th.regs.size());
         *w++ = static_cast<std::int64_t>(th.local.size());
