@@ -5,23 +5,28 @@ same counts are checked), the number of tasks handed over, their mean size (even
 bytes of graph + witness) and the per-task overhead (the extra events the thieves replay, and the
 extra CPU time per task). The load average is printed with the results: on a shared machine the
 wall-clock speed-up says little unless the load is below the number of cores; the CPU ratio
-(jobs=2 CPU / jobs=1 CPU) is the overhead whatever the load.
+(jobs=2 CPU / jobs=1 CPU) is the overhead whatever the load. The control column ``pair`` runs two
+independent jobs=1 explorations at once (two threads of this process, each its own program
+object): CPU per run over one run's alone. It is what two busy threads cost on this machine
+(shared caches and memory, clocks, other processes) without any of porlab's parallel code: the
+part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
 
     python benchmarks/parallel.py                # the default set: jobs=1, jobs=2, Dask; a table
     python benchmarks/parallel.py --json out.json
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set (six programs of 2-5 s of CPU each for one job) takes about 1.5 minutes on a
-quiet 2-core machine (estimated from its CPU times); measured 4 min 44 s and 5 min 57 s at load
-averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
-worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless ``--split`` /
-``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees and of
-Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
-idle time per batch of the workers (scheduling and transport). ``--simulate``
-replays the measured task tree (which task published which, and how long each ran) on W
-simulated workers (W = 1, 2, 16, 64, 256) with the measured per-task latency: list scheduling,
-a task ready when its parent ended. That is the check of the model in docs/parallel.md.
+The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a quiet
+2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair`` control);
+measured 4 min 44 s and 5 min 57 s at load averages 13-15 and 15-19 before the pair control, and 3
+min 34 s with ``--no-dask`` at load 11-15. Every program also runs on a LocalCluster of two
+single-threaded worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless
+``--split`` / ``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees
+and of Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and
+the idle time per batch of the workers (scheduling and transport). ``--simulate`` replays the
+measured task tree (which task published which, and how long each ran) on W simulated workers (W =
+1, 2, 16, 64, 256) with the measured per-task latency: list scheduling, a task ready when its parent
+ended. That is the check of the model in docs/parallel.md.
 """
 
 from __future__ import annotations
@@ -93,6 +98,28 @@ def run_one(prog: Any, explorer: str, jobs: int) -> dict[str, Any]:
             "errors": r.errors, "events": r.events, "stats": dict(r.stats)}
 
 
+def run_pair(progs: list[Any], explorer: str) -> dict[str, Any]:
+    """Two independent jobs=1 explorations at once, one per thread of this process, each of its
+    own program object: what two busy threads cost on this machine (caches, memory, clocks, the
+    other agents) with nothing of porlab's parallel code. jobs=2's CPU ratio is porlab's overhead
+    only as far as it exceeds this pair's."""
+    import threading
+
+    out: list[Any] = [None, None]
+
+    def one(i: int) -> None:
+        out[i] = porlab.explore(progs[i], explorer, jobs=1)
+
+    c0, t0 = _cpu(), time.perf_counter()
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {"wall": time.perf_counter() - t0, "cpu": _cpu() - c0,
+            "complete": [r.complete for r in out], "blocked": [r.blocked for r in out]}
+
+
 def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: float) -> float:
     """Makespan of the task tree on `workers` workers: a task is ready when its parent ended,
     takes its measured CPU time plus `latency`; free workers take ready tasks oldest first."""
@@ -134,9 +161,12 @@ def run_dask(client: Any, prog: Any, explorer: str, split: float | None,
 
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
             explorer: str, client: Any = None, split: float | None = None,
-            batch: int = 256) -> dict[str, Any]:
-    prog = porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops,
-                         max_threads=_max_threads(defines))
+            batch: int = 256, pair: bool = True) -> dict[str, Any]:
+    def load() -> Any:
+        return porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops,
+                             max_threads=_max_threads(defines))
+
+    prog = load()
     one = run_one(prog, explorer, 1)
     two = run_one(prog, explorer, 2)
     same = all(one[k] == two[k] for k in ("complete", "blocked", "errors"))
@@ -144,6 +174,12 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
     tasks = int(s.get("parallel_tasks", 0))
     extra_events = two["events"] - one["events"]
     row: dict[str, Any] = {}
+    if pair:
+        pr = run_pair([prog, load()], explorer)
+        row["pair_same_totals"] = pr["complete"] == [one["complete"]] * 2 and \
+            pr["blocked"] == [one["blocked"]] * 2
+        # CPU of each of two concurrent jobs=1 runs over one run's alone (1.0: no interference)
+        row["pair_cpu_ratio"] = pr["cpu"] / (2 * one["cpu"])
     if client is not None:
         d = run_dask(client, prog, explorer, split, batch)
         ds = d["stats"]
@@ -195,6 +231,8 @@ def main() -> None:
                     help="Dask batches split after this many seconds (default: adaptive; the "
                     "previous fixed pacing was --split 0.25 --batch 16)")
     ap.add_argument("--batch", type=int, default=256, help="subtrees per Dask task at most")
+    ap.add_argument("--no-pair", action="store_true",
+                    help="without the control run (two independent jobs=1 runs at once)")
     ap.add_argument("--simulate", action="store_true",
                     help="replay the Dask task trees on 1-256 simulated workers")
     args = ap.parse_args()
@@ -208,12 +246,14 @@ def main() -> None:
         client = Client(cluster)
     rows = []
     print(f"load average before: {os.getloadavg()}, cores: {os.cpu_count()}")
-    # wall: seconds; cpu: process CPU seconds (jobs=1) and the jobs=2 / jobs=1 ratio; tasks:
+    # wall: seconds; cpu: process CPU seconds (jobs=1) and the jobs=2 / jobs=1 ratio; pair: the
+    # control (two independent jobs=1 runs at once: CPU per run over one alone); tasks:
     # subtrees handed over (jobs=2) with their in-memory size and the extra CPU per task; Dask:
     # wall, speed-up over jobs=1, subtrees/batches (Dask tasks), bytes per subtree, extra CPU
     # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's.
     hdr = (f"{'program':<18} {'explorer':<8} {'traces':>7} {'t1 s':>6} {'t2 s':>6} {'x2':>5} "
-           f"{'cpu1 s':>6} {'c2/1':>5} {'tasks':>5} {'B/task':>6} {'ms/tk':>6} {'cpu-b':>5}")
+           f"{'cpu1 s':>6} {'c2/1':>5} {'pair':>5} {'tasks':>5} {'B/task':>6} {'ms/tk':>6} "
+           f"{'cpu-b':>5}")
     if client is not None:
         hdr += (f" | {'dask s':>6} {'xD':>5} {'subtr':>5} {'batch':>5} {'B/st':>5} "
                 f"{'ms/st':>6} {'lat ms':>6} {'cpu-b':>5}")
@@ -225,12 +265,14 @@ def main() -> None:
     for p in chosen:
         if args.k and args.k not in p[0]:
             continue
-        row = measure(*p, client=client, split=args.split, batch=args.batch)
+        row = measure(*p, client=client, split=args.split, batch=args.batch,
+                      pair=not args.no_pair)
         row["load"] = os.getloadavg()[0]
         rows.append(row)
         line = (f"{row['program']:<18} {row['explorer']:<8} {row['traces']:>7} "
                 f"{row['wall1']:>6.2f} {row['wall2']:>6.2f} {row['speedup']:>5.2f} "
-                f"{row['cpu1']:>6.2f} {row['cpu_ratio']:>5.2f} {row['tasks']:>5} "
+                f"{row['cpu1']:>6.2f} {row['cpu_ratio']:>5.2f} "
+                f"{row.get('pair_cpu_ratio', float('nan')):>5.2f} {row['tasks']:>5} "
                 f"{row['task_bytes_mean']:>6.0f} {1e3 * row['overhead_s_per_task']:>6.2f} "
                 f"{row['cpu_bound_speedup']:>5.2f}")
         if client is not None:
@@ -240,7 +282,8 @@ def main() -> None:
                      f"{row['dask_extra_cpu_ms_per_task']:>6.2f} "
                      f"{row['dask_latency_ms_per_task']:>6.1f} "
                      f"{row['dask_cpu_bound_speedup']:>5.2f}")
-        if not row["same_totals"] or (client is not None and not row["dask_same_totals"]):
+        if not row["same_totals"] or (client is not None and not row["dask_same_totals"]) or \
+                not row.get("pair_same_totals", True):
             line += "  TOTALS DIFFER"
         print(line, flush=True)
         if client is not None and args.simulate:

@@ -31,6 +31,7 @@ class PoolStop {
         }
         stop_.store(true);
         for (ExploreControl* c : controls_) c->interrupt.store(true, std::memory_order_relaxed);
+        { std::lock_guard lk(idleMu_); }  // (an idle worker that checked `stop_` now waits)
         idleCv_.notify_all();
     }
     [[nodiscard]] bool stopped() const { return stop_.load(std::memory_order_relaxed); }

@@ -255,7 +255,11 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "optimal and the first trace per class reported (stat fallback_optimal)",
          true,
          exploreValueCentric,
-         {kThread}},
+         {kThread},
+         /*coversClasses=*/true,
+         /*nonRedundant=*/false,
+         /*ifaa=*/false,
+         /*bigStack=*/false},  // (its decision tree and linearisation search are work lists)
         {"data-centric",
          "data-centric",
          "one trace explored per data-centric class (RVF-SMC §3, preselected thread `thread`, "
@@ -268,7 +272,11 @@ std::deque<ExplorerInfo> builtinExplorers() {
          "and the first trace per class reported (stat fallback_optimal)",
          true,
          exploreDataCentric,
-         {kThread}},
+         {kThread},
+         /*coversClasses=*/true,
+         /*nonRedundant=*/false,
+         /*ifaa=*/false,
+         /*bigStack=*/false},  // (its decision tree and linearisation search are work lists)
     };
 }
 

@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <latch>
+#include <mutex>
 #include <thread>
 
 #include "porlab/core/Errors.hpp"
@@ -174,7 +177,7 @@ void RvfPool::donate(std::shared_ptr<RvfTask> t) {
         d.tasks.push_back(std::move(t));
     }
     queued_.fetch_add(1);
-    idleCv_.notify_one();
+    wake(false);
 }
 
 bool RvfPool::take(unsigned w, std::shared_ptr<RvfTask>& out) {
@@ -198,8 +201,18 @@ bool RvfPool::take(unsigned w, std::shared_ptr<RvfTask>& out) {
     return false;
 }
 
+void RvfPool::wake(bool all) {
+    // Taking the lock orders the change with a waiter's check of its condition: it either sees
+    // the change or is waiting when notified (no lost wake-up, so the idle wait can be long).
+    { std::lock_guard lk(idleMu_); }
+    if (all)
+        idleCv_.notify_all();
+    else
+        idleCv_.notify_one();
+}
+
 void RvfPool::finished() {
-    if (pending_.fetch_sub(1) == 1) idleCv_.notify_all();
+    if (pending_.fetch_sub(1) == 1) wake(true);
 }
 
 void RvfPool::runOne(unsigned w, unsigned level, RvfTask& t) {
@@ -208,14 +221,16 @@ void RvfPool::runOne(unsigned w, unsigned level, RvfTask& t) {
     if (!stopped()) run_(w, level, t);
     t.done.store(true, std::memory_order_release);
     finished();
-    idleCv_.notify_all();  // (a donor may wait for it)
+    wake(true);  // (a donor may wait for it)
 }
 
 void RvfPool::idleWait(const std::function<bool()>& ready) {
     idle_.fetch_add(1);
     {
         std::unique_lock lk(idleMu_);
-        idleCv_.wait_for(lk, std::chrono::milliseconds(1), ready);
+        // Woken by a push, a task's end or a stop (it was a 1 ms poll: a thousand wake-ups a
+        // second of a thread that shares the cores with the busy workers).
+        idleCv_.wait_for(lk, std::chrono::milliseconds(10), ready);
     }
     idle_.fetch_sub(1);
 }
@@ -274,7 +289,12 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
         std::unique_ptr<RvfSmc> smc;
     };
     std::vector<std::deque<Slot>> engines(n);
-    std::deque<ExploreControl> controls(n);
+    // Each worker's live counters on cache lines of their own (written at every trace and every
+    // few hundred events; side by side, the workers' counters shared a line).
+    struct alignas(64) WorkerControl {
+        ExploreControl c;
+    };
+    std::deque<WorkerControl> controls(n);
     std::deque<ExploreOptions> wopts;
     std::mutex makeMu;   // Program::newExecution and the first reset, one at a time
     std::mutex traceMu;  // user callbacks see one trace at a time
@@ -306,7 +326,7 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
     RvfPool& pool = *poolPtr;
     for (unsigned i = 0; i < n; ++i) {
         ExploreOptions& o = wopts.emplace_back(opts);
-        o.control = &controls[i];
+        o.control = &controls[i].c;
         o.poll = nullptr;
         o.maxTraces = 0;   // the pool counts (countTrace)
         o.maxEvents = 0;   // the driver sums the workers' events
@@ -323,12 +343,19 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
                 opts.onTrace(t);
             };
         }
-        pool.watch(controls[i]);
+        pool.watch(controls[i].c);
     }
-    for (unsigned i = 0; i < n; ++i) (void)engine(i, 0);
+    // Each worker makes its first engine on its own thread (as it makes the deeper ones), so that
+    // the engine's memory comes from that thread's malloc arena: made here, the workers' engines
+    // were interleaved in one arena, and the edges of one worker's blocks shared cache lines
+    // with the other's. No worker explores before all are made (`made`): a program creates
+    // locations lazily while it runs, and an engine reads the program's tables when it is made.
+    std::latch made(n);
     if (opts.control && opts.control->interrupt.load()) pool.stop("interrupted");
 
-    std::atomic<unsigned> finished{0};
+    unsigned finished = 0;  // workers finished (under doneMu: the watcher sleeps on doneCv)
+    std::mutex doneMu;
+    std::condition_variable doneCv;
     std::mutex errMu;
     std::exception_ptr error;
     std::vector<double> cpu(n, 0.0);
@@ -337,6 +364,13 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
         threads.emplace_back([&, i] {
             try {
                 tlsWorker = i;
+                try {
+                    (void)engine(i, 0);
+                } catch (...) {
+                    made.count_down();
+                    throw;
+                }
+                made.arrive_and_wait();
                 if (i == 0) {
                     Slot& s = engines[0][0];
                     s.smc->runRoot();
@@ -354,7 +388,11 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
             timespec ts{};
             if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
                 cpu[i] = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-            finished.fetch_add(1);
+            {
+                std::lock_guard lk(doneMu);
+                ++finished;
+            }
+            doneCv.notify_one();
         });
     }
 
@@ -362,11 +400,11 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
     std::uint64_t shown[4] = {0, 0, 0, 0};
     auto forward = [&] {
         std::uint64_t sum[4] = {0, 0, 0, 0};
-        for (const ExploreControl& c : controls) {
-            sum[0] += c.progress.complete.load(std::memory_order_relaxed);
-            sum[1] += c.progress.blocked.load(std::memory_order_relaxed);
-            sum[2] += c.progress.errors.load(std::memory_order_relaxed);
-            sum[3] += c.progress.events.load(std::memory_order_relaxed);
+        for (const WorkerControl& w : controls) {
+            sum[0] += w.c.progress.complete.load(std::memory_order_relaxed);
+            sum[1] += w.c.progress.blocked.load(std::memory_order_relaxed);
+            sum[2] += w.c.progress.errors.load(std::memory_order_relaxed);
+            sum[3] += w.c.progress.events.load(std::memory_order_relaxed);
         }
         if (opts.maxEvents && sum[3] >= opts.maxEvents) pool.stop("events");
         if (opts.maxSeconds > 0 &&
@@ -382,9 +420,18 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
         }
         std::copy(std::begin(sum), std::end(sum), std::begin(shown));
     };
-    while (finished.load() < n) {
-        forward();
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // Every 20 ms (2 ms with an events budget; it was 2 ms always: each wake-up of this thread
+    // takes a core from a worker when there are as many cores as workers); at once when the
+    // last worker ends.
+    const auto period = std::chrono::milliseconds(opts.maxEvents ? 2 : 20);
+    {
+        std::unique_lock lk(doneMu);
+        while (finished < n) {
+            lk.unlock();
+            forward();
+            lk.lock();
+            doneCv.wait_for(lk, period, [&] { return finished >= n; });
+        }
     }
     for (auto& t : threads) t.join();
     for (auto& lv : engines)

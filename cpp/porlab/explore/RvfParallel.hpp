@@ -117,6 +117,8 @@ class RvfPool : public PoolStop {
     bool take(unsigned w, std::shared_ptr<RvfTask>& out);
     void runOne(unsigned w, unsigned level, RvfTask& t);
     void finished();
+    // Notify the idle workers (one or all) of a push, a task's end or the last task's end.
+    void wake(bool all);
     // Sleep a little until a task is queued or something ends (idle meanwhile).
     void idleWait(const std::function<bool()>& ready);
 

@@ -263,7 +263,7 @@ class ThreadCentric {
             leaf(c, lin, extra, witness, t.status());
         } else {
             const Closure closure(c);
-            refine(c, lin, pairs, 0, extra, closure, witness, t.status());
+            refine(c, lin, pairs, extra, closure, witness, t.status());
         }
         searches_ += lin.searches;
         states_ += lin.states;
@@ -324,38 +324,80 @@ class ThreadCentric {
         return rank;
     }
 
+    // The decision tree over the open pairs, depth first, as a work list (its depth is the
+    // number of open pairs, which can be far more than a thread's stack holds). A decision
+    // orients pairs[k] as the current witness does first (consistent with every choice above it,
+    // so no search), then the other way, which needs a witness of its own. Pairs the closure
+    // already orders are passed over without a decision.
+    struct Decision {
+        std::size_t k;               // the pair decided here
+        int a, b;                    // a before b in the witness of the level above
+        bool flipped;                // exploring b before a
+        Closure closure;             // the orders with this decision
+        std::vector<int> witness;    // the witness below this decision
+        std::vector<int> aboveRank;  // the ranks of the witness above (the flipped search's bias)
+    };
+
     void refine(const Coarse& c, Linearizer& lin, const std::vector<std::pair<int, int>>& pairs,
-                std::size_t k, std::vector<std::vector<int>>& extra, const Closure& closure,
-                const std::vector<int>& witness, TraceStatus status) {
-        if (stop()) return;
-        if (k == pairs.size()) {
-            leaf(c, lin, extra, witness, status);
-            return;
+                std::vector<std::vector<int>>& extra, const Closure& rootClosure,
+                const std::vector<int>& rootWitness, TraceStatus status) {
+        std::vector<Decision> stack;
+        std::size_t k = 0;
+        for (;;) {
+            // Down: decide pairs from k on, each first as the witness orders it, to a leaf.
+            for (;;) {
+                if (stop()) return;
+                const auto& witness = stack.empty() ? rootWitness : stack.back().witness;
+                if (k == pairs.size()) {
+                    leaf(c, lin, extra, witness, status);
+                    break;
+                }
+                const Closure& closure = stack.empty() ? rootClosure : stack.back().closure;
+                auto rank = ranks(witness);
+                auto [a, b] = pairs[k];
+                if (rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)])
+                    std::swap(a, b);
+                if (closure.get(a, b)) {  // forced by the orientations before it: no decision
+                    ++k;
+                    continue;
+                }
+                Closure with = closure;
+                if (!with.add(a, b))
+                    throw std::logic_error("value/data-centric: a witness contradicts its orders");
+                extra[static_cast<std::size_t>(b)].push_back(a);
+                Decision d{k, a, b, false, std::move(with), witness, std::move(rank)};
+                stack.push_back(std::move(d));
+                ++k;
+            }
+            // Up: the deepest decision not yet flipped whose other orientation has a witness.
+            for (;;) {
+                if (stack.empty()) return;
+                Decision& d = stack.back();
+                const auto ua = static_cast<std::size_t>(d.a);
+                if (d.flipped) {
+                    extra[ua].pop_back();
+                    stack.pop_back();
+                    continue;
+                }
+                extra[static_cast<std::size_t>(d.b)].pop_back();
+                if (stop()) return;
+                // b before a: needs a witness of its own (none when the orders contradict it).
+                Closure with = stack.size() >= 2 ? stack[stack.size() - 2].closure : rootClosure;
+                if (with.add(d.b, d.a)) {
+                    extra[ua].push_back(d.b);
+                    std::vector<int> other;
+                    if (lin.find(extra, d.aboveRank, other)) {
+                        d.flipped = true;
+                        d.closure = std::move(with);
+                        d.witness = std::move(other);
+                        k = d.k + 1;
+                        break;
+                    }
+                    extra[ua].pop_back();
+                }
+                stack.pop_back();
+            }
         }
-        const auto rank = ranks(witness);
-        auto [a, b] = pairs[k];
-        if (rank[static_cast<std::size_t>(a)] > rank[static_cast<std::size_t>(b)]) std::swap(a, b);
-        if (closure.get(a, b)) {  // forced by the orientations before it: no decision
-            refine(c, lin, pairs, k + 1, extra, closure, witness, status);
-            return;
-        }
-        // a before b, as in the witness: consistent with everything chosen so far.
-        {
-            Closure with = closure;
-            if (!with.add(a, b))
-                throw std::logic_error("value/data-centric: a witness contradicts its orders");
-            extra[static_cast<std::size_t>(b)].push_back(a);
-            refine(c, lin, pairs, k + 1, extra, with, witness, status);
-            extra[static_cast<std::size_t>(b)].pop_back();
-        }
-        if (stop()) return;
-        // b before a: needs a witness of its own (none when the orders contradict it).
-        Closure with = closure;
-        if (!with.add(b, a)) return;
-        extra[static_cast<std::size_t>(a)].push_back(b);
-        std::vector<int> other;
-        if (lin.find(extra, rank, other)) refine(c, lin, pairs, k + 1, extra, with, other, status);
-        extra[static_cast<std::size_t>(a)].pop_back();
     }
 
     // A leaf: one data-centric class, with a witness.

@@ -232,34 +232,70 @@ class Linearizer {
         return w;
     }
 
-    bool dfs(std::vector<int>& out) {
-        if (static_cast<int>(out.size()) == c_.n) return true;
-        if (packed_ ? failedPacked_.count(pack()) != 0 : failed_.count(done_) != 0) return false;
-        ++states;
-        std::vector<int> cand;
-        for (int u = 0; u < c_.threads; ++u) {
-            const auto& g = c_.groups[static_cast<std::size_t>(u)];
-            const auto d = done_[static_cast<std::size_t>(u)];
-            if (d < g.size() && ready(g[d])) cand.push_back(g[d]);
-        }
-        std::sort(cand.begin(), cand.end(), [&](int a, int b) {
-            return (*rank_)[static_cast<std::size_t>(a)] < (*rank_)[static_cast<std::size_t>(b)];
-        });
-        for (int i : cand) {
-            const auto u = static_cast<std::size_t>(c_.thread[static_cast<std::size_t>(i)]);
-            ++done_[u];
-            in_[static_cast<std::size_t>(i)] = 1;
-            out.push_back(i);
-            if (dfs(out)) return true;
-            out.pop_back();
-            in_[static_cast<std::size_t>(i)] = 0;
-            --done_[u];
-        }
+    // Depth first over the sets of events placed so far (a thread's next event is a candidate
+    // once it is ready), candidates in the witness's order; a set that led nowhere is recorded
+    // and never searched again. A work list: its depth is the number of events.
+    struct Level {
+        std::vector<int> cand;  // the ready events of this set, in rank order
+        std::size_t next = 0;   // the next to try; cand[next - 1] is placed when next > 0
+    };
+
+    [[nodiscard]] bool failedBefore() const {
+        return packed_ ? failedPacked_.count(pack()) != 0 : failed_.count(done_) != 0;
+    }
+
+    void markFailed() {
         if (packed_)
             failedPacked_.insert(pack());
         else
             failed_.insert(done_);
-        return false;
+    }
+
+    void place(int i, std::vector<int>& out, bool in) {
+        const auto u = static_cast<std::size_t>(c_.thread[static_cast<std::size_t>(i)]);
+        if (in) {
+            ++done_[u];
+            out.push_back(i);
+        } else {
+            --done_[u];
+            out.pop_back();
+        }
+        in_[static_cast<std::size_t>(i)] = in ? 1 : 0;
+    }
+
+    bool dfs(std::vector<int>& out) {
+        std::size_t depth = 0;  // levels_[0, depth) are live (their vectors are reused)
+        for (;;) {
+            if (static_cast<int>(out.size()) == c_.n) return true;
+            if (!failedBefore()) {
+                ++states;
+                if (levels_.size() == depth) levels_.emplace_back();
+                Level& lv = levels_[depth++];
+                lv.cand.clear();
+                lv.next = 0;
+                for (int u = 0; u < c_.threads; ++u) {
+                    const auto& g = c_.groups[static_cast<std::size_t>(u)];
+                    const auto d = done_[static_cast<std::size_t>(u)];
+                    if (d < g.size() && ready(g[d])) lv.cand.push_back(g[d]);
+                }
+                std::sort(lv.cand.begin(), lv.cand.end(), [&](int a, int b) {
+                    return (*rank_)[static_cast<std::size_t>(a)] <
+                           (*rank_)[static_cast<std::size_t>(b)];
+                });
+            }
+            // The deepest level with a candidate left places it; exhausted levels are failures.
+            for (;;) {
+                if (depth == 0) return false;
+                Level& lv = levels_[depth - 1];
+                if (lv.next > 0) place(lv.cand[lv.next - 1], out, false);
+                if (lv.next < lv.cand.size()) {
+                    place(lv.cand[lv.next++], out, true);
+                    break;
+                }
+                markFailed();
+                --depth;
+            }
+        }
     }
 
     const Coarse& c_;
@@ -269,6 +305,7 @@ class Linearizer {
     std::vector<char> in_;
     std::unordered_set<std::vector<std::uint32_t>, VecHash> failed_;
     std::unordered_set<std::uint64_t> failedPacked_;
+    std::vector<Level> levels_;
     bool packed_ = false;
 };
 

@@ -31,6 +31,9 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
     info->isMutex.assign(capacity_, false);
     info->initialValues.assign(capacity_, 0);
     locSize_.assign(capacity_, 0);
+    threadHandle_.assign(capacity_, 0);
+    const auto maxT = static_cast<std::size_t>(opts_.maxThreads);
+    threadIdFast_ = std::make_unique<std::atomic<ThreadId>[]>(maxT * maxT);
     cells_.resize(static_cast<std::size_t>(mod_.firstDynamicObject()));
     LocId next = 0;
     for (std::size_t g = 0; g < mod_.globals.size(); ++g) {
@@ -136,14 +139,28 @@ void CodeProgram::addObjectName(std::int64_t id, std::uint64_t base, std::int64_
 }
 
 ThreadId CodeProgram::threadId(ThreadId parent, int n, std::int32_t fn) const {
+    // The answer for (parent, n) never changes once given (ids are never taken back; a key that
+    // found no id finds none later, as nextThread_ only grows): after the first time it is read
+    // from threadIdFast_, with no lock and no write.
+    const auto maxT = static_cast<std::size_t>(opts_.maxThreads);
+    std::atomic<ThreadId>* fast =
+        parent >= 0 && static_cast<std::size_t>(parent) < maxT && n >= 0 &&
+                static_cast<std::size_t>(n) < maxT
+            ? &threadIdFast_[static_cast<std::size_t>(parent) * maxT + static_cast<std::size_t>(n)]
+            : nullptr;
+    if (fast)
+        if (const ThreadId known = fast->load(std::memory_order_acquire); known != 0) return known;
     std::lock_guard lk(mu_);
-    auto it = threadIds_.find({parent, n});
-    if (it != threadIds_.end()) return it->second;
-    if (nextThread_ >= opts_.maxThreads) return -1;
-    const ThreadId t = nextThread_++;
-    threadIds_[{parent, n}] = t;
-    infoMut_->threadNames[static_cast<std::size_t>(t)] =
-        "t" + std::to_string(t) + ":" + mod_.functions[static_cast<std::size_t>(fn)].name;
+    ThreadId t = -1;
+    if (auto it = threadIds_.find({parent, n}); it != threadIds_.end()) {
+        t = it->second;
+    } else if (nextThread_ < opts_.maxThreads) {
+        t = nextThread_++;
+        threadIds_[{parent, n}] = t;
+        infoMut_->threadNames[static_cast<std::size_t>(t)] =
+            "t" + std::to_string(t) + ":" + mod_.functions[static_cast<std::size_t>(fn)].name;
+    }
+    if (fast) fast->store(t, std::memory_order_release);
     return t;
 }
 

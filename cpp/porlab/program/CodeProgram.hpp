@@ -187,11 +187,14 @@ class CodeProgram final : public Program, public InputChoices {
     }
     // A location pthread_create writes a thread handle to (a thread number: portable outcomes
     // name its value by spawn path).
+    // Every spawn of every replay marks its location again: the mark, once set, is read without
+    // the mutex (jobs > 1: no write to a line the other workers read, no lock).
     void markThreadHandle(LocId l) const {
+        if (l < 0 || static_cast<std::size_t>(l) >= threadHandle_.size()) return;
+        std::atomic_ref<std::uint8_t> mark(threadHandle_[static_cast<std::size_t>(l)]);
+        if (mark.load(std::memory_order_relaxed)) return;
         std::lock_guard lk(mu_);
-        if (l < 0) return;
-        if (threadHandle_.size() <= static_cast<std::size_t>(l)) threadHandle_.resize(capacity_);
-        threadHandle_[static_cast<std::size_t>(l)] = 1;
+        mark.store(1, std::memory_order_relaxed);
     }
     std::string where(SourcePos p) const {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
@@ -233,6 +236,10 @@ class CodeProgram final : public Program, public InputChoices {
     mutable std::mutex mu_;
     mutable std::map<std::pair<ThreadId, int>, ThreadId> threadIds_;
     mutable ThreadId nextThread_ = 1;
+    // threadId's answers by (parent, n) for n < maxThreads, read without the mutex (every spawn
+    // of every replay asks, from every worker of jobs > 1): 0 not asked yet, else the answer
+    // (a child id or -1), stored once under mu_ after the thread's name.
+    std::unique_ptr<std::atomic<ThreadId>[]> threadIdFast_;
     mutable std::map<std::tuple<ThreadId, int, std::uint32_t, std::int64_t, std::uint64_t>, DynRef>
         dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
@@ -246,7 +253,9 @@ class CodeProgram final : public Program, public InputChoices {
     mutable std::atomic<LocId> numLocs_{0};
     mutable std::vector<std::string> warnings_;
     mutable std::atomic<bool> portableOutcomes_{false};  // (setPortableOutcomes)
-    mutable std::vector<std::uint8_t> threadHandle_;     // by LocId: pthread_create wrote it
+    // By LocId (capacity_, never resized: markThreadHandle reads it without the mutex):
+    // pthread_create wrote it.
+    mutable std::vector<std::uint8_t> threadHandle_;
     mutable std::map<std::pair<ThreadId, int>, int> choiceIds_;
     mutable std::vector<std::pair<ThreadId, int>> choicePoints_;
     mutable std::vector<Value> assignment_;                         // by choice point

@@ -43,6 +43,27 @@ std::shared_ptr<BytecodeProgram> deepProgram(int n) {
     return b.build();
 }
 
+// main spawns a and b; a reads y n times, then writes z := 1; b writes z := 2. Outside main
+// (value/data-centric's preselected thread) one conflicting pair is open: the two writes of z.
+std::shared_ptr<BytecodeProgram> deepPairProgram(int n) {
+    SpecBuilder b("deep-pair");
+    const LocId y = b.var("y"), z = b.var("z");
+    auto& m = b.thread("main");
+    auto& a = b.thread("a", /*autostart=*/false);
+    auto& t = b.thread("b", /*autostart=*/false);
+    m.spawn(a.id()).spawn(t.id());
+    const int i = a.reg("i"), c = a.reg("c");
+    a.set(i, 0);
+    const int loop = a.here();
+    a.load(-1, y).binImm(i, BinOp::Add, i, 1).binImm(c, BinOp::Lt, i, n);
+    const int done = a.jumpIfZero(c);
+    a.jumpTo(loop);
+    a.patchHere(done);
+    a.store(z, 1);
+    t.store(z, 2);
+    return b.build();
+}
+
 struct Job {
     const Program* program;
     std::string explorer;
@@ -65,12 +86,13 @@ void* runJob(void* arg) {
     return nullptr;
 }
 
-// Runs explore() on a fresh thread whose stack is 8 MiB.
-Job exploreOnSmallStack(const Program& p, const std::string& explorer) {
+// Runs explore() on a fresh thread whose stack is 8 MiB (or `stack` bytes).
+Job exploreOnSmallStack(const Program& p, const std::string& explorer,
+                        std::size_t stack = std::size_t{8} << 20) {
     Job job{&p, explorer, {}, {}, {}, {}};
     pthread_attr_t attr;
     EXPECT_EQ(pthread_attr_init(&attr), 0);
-    EXPECT_EQ(pthread_attr_setstacksize(&attr, std::size_t{8} << 20), 0);
+    EXPECT_EQ(pthread_attr_setstacksize(&attr, stack), 0);
     pthread_t th;
     EXPECT_EQ(pthread_create(&th, &attr, &runJob, &job), 0);
     pthread_attr_destroy(&attr);
@@ -119,5 +141,25 @@ TEST(DeepExecution, RfAndRvfKeepTheirRecursionOnAStackOfTheirOwn) {
         EXPECT_EQ(job.result.errors + job.result.blocked, 0u) << name;
         EXPECT_EQ(job.reporter, job.caller) << name << " ran on another thread";
         EXPECT_GE(job.result.stats.at("nodes"), static_cast<double>(kReads)) << name;
+    }
+}
+
+// value-centric and data-centric: the decision tree over open pairs and the linearisation search
+// that finds a witness for an orientation are work lists, so they run on the caller's stack too
+// (here a 256 KiB one). Orienting z := 2 before z := 1 against rf's witness needs a search that
+// places all of a's n reads one by one: with one native frame per placed event it overflowed.
+TEST(DeepExecution, ThreadCentricExplorersSearchOnAStackOfTheirOwn) {
+    constexpr int kReads = 6'000;
+    const auto p = deepPairProgram(kReads);
+    for (const std::string name : {"data-centric", "value-centric"}) {
+        EXPECT_FALSE(explorerInfo(name).bigStack) << name;
+        const Job job = exploreOnSmallStack(*p, name, std::size_t{256} << 10);
+        ASSERT_EQ(job.error, "") << name;
+        // Both equivalences keep the order of conflicting events outside main (RVF-SMC §3,
+        // condition 2): the two orders of the writes of z are two classes.
+        EXPECT_EQ(job.result.complete, 2u) << name;
+        EXPECT_EQ(job.result.errors + job.result.blocked, 0u) << name;
+        EXPECT_EQ(job.reporter, job.caller) << name << " ran on another thread";
+        EXPECT_GE(job.result.stats.at("search_states"), static_cast<double>(kReads)) << name;
     }
 }

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,6 +15,8 @@
 #include "RandomProgram.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/graph/GraphExplorer.hpp"
+#include "porlab/explore/graph/Parallel.hpp"
 
 namespace porlab {
 namespace {
@@ -110,6 +114,25 @@ TEST(ParallelRefused, InterruptStopsEveryWorker) {
     EXPECT_TRUE(r.budgetExceeded);
     EXPECT_EQ(r.budgetReason, "interrupted");
     EXPECT_EQ(r.incomplete, std::vector<std::string>{"interrupted"});
+}
+
+TEST(ParallelRefused, AWorkerThatCannotMakeItsExplorerFailsTheRun) {
+    // Each worker makes its explorer on its own thread, and none starts before all are made: an
+    // explorer that cannot be made is the run's error (raised by the caller), not a hang of the
+    // workers that wait for the others.
+    for (const unsigned jobs : {2U, 3U}) {
+        ExploreOptions o;
+        o.jobs = jobs;
+        std::atomic<unsigned> made{0};
+        EXPECT_THROW((void)graph::exploreParallel(o,
+                                                  [&](const ExploreOptions&, ExploreResult&)
+                                                      -> std::unique_ptr<graph::GraphExplorer> {
+                                                      ++made;
+                                                      throw InputError("no explorer");
+                                                  }),
+                     InputError);
+        EXPECT_EQ(made.load(), jobs);  // every worker tried
+    }
 }
 
 }  // namespace

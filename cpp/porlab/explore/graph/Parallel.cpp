@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <thread>
+#include <latch>
 
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/graph/GraphExplorer.hpp"
@@ -77,6 +77,9 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
         d.tasks.push_back(std::move(t));
     }
     queued_.fetch_add(1);
+    // (Taking the lock orders the push with an idle worker's check of `queued_`: it either sees
+    // the task or is waiting when notified; no lost wake-up, so the idle wait can be long.)
+    { std::lock_guard lk(idleMu_); }
     idleCv_.notify_one();
     return true;
 }
@@ -111,7 +114,12 @@ bool WorkPool::firstFailure(std::uint64_t h1, std::uint64_t h2) {
 void WorkPool::work(unsigned w, GraphExplorer& ex) {
     tlsWorker = w;
     auto done = [&] {
-        if (pending_.fetch_sub(1) == 1) idleCv_.notify_all();
+        if (pending_.fetch_sub(1) == 1) {
+            {
+                std::lock_guard lk(idleMu_);
+            }
+            idleCv_.notify_all();
+        }
     };
     if (w == 0) {
         ex.explore();
@@ -130,8 +138,11 @@ void WorkPool::work(unsigned w, GraphExplorer& ex) {
         if (pending_.load() == 0 || stopped()) return;
         idle_.fetch_add(1);
         {
+            // Woken by a push, the last task's end or a stop; the time-out only bounds a missed
+            // wake-up of the two latter. (It was 1 ms: a thousand wake-ups a second of a thread
+            // that shares the machine's cores with the busy workers.)
             std::unique_lock lk(idleMu_);
-            idleCv_.wait_for(lk, std::chrono::milliseconds(1), [&] {
+            idleCv_.wait_for(lk, std::chrono::milliseconds(10), [&] {
                 return queued_.load() > 0 || pending_.load() == 0 || stopped();
             });
         }
@@ -263,13 +274,22 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
     constexpr std::uint64_t kEagerTasks = 2000;
     const auto split = opts.params.find("split");
     WorkPool pool(n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0);
-    std::deque<ExploreControl> controls(n);
+    // What each worker writes as it goes (its live counters at every trace and every few hundred
+    // events, its result at every event) on cache lines of its own: side by side, the two
+    // workers' counters shared a line, written by both.
+    struct alignas(64) WorkerControl {
+        ExploreControl c;
+    };
+    struct alignas(64) WorkerResult {
+        ExploreResult r;
+    };
+    std::deque<WorkerControl> controls(n);
     std::vector<ExploreOptions> wopts(n, opts);
-    std::deque<ExploreResult> results(n);
+    std::deque<WorkerResult> results(n);
     std::mutex traceMu;  // user callbacks see one trace at a time
     for (unsigned i = 0; i < n; ++i) {
         ExploreOptions& o = wopts[i];
-        o.control = &controls[i];
+        o.control = &controls[i].c;
         o.poll = nullptr;
         o.maxTraces = 0;  // the pool counts (countTrace)
         o.maxEvents = 0;  // the driver sums the workers' events
@@ -285,44 +305,74 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
                 opts.onTrace(t);
             };
         }
-        pool.watch(controls[i]);
+        pool.watch(controls[i].c);
     }
-    std::vector<std::unique_ptr<GraphExplorer>> ex;
-    for (unsigned i = 0; i < n; ++i) {
-        ex.push_back(make(wopts[i], results[i]));
-        ex.back()->joinPool(pool);
-    }
+    // Each worker makes its explorer on its own thread, so that the explorer's memory (its
+    // execution, graphs, scratch, written at every event) comes from that thread's malloc arena:
+    // made on this thread, the workers' objects were interleaved in one arena, and the edges of
+    // one worker's blocks shared cache lines with the other's. One at a time (makeMu), and no
+    // worker explores before all are made (`made`): a program creates locations lazily while it
+    // runs, and an explorer copies the program's table of initial values when it is made.
+    std::vector<std::unique_ptr<GraphExplorer>> ex(n);
+    std::mutex makeMu;
+    std::latch made(n);
 
     // An interrupt already set stops the run at its first event, as with one job.
     if (opts.control && opts.control->interrupt.load()) pool.stop("interrupted");
 
-    std::atomic<unsigned> finished{0};
+    // Workers finished (under doneMu: the watcher below sleeps on doneCv).
+    unsigned finished = 0;
+    std::mutex doneMu;
+    std::condition_variable doneCv;
     std::mutex errMu;
     std::exception_ptr error;
     std::deque<WorkerThread> threads(n);
     std::vector<double> cpu(n, 0.0);  // each worker's CPU time (the balance of the work)
     for (unsigned i = 0; i < n; ++i) {
         threads[i].body = [&, i] {
-            try {
-                pool.work(i, *ex[i]);
-                // A worker whose own Reporter stopped (seconds, memory, stopOnError) stops the
-                // others.
-                const ExploreResult& r = results[i];
-                if (r.budgetExceeded)
-                    pool.stop(r.budgetReason);
-                else if (opts.stopOnError && r.errors)
-                    pool.stop("error");
-            } catch (...) {
+            auto fail = [&] {
                 {
                     std::lock_guard lk(errMu);
                     if (!error) error = std::current_exception();
                 }
                 pool.stop("error");
+            };
+            try {
+                std::lock_guard lk(makeMu);
+                ex[i] = make(wopts[i], results[i].r);
+                ex[i]->joinPool(pool);
+            } catch (...) {
+                fail();
+            }
+            made.arrive_and_wait();
+            if (ex[i]) {
+                try {
+                    pool.work(i, *ex[i]);
+                    // A worker whose own Reporter stopped (seconds, memory, stopOnError) stops
+                    // the others.
+                    const ExploreResult& r = results[i].r;
+                    if (r.budgetExceeded)
+                        pool.stop(r.budgetReason);
+                    else if (opts.stopOnError && r.errors)
+                        pool.stop("error");
+                } catch (...) {
+                    fail();
+                }
+                try {
+                    ex[i]->finish();
+                } catch (...) {
+                    fail();
+                }
+                ex[i].reset();  // (its memory goes back to this thread's arena)
             }
             timespec ts{};
             if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
                 cpu[i] = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-            finished.fetch_add(1);
+            {
+                std::lock_guard lk(doneMu);
+                ++finished;
+            }
+            doneCv.notify_one();
         };
         pthread_attr_t attr;
         if (pthread_attr_init(&attr) == 0) {
@@ -332,6 +382,7 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
             pthread_attr_destroy(&attr);
         }
         if (!threads[i].started) {
+            made.count_down();
             pool.stop("error");
             std::lock_guard lk(errMu);
             if (!error)
@@ -343,11 +394,11 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
     std::uint64_t shown[4] = {0, 0, 0, 0};
     auto forward = [&] {
         std::uint64_t sum[4] = {0, 0, 0, 0};
-        for (const ExploreControl& c : controls) {
-            sum[0] += c.progress.complete.load(std::memory_order_relaxed);
-            sum[1] += c.progress.blocked.load(std::memory_order_relaxed);
-            sum[2] += c.progress.errors.load(std::memory_order_relaxed);
-            sum[3] += c.progress.events.load(std::memory_order_relaxed);
+        for (const WorkerControl& w : controls) {
+            sum[0] += w.c.progress.complete.load(std::memory_order_relaxed);
+            sum[1] += w.c.progress.blocked.load(std::memory_order_relaxed);
+            sum[2] += w.c.progress.errors.load(std::memory_order_relaxed);
+            sum[3] += w.c.progress.events.load(std::memory_order_relaxed);
         }
         if (opts.maxEvents && sum[3] >= opts.maxEvents) pool.stop("events");
         if (ExploreControl* c = opts.control) {
@@ -359,20 +410,34 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
         }
         std::copy(std::begin(sum), std::end(sum), std::begin(shown));
     };
+    // Every 20 ms (2 ms with an events budget, which only this thread sees): each wake-up of
+    // this thread takes a core from a worker on a machine with as many cores as workers (it was
+    // 2 ms always: 500 preemptions a second). Woken at once when the last worker ends.
     unsigned running = 0;
     for (const auto& t : threads) running += t.started ? 1 : 0;
-    while (finished.load() < running) {
-        forward();
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const auto period = std::chrono::milliseconds(opts.maxEvents ? 2 : 20);
+    {
+        std::unique_lock lk(doneMu);
+        while (finished < running) {
+            lk.unlock();
+            forward();
+            lk.lock();
+            doneCv.wait_for(lk, period, [&] { return finished >= running; });
+        }
     }
     for (auto& t : threads)
         if (t.started) pthread_join(t.thread, nullptr);
-    for (auto& e : ex) e->finish();
     forward();
     if (error) std::rethrow_exception(error);
 
-    ExploreResult total = std::move(results[0]);
-    for (unsigned i = 1; i < n; ++i) mergeResult(total, std::move(results[i]));
+    ExploreResult total = std::move(results[0].r);
+    for (unsigned i = 1; i < n; ++i) {
+        // Outcomes are a set: insert the smaller into the larger (this merge runs after the
+        // last worker ended, on the critical path: ~40 ms for two sets of 30,000 states).
+        if (results[i].r.outcomes.size() > total.outcomes.size())
+            std::swap(total.outcomes, results[i].r.outcomes);
+        mergeResult(total, std::move(results[i].r));
+    }
     // The workers stopped by the pool say "interrupted": the reason is the pool's.
     std::erase_if(total.incomplete, isBudgetReason);
     total.budgetExceeded = false;
