@@ -204,6 +204,7 @@ class CodeExecution final : public Execution {
         std::int32_t fn = 0, pc = 0, regBase = 0, localBase = 0, retDst = -1;
         std::int32_t ctx = -1;  // its call stack (CallContexts), -1 until an event needs it
     };
+    static_assert(sizeof(Frame) == 24);  // three snapshot words
     // A thread's fixed-size state: saved and restored as one block of bytes (Snapshots.cpp).
     struct ThreadScalars {
         std::uint32_t evCount = 0;
@@ -772,6 +773,13 @@ class CodeExecution final : public Execution {
     // so far): true when the thread was blocked (livelock).
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
     static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
+    // A thread whose whole state is its one frame's registers (every started thread of a
+    // builder program; a C thread with nothing on its private stack and no call under way): its
+    // snapshot record is flat (Snapshots.cpp).
+    static bool isFlat(const Thread& th) {
+        return th.frames.size() == 1 && th.local.empty() && th.stackObjs.empty() &&
+               th.wrHeld.empty();
+    }
     // Did a thread other than t observe location l after step s?
     // Step totalEvents_ + 1, event ev of thread t, is made (zne awaits): if it observes its
     // location's value (any access but a fetch-and-add whose result is unused), record it.

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/program/CodeProgramApi.hpp"
+#include "porlab/program/SpecLowering.hpp"
 
 namespace porlab {
 namespace {
@@ -241,6 +243,75 @@ TEST(CodeInterpreter, SnapshotKeepsAFinishedThread) {
     EXPECT_EQ(f->outcome(), e->outcome());
     const auto o = f->outcome();
     EXPECT_NE(std::find(o.begin(), o.end(), 7), o.end());  // the worker's exit value
+}
+
+// Steps the first enabled thread of `order` until none is enabled. Returns the events; with
+// `snaps`, saves a snapshot before each step and the number of events emitted before it.
+std::vector<Event> runFrom(Execution& e, const std::vector<ThreadId>& order,
+                           std::vector<std::pair<Snapshot, std::size_t>>* snaps) {
+    std::vector<Event> out;
+    for (;;) {
+        ThreadId t = -1;
+        for (const ThreadId c : order)
+            if (c < e.maxThreads() && e.enabled(c)) {
+                t = c;
+                break;
+            }
+        if (t < 0) return out;
+        if (snaps) {
+            snaps->emplace_back(Snapshot{}, out.size());
+            e.save(snaps->back().first);
+        }
+        for (const Event& ev : e.step(t)) out.push_back(ev);
+    }
+}
+
+// A snapshot of any state of a run, restored into an execution in any other state (threads
+// not started, running, finished; with and without frames below the running one or private
+// stack), goes on as the saved run did: same events, same outcome. Threads whose state is one
+// frame's registers are saved as flat records (Snapshots.cpp), the others in full; a restore
+// turns one kind into the other.
+TEST(CodeInterpreter, SnapshotOfEveryStateRestoresAnywhere) {
+    std::vector<std::pair<std::string, std::shared_ptr<Program>>> programs = {
+        {"lost-update", makeCodeProgram(lostUpdate(), {}, "lost-update")},
+        {"godot_fig3", makeSpecProgram(testprog::godotFig3()->spec())},
+        {"spawn_join_chain", makeSpecProgram(testprog::spawnJoinChain()->spec())},
+        {"n_reads_lock", makeSpecProgram(testprog::nReadsLock(3)->spec())}};
+    const std::vector<std::vector<ThreadId>> orders = {{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 0, 3, 2}};
+    for (const auto& [name, p] : programs) {
+        for (const auto& order : orders) {
+            auto e = p->newExecution();
+            e->reset();
+            std::vector<std::pair<Snapshot, std::size_t>> snaps;
+            const std::vector<Event> full = runFrom(*e, order, &snaps);
+            const auto outcome = e->outcome();
+            ASSERT_GE(snaps.size(), 3U) << name;
+            for (const auto& other : orders) {
+                for (std::size_t k = 0; k < snaps.size(); ++k) {
+                    // f in some other state: the end of another schedule, or half-way through it
+                    auto f = p->newExecution();
+                    f->reset();
+                    if (k % 2 == 0) {
+                        runFrom(*f, other, nullptr);
+                    } else {
+                        for (std::size_t n = 0; n < k; ++n)
+                            for (const ThreadId c : other)
+                                if (c < f->maxThreads() && f->enabled(c)) {
+                                    f->step(c);
+                                    break;
+                                }
+                    }
+                    f->restore(snaps[k].first);
+                    const std::vector<Event> tail = runFrom(*f, order, nullptr);
+                    const std::vector<Event> expected(
+                        full.begin() + static_cast<std::ptrdiff_t>(snaps[k].second), full.end());
+                    EXPECT_EQ(tail, expected) << name << " snapshot " << k;
+                    EXPECT_EQ(f->outcome(), outcome) << name << " snapshot " << k;
+                    EXPECT_EQ(f->failed(), e->failed()) << name;
+                }
+            }
+        }
+    }
 }
 
 TEST(CodeInterpreter, NaiveFindsBothInterleavings) {
