@@ -264,7 +264,10 @@ ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& m
                 }
                 // A split for hand-outs: the shallowest out, the rest explored here (the frontier
                 // first, in the order the split met it, as the depth-first search would).
-                pool.resume();
+                if (tr.splitAfterSeconds < 0)  // (tests: still split at once)
+                    pool.splitAll();
+                else
+                    pool.resume();
                 handingOut.store(false);
                 std::deque<Work> all;
                 for (auto& f : frontier) all.push_back({std::move(f), w.origin});
