@@ -96,6 +96,9 @@ def test_c_corpus_same_totals(client: Any, name: str) -> None:
         assert _totals(r) == _totals(one), explorer
         if one.errors:  # found again on the driver, in the task that met an error
             assert r.first_error is not None and r.first_error.error_message
+    # Subtrees handed out by running tasks (merged once their donor returned): the same.
+    r = porlab.distributed.explore_on(client, prog, "graph", sticky_want=2)
+    assert _totals(r) == _totals(porlab.explore(prog, "graph"))
 
 
 def test_refused_without_task_form(client: Any) -> None:
@@ -130,6 +133,9 @@ def test_budgets(client: Any) -> None:
     assert 5 <= r.traces_explored <= full.traces_explored
     r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, stop_on_error=True)
     assert full.errors and r.errors >= 1 and r.first_error is not None
+    # (with hand-outs: their results wait for their donor's, the budget is seen then)
+    r = distributed.explore_on(client, prog, "graph", sticky_want=2, max_traces=5)
+    assert r.incomplete == ["traces"] and 5 <= r.traces_explored <= full.traces_explored
 
 
 def test_batches_same_totals(client: Any) -> None:
