@@ -15,13 +15,17 @@ wall-clock speed-up says little unless the load is below the number of cores; th
 The default set (six programs of 2-5 s of CPU each for one job) takes about 1.5 minutes on a
 quiet 2-core machine (estimated from its CPU times); measured 4 min 44 s and 5 min 57 s at load
 averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
-worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless ``--split`` /
-``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees and of
-Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and the
-idle time per batch of the workers (scheduling and transport). ``--simulate``
-replays the measured task tree (which task published which, and how long each ran) on W
-simulated workers (W = 1, 2, 16, 64, 256) with the measured per-task latency: list scheduling,
-a task ready when its parent ended. That is the check of the model in docs/parallel.md.
+worker processes (``--workers N`` for more; porlab.distributed: running tasks hand out their
+shallowest subtrees while workers would be idle, the rest in batches; ``--split`` / ``--batch``
+fix the time bound and the batch size): wall time, the busiest worker's CPU time, the number of
+subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree and the idle time per
+Dask task of the workers (scheduling and transport). ``--simulate`` replays the measured task
+tree (which task published which and when, and how long each ran) on W simulated workers (W =
+1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a hand-out
+ready when its donor's CPU time reached the moment it was handed out, a subtree returned with a
+result when its parent ended; and it runs each program again with the driver planning for 16, 64
+and 256 workers (the trees such clusters would make) and replays those on as many workers. That
+is the check of the model in docs/parallel.md (about 10 minutes at load 13-16).
 """
 
 from __future__ import annotations
