@@ -43,9 +43,10 @@ cpp: build/.deps-stamp
 	cmake --build build/cmake -j $(JOBS)
 
 # The LLVM-free core without the C front end (-DPORLAB_WITH_LLVM=OFF), and the tests of
-# program/'s interpreter (tests/cpp/program), which need no LLVM either.
+# program/'s interpreter (tests/cpp/program), which need no LLVM either. (CI runs it after
+# `make cpp`: Release with the same flags, so the core's objects come from ccache.)
 cpp-nollvm: build/.deps-stamp
-	$(LAUNCHER) cmake -S . -B build/nollvm -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	$(LAUNCHER) cmake -S . -B build/nollvm -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	    -DPORLAB_BUILD_TESTS=ON -DPORLAB_WERROR=ON -DPORLAB_WITH_LLVM=OFF > /dev/null
 	cmake --build build/nollvm -j $(JOBS)
 	ctest --test-dir build/nollvm --output-on-failure -j $(JOBS) -R '^CodeInterpreter\.'

@@ -233,6 +233,22 @@ def test_saturated_clocks_refute_children_before_verifysc() -> None:
     assert rf.stats["verifysc_calls"] < classic.stats["verifysc_calls"]
 
 
+def test_rvf_saturated_clocks_refute_value_children_before_verifysc() -> None:
+    """dq-wsq(2,2) under rvf: a child that needs a value is refuted by the saturated clocks
+    when every write of that value comes before another write of the location that comes
+    before the read (a read comes after what precedes all its good writes); the RVF classes
+    and outcomes stay those of the classic engine, where VerifySC decides every child."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "dq_wsq.c"),
+                         defines={"N": 2, "THIEVES": 2})
+    rvf = porlab.explore(prog, "rvf")
+    classic = porlab.explore(prog, "rvf", engine="classic")
+    assert (rvf.complete, rvf.blocked) == (classic.complete, classic.blocked)
+    assert rvf.outcomes == classic.outcomes
+    assert classic.stats["saturation_refutations"] == 0
+    assert rvf.stats["saturation_refutations"] > 0
+    assert rvf.stats["closure_rejections"] < classic.stats["closure_rejections"]
+
+
 # Two threads that each raise a flag and spin while the other's is up (a livelock, as written):
 # every execution where both spin is cut at max_execution_events, a total over all threads.
 LIVELOCK = """

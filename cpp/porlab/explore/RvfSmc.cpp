@@ -178,6 +178,9 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
         if (changed) {  // the new read's write part came or went (see redo): VerifySC again
             rvf::Instance in = instance(xlen);
             if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return false;
+            // (this witness is replayed from the reset state: the node's trace is another
+            // one, no record below is a prefix of it; leaveChild shows them again)
+            snapBase_ = prefixSnaps_.size();
             saveTrace(sv, ws_.witness());
             if (!replay(ws_.witness())) return false;
         }
@@ -394,17 +397,19 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
                // NOLINTNEXTLINE(bugprone-assignment-in-if-condition): the branch uses ins
                (ins = insertionPoint(r.t, ridx, rs)) >= 0) {
         ++inserted_;  // the node's trace with r inserted is a witness (insertionPoint)
+    } else if (ro_.fastPaths && !live && saturationRefutes(f, r.t, ridx, good, rs)) {
+        // No witness: the node's saturated order refutes the child. (Asked before
+        // postponedWitness, which is linear in the trace and finds no witness where there is
+        // none: the same children are refuted, for less.)
+        ++satRefuted_;
+        if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
+            throw std::logic_error(
+                "rf/rvf: internal error: the saturated order refuted a child "
+                "that has a witness");
     } else if (ro_.fastPaths && ro_.vsc.guidance && !live && killable_.empty() &&
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
-    } else if (ro_.fastPaths && ro_.perWrite && !live && good.size() == 1 &&
-               saturationRefutes(f, r.t, ridx, good.front(), rs)) {
-        ++satRefuted_;  // no witness: the node's saturated order refutes the child
-        if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
-            throw std::logic_error(
-                "rf: internal error: the saturated order refuted a child "
-                "that has a witness");
     } else {
         auxBuf_.clear();
         for (const Performed& p : order_) auxBuf_.push_back(p.t);

@@ -41,10 +41,10 @@
 //    a child's witness is sought in its parent's trace: the new read inserted just before the
 //    write that ends its source's segment, or moved before the causal future of the writes
 //    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
-//    read that writes nothing needs no replay either (performedAt). For reads-from SMC, a
-//    child that the saturated clocks refute (kept per step along the exploration: program
-//    order, reads-from and the coherence edges each new step forces; RvfSmcSaturate.cpp)
-//    costs no call either. `classic` runs the search every time (ablation).
+//    read that writes nothing needs no replay either (performedAt). A child that the
+//    saturated clocks refute (kept per step along the exploration: program order, what
+//    precedes all of a read's good writes, and the coherence edges each new step forces;
+//    RvfSmcSaturate.cpp) costs no call either. `classic` runs the search every time (ablation).
 //
 // The recursion runs on an explicit stack of frames (RvfSmc::explore, Frame): a path is as deep as
 // an execution is long, and the explorer needs no big stack (ExplorerInfo::bigStack is false).
@@ -384,10 +384,12 @@ class RvfSmc {
     // A node that keeps its program state (its frame's snapshot, for its later children) records
     // it with its trace's length. A child's witness that starts with the trace of such a node is
     // replayed from its snapshot rather than from the reset state. A record holds for the node's
-    // subtree while the current trace extends the node's: a child entered with a replay starts
-    // another trace (snapBase_ hides the records below), a read inserted in place at q shifts the
-    // positions after q (records past q are off for that child's subtree). Records of frames
-    // that are gone (frame index >= depth_) are dropped when met.
+    // subtree while the current trace extends the node's: a child entered with a replay of a
+    // witness that shares c events with its parent's trace keeps the records up to c (those
+    // past c are off for its subtree; a second replay from scratch, see enterNode, hides all:
+    // snapBase_), a read inserted in place at q shifts the positions after q (records past q
+    // are off for that child's subtree). Records of frames that are gone (frame index >=
+    // depth_) are dropped when met.
     struct PrefixSnap {
         std::size_t pos = 0;               // the trace's length when the snapshot was taken
         std::size_t frame = 0;             // frames_[frame].snap
@@ -671,23 +673,28 @@ class RvfSmc {
 
     // ---- saturated clocks (RvfSmcSaturate.cpp, which says why they are sound) ----------------
     //
-    // Reads-from SMC, engine=saturate: per step, like the causal clocks, an order that every
-    // witness of the node's children linearises (program order, spawn/join, reads-from, and the
-    // coherence edges that point to the step); a child whose source it hides is refuted without
-    // VerifySC.
+    // engine=saturate: per step, like the causal clocks, an order that every witness of the
+    // node's children linearises (program order, spawn/join, what precedes all of a read's good
+    // writes, and the coherence edges that point to the step); a child whose good writes it all
+    // hides is refuted without VerifySC.
     [[nodiscard]] const std::int32_t* satClock(ThreadId t, std::int32_t i) const {
         const auto T = static_cast<std::size_t>(T_);
         return &satClk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
     }
-    // (registerStep, reads-from SMC with engine=saturate)
+    // (registerStep with engine=saturate)
     void registerSat(ThreadId t, std::int32_t i, const Step& s);
-    // Joins into clock c the clocks of the reads of x whose source is before c (not `self`),
-    // until none is left: the reads that a write with clock c must come after.
+    // Joins into clock c the clocks of the reads of x whose good writes (source) are all before
+    // c (not `self`), until none is left: the reads that a write with clock c must come after.
     void satJoinEarlierReads(LocId x, WriteRef self, std::int32_t* c) const;
+    template <class Before>
+    [[nodiscard]] bool allGoodBefore(ThreadId u, std::int32_t i, WriteRef self,
+                                     Before before) const;
+    // Joins into clock c the meet of the saturated clocks of `good` (none if one is initial).
+    void joinGoodMeet(const std::vector<WriteRef>& good, std::int32_t* c);
     // Does the order refute the child of frame f where thread t's step ridx (rs, pushed, not
-    // yet registered) reads w?
-    [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx, WriteRef w,
-                                         const Step& rs);
+    // yet registered) reads one of `good`?
+    [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
+                                         const std::vector<WriteRef>& good, const Step& rs);
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
@@ -749,7 +756,8 @@ class RvfSmc {
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
-    std::vector<std::int32_t> satBuf_;  // saturationRefutes: the new read's clock
+    std::vector<std::int32_t> satBuf_;   // saturationRefutes: the new read's clock
+    std::vector<std::int32_t> satMeet_;  // joinGoodMeet's scratch
     std::uint64_t satRefuted_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed

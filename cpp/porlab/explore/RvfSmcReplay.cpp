@@ -23,30 +23,29 @@ void RvfSmc::enterChild(std::size_t parent, bool here, bool inPlace, std::size_t
     cs.base = snapBase_;
     cs.off.clear();
     replayFrom_ = nullptr;
-    if (inPlace) {
-        // Positions after q move by one: the records past q are not prefixes any more. (The
-        // valid records are prefixes of one another, in the order pushed.)
+    // The valid records are prefixes of one another, in the order pushed: those past position
+    // p are the last ones.
+    auto offPast = [&](std::size_t p) {
         for (std::size_t k = prefixSnaps_.size(); k-- > snapBase_;) {
             PrefixSnap& ps = prefixSnaps_[k];
             if (!ps.valid) continue;
-            if (ps.pos <= q) break;
+            if (ps.pos <= p) return &ps;
             ps.valid = false;
             cs.off.push_back(k);
         }
+        return static_cast<PrefixSnap*>(nullptr);
+    };
+    if (inPlace) {
+        offPast(q);  // positions after q move by one: the records past q are not prefixes
         return;
     }
     if (here) return;  // the trace goes on: every record holds
-    // The witness shares its first c events with the current trace (the parent's).
+    // The witness shares its first c events with the current trace (the parent's): the child's
+    // trace begins with the records up to c (the replay starts from the deepest), not with
+    // those past c. (Hiding them all cost the child's subtree its replays from a snapshot.)
     std::size_t c = 0;
     while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
-    for (std::size_t k = prefixSnaps_.size(); k-- > snapBase_;) {
-        const PrefixSnap& ps = prefixSnaps_[k];
-        if (ps.valid && ps.pos <= c) {
-            if (ps.pos > 0) replayFrom_ = &ps;
-            break;
-        }
-    }
-    snapBase_ = prefixSnaps_.size();  // the child's trace is another one
+    if (const PrefixSnap* ps = offPast(c); ps && ps->pos > 0) replayFrom_ = ps;
 }
 
 void RvfSmc::leaveChild(std::size_t parent) {

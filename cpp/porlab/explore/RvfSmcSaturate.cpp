@@ -1,24 +1,41 @@
 // SPDX-License-Identifier: MIT
-// Reads-from SMC: children refuted by saturated clocks, without VerifySC.
+// Reads-from SMC and RVF-SMC: children refuted by saturated clocks, without VerifySC.
 //
-// A child adds one read r with one source w to its node's events X. Every
-// witness of the child, restricted to X, is a witness of X, so it linearises every order
-// that all witnesses of X do. The saturated clocks are such an order, kept per step like
-// the causal clocks (computed when a step is registered, dropped with it: the exploration's
-// push and pop): program order, spawn and join, reads-from, and the coherence edges that
-// point to the new step, which are the ones that can be known then: a write e of location
-// x comes after every read of x whose source comes before e (that read would otherwise read
-// e or a later write). (Edges that point back to an earlier step, such as a write before r
-// coming before r's source, are left out: the order is weaker than VerifySC's closure, so
-// what it refutes the closure refutes too.) A child is refuted without VerifySC when a write
-// of r's location comes after w and before r in that order (with r's own clock: its
-// predecessor, w and, for a read-modify-write, the reads its write must come after).
-// checkRefutations asserts that VerifySC finds no witness either. A worker that explores a
-// subtree rebuilds them by registering the subtree root's steps, as it does the causal
-// clocks.
+// A child adds one read r with its good writes G (one write, the source, for reads-from SMC;
+// the visible writes of one value for RVF) to its node's events X. Every witness of the child,
+// restricted to X, is a witness of X, so it linearises every order that all witnesses of X
+// do. The saturated clocks are such an order, kept per step like the causal clocks (computed
+// when a step is registered, dropped with it: the exploration's push and pop): program order,
+// spawn and join, what comes before all of a read's good writes (its reads-from edge for
+// reads-from SMC: a read reads one of them), and the coherence edges that point to the new
+// step, which are the ones that can be known then: a write e of location x comes after every
+// read of x whose good writes all come before e (that read would otherwise read e or a later
+// write, none of them good). (Edges that point back to an earlier step, such as a write before
+// r coming before r's source, are left out: the order is weaker than VerifySC's closure, so
+// what it refutes the closure refutes too.) A child is refuted without VerifySC when for every
+// good write w a write of r's location comes after w and before r in that order (with r's own
+// clock: its predecessor, the meet of G's clocks and, for a read-modify-write, the reads its
+// write must come after): r can read none of them. checkRefutations asserts that VerifySC
+// finds no witness either. A worker that explores a subtree rebuilds the clocks by
+// registering the subtree root's steps, as it does the causal clocks.
 #include "porlab/explore/RvfSmc.hpp"
 
+#include <limits>
+
 namespace porlab::rvfsmc {
+
+// Do all the good writes of read (u, i) (its source, for reads-from SMC) come before, by
+// `before`, and differ from `self`? (A read with no good writes recorded: no.)
+template <class Before>
+bool RvfSmc::allGoodBefore(ThreadId u, std::int32_t i, WriteRef self, Before before) const {
+    if (ro_.perWrite) {
+        const WriteRef src = src_[static_cast<std::size_t>(u)][static_cast<std::size_t>(i)];
+        return src != self && before(src);
+    }
+    const Step& s = step(u, i);
+    if (s.good.empty()) return false;
+    return std::ranges::all_of(s.good, [&](WriteRef w) { return w != self && before(w); });
+}
 
 void RvfSmc::satJoinEarlierReads(LocId x, WriteRef self, std::int32_t* c) const {
     const auto T = static_cast<std::size_t>(T_);
@@ -34,14 +51,26 @@ void RvfSmc::satJoinEarlierReads(LocId x, WriteRef self, std::int32_t* c) const 
             for (auto k = rl.size(); k-- > 0;) {
                 const std::int32_t i = rl[k];
                 if (c[u] > i) break;
-                const WriteRef src = src_[u][static_cast<std::size_t>(i)];
-                if (src == self || !before(src)) continue;
+                if (!allGoodBefore(static_cast<ThreadId>(u), i, self, before)) continue;
                 const std::int32_t* o = satClock(static_cast<ThreadId>(u), i);
                 for (std::size_t v = 0; v < T; ++v) c[v] = std::max(c[v], o[v]);
                 grew = true;
             }
         }
     }
+}
+
+void RvfSmc::joinGoodMeet(const std::vector<WriteRef>& good, std::int32_t* c) {
+    if (good.empty()) return;
+    const auto T = static_cast<std::size_t>(T_);
+    std::vector<std::int32_t>& m = satMeet_;
+    m.assign(T, std::numeric_limits<std::int32_t>::max());
+    for (const WriteRef& w : good) {
+        if (w.t == kInitThread) return;  // (the initial write comes before everything)
+        const std::int32_t* wc = satClock(w.t, w.i);
+        for (std::size_t u = 0; u < T; ++u) m[u] = std::min(m[u], wc[u]);
+    }
+    for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], m[u]);
 }
 
 void RvfSmc::registerSat(ThreadId t, std::int32_t i, const Step& s) {
@@ -65,21 +94,27 @@ void RvfSmc::registerSat(ThreadId t, std::int32_t i, const Step& s) {
         else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0)
             join(satClock(sp.t, sp.i));
     }
-    if (s.reads && !isLiveness(s))
-        if (const WriteRef w = src_[tu][static_cast<std::size_t>(i)]; w.t != kInitThread)
-            join(satClock(w.t, w.i));
+    if (s.reads && !isLiveness(s)) {
+        if (ro_.perWrite) {
+            if (const WriteRef w = src_[tu][static_cast<std::size_t>(i)]; w.t != kInitThread)
+                join(satClock(w.t, w.i));
+        } else {
+            joinGoodMeet(s.good, c);
+        }
+    }
     c[tu] = i + 1;
     if (s.writes) satJoinEarlierReads(s.ev.loc, {t, i}, c);
 }
 
-bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx, WriteRef w,
-                               const Step& rs) {
+bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
+                               const std::vector<WriteRef>& good, const Step& rs) {
     const LocId x = rs.ev.loc;
     if (x < 0 || !locLists_[static_cast<std::size_t>(x)]) return false;  // no write of x yet
     const auto T = static_cast<std::size_t>(T_);
     const std::vector<std::int32_t>& sl = f.sl;
-    // r's clock: its program-order predecessor (or spawn), its source and, when r overwrites x
-    // (a read-modify-write), every read of x whose source comes before r.
+    // r's clock: its program-order predecessor (or spawn), what precedes all its good writes
+    // and, when r overwrites x (a read-modify-write), every read of x whose good writes all
+    // come before r.
     std::vector<std::int32_t>& C = satBuf_;
     C.assign(T, 0);
     auto join = [&](const std::int32_t* o) {
@@ -89,23 +124,27 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx, Wr
         join(satClock(t, ridx - 1));
     else if (const SpawnPoint sp = spawnOf_[static_cast<std::size_t>(t)]; sp.t >= 0)
         join(satClock(sp.t, sp.i));
-    if (w.t != kInitThread) join(satClock(w.t, w.i));
+    if (good.empty()) return false;
+    joinGoodMeet(good, C.data());
     C[static_cast<std::size_t>(t)] = ridx + 1;
     if (rs.writes) satJoinEarlierReads(x, {t, ridx}, C.data());
     // A write b of x other than w with w before b and b before r hides w from r. Per thread,
     // the latest write before r is the likeliest to come after w (clocks grow along a thread);
-    // if it is w itself, the earlier ones come before w.
+    // if it is w itself, the earlier ones come before w. Refuted: every good write hidden.
     const LocLists& ll = *locLists_[static_cast<std::size_t>(x)];
-    for (std::size_t u = 0; u < T; ++u) {
-        const auto& wl = ll.writes[u];
-        const auto end = std::lower_bound(wl.begin(), wl.end(), std::min(C[u], sl[u]));
-        if (end == wl.begin()) continue;
-        const WriteRef b{static_cast<std::int32_t>(u), *(end - 1)};
-        if (b == w) continue;
-        if (w.t == kInitThread || satClock(b.t, b.i)[static_cast<std::size_t>(w.t)] > w.i)
-            return true;
-    }
-    return false;
+    auto hidden = [&](WriteRef w) {
+        for (std::size_t u = 0; u < T; ++u) {
+            const auto& wl = ll.writes[u];
+            const auto end = std::lower_bound(wl.begin(), wl.end(), std::min(C[u], sl[u]));
+            if (end == wl.begin()) continue;
+            const WriteRef b{static_cast<std::int32_t>(u), *(end - 1)};
+            if (b == w) continue;
+            if (w.t == kInitThread || satClock(b.t, b.i)[static_cast<std::size_t>(w.t)] > w.i)
+                return true;
+        }
+        return false;
+    };
+    return std::ranges::all_of(good, hidden);
 }
 
 }  // namespace porlab::rvfsmc

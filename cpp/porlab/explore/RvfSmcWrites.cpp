@@ -68,7 +68,7 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     }
     c[tu] = i + 1;
     if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
-    if (ro_.perWrite && ro_.fastPaths) registerSat(t, i, s);
+    if (ro_.fastPaths) registerSat(t, i, s);
     reg_[tu] = i + 1;
 }
 

@@ -7,6 +7,11 @@
 
 namespace porlab::graph {
 
+void ExecutionGraph::growLocs(std::size_t n) {
+    if (n > co.size()) co.resize(n);
+    if (n > initial.size()) initial.resize(n, 0);
+}
+
 Event withReadValue(const Node& n, Value v) {
     Event e = n.ev;
     e.rval = v;

@@ -126,13 +126,14 @@ class ExecutionGraph {
                    ? initial[static_cast<std::size_t>(loc)]
                    : 0;
     }
-    // Locations discovered at run time (C programs) start at 0.
+    // Locations discovered at run time (C programs) start at 0. (Called at every read and write:
+    // the check inline, the growth out of line.)
     void ensureLoc(LocId loc) {
-        if (static_cast<std::size_t>(loc) >= co.size())
-            co.resize(static_cast<std::size_t>(loc) + 1);
-        if (static_cast<std::size_t>(loc) >= initial.size())
-            initial.resize(static_cast<std::size_t>(loc) + 1, 0);
+        const auto n = static_cast<std::size_t>(loc) + 1;
+        if (n > co.size() || n > initial.size()) [[unlikely]]
+            growLocs(n);
     }
+    void growLocs(std::size_t n);
     // Position of write w in co[loc] (-1: init or absent).
     [[nodiscard]] int coIndex(Ref w, LocId loc) const;
     // The co-predecessor of a position (init when p == 0).

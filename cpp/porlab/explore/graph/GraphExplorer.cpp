@@ -36,6 +36,8 @@ GraphExplorer::GraphExplorer(const Program& p, const ExploreOptions& o, ExploreR
     // The consistency searches can run long between two events: they ask the budgets too.
     co_.interrupt = [this] { return rep_.stop(); };
     sc_.interrupt = [this] { return rep_.stop(); };
+    driver_.setUndo(
+        [](void* self, std::uint32_t n) { static_cast<GraphExplorer*>(self)->undoPlain(n); }, this);
     root_.init(exec_->maxThreads(), p.info()->initialValues);
 }
 
@@ -75,7 +77,9 @@ void GraphExplorer::explore() {
     } else {
         ensureDepth(0);
         wit_.reset();
+        undo_.clear();  // (a run ended by an exception left its own)
         driver_.run(visit(root_, 0));
+        assert(undo_.empty());
     }
 }
 
@@ -92,7 +96,9 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     taskDepth_ = 1;
     wit_.reset();
     wit_.assign(0, order);
+    undo_.clear();
     if (replay(g, wit_.at(1))) driver_.run(visit(g, 1));
+    assert(undo_.empty());
 }
 
 void GraphExplorer::finish() {
@@ -256,6 +262,10 @@ Step GraphExplorer::visitChecked(ExecutionGraph& g, Ref a, std::size_t depth) {
     std::vector<Node> removed;
     zne_.check(g, a, removed);
     if (removed.empty()) return visit(g, depth + 1);
+    return visitLifted(g, depth, std::move(removed));
+}
+
+Step GraphExplorer::visitLifted(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed) {
     // The unblocked threads replay up to their decrement, which they now perform.
     freshOrder_.clear();
     for (const Ref r : wit_.at(depth + 1))
@@ -274,40 +284,114 @@ Step GraphExplorer::visitRestoring(ExecutionGraph& g, std::size_t depth,
 }
 
 Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
-    if (rep_.stop()) return {};
-    ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
-    // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
-    // the subtree this worker was just handed.)
-    if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth)))
-        return {};
-    witness_ = wit_.at(depth);
-    const ThreadId t = nextThread(g);
-    if (t < 0) {
-        report(g, depth);
-        return {};
+    // An event with a single child whose only work after it is to remove itself (a read with
+    // one source, a lock or await that can only stay blocked, a spawn or join) is added here, in
+    // a loop, and the exploration goes on at the next depth without a step: the chain of them
+    // ends where the exploration ends or an event branches (a step). Their removals wait in
+    // undo_ and are done when that step ends (Step::deferUndo), or here if there is none.
+    std::uint32_t added = 0;
+    Step next;
+    for (;; ++depth) {
+        if (rep_.stop()) break;
+        ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
+        // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
+        // the subtree this worker was just handed.)
+        if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth)))
+            break;
+        witness_ = wit_.at(depth);
+        const ThreadId t = nextThread(g);
+        if (t < 0) {
+            report(g, depth);
+            break;
+        }
+        const Event p = exec_->pending(t);
+        if (p.kind == EventKind::FetchAdd && p.zne) {
+            if (auto blocked = zne_.add(g, t, p, depth)) {
+                next = std::move(*blocked);
+                break;
+            }
+        }
+        if (mutex_ && mutex_->handles(p)) {
+            next = mutex_->add(g, t, p, depth);
+            break;
+        }
+        if (wb_ && WbGraphs::handles(p)) {
+            next = wb_->add(g, t, p, depth);
+            break;
+        }
+        const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
+        Node n;
+        if (readsMemory(p.kind)) {
+            ensureLocation(g, p.loc, *info_);
+            const int m = static_cast<int>(g.co[static_cast<std::size_t>(p.loc)].size());
+            // A write co-before one that happens before a (porf) cannot be its source (fr cycle).
+            const int kmin = coFloor(g, a, p.loc);
+            if (p.kind == EventKind::Read && kmin == m - 1) {
+                // One source, the co-last write (reading it appends to the witness).
+                if (rep_.stop()) break;
+                n.rf = g.coAt(p.loc, kmin);
+                n.ev = exec_->step(t, g.valueOf(n.rf, p.loc))[0];
+                rep_.countEvent();
+            } else if (hasCondition(p.kind) && !anyAdmitted(g, p, kmin)) {
+                // No write admits it: it stays blocked for good (a placeholder, no source).
+                bool stop = false;
+                for (int k = m - 1; k >= kmin && !stop; --k) stop = rep_.stop();
+                if (stop) break;
+                n.ev = p;
+                n.placeholder = true;
+                n.stamp = n.wstamp = g.nextStamp++;
+                g.push(t, n);
+                undo_.push_back({&g, t});
+                ++added;
+                wit_.extend(depth, nullptr);
+                continue;
+            } else {
+                next = addRead(g, t, p, depth, kmin);
+                break;
+            }
+        } else if (writesMemory(p.kind)) {
+            next = addWrite(g, t, depth);
+            break;
+        } else {  // spawn or join: consistent appended at the end of the witness
+            n.ev = exec_->step(t)[0];
+            rep_.countEvent();
+        }
+        n.stamp = n.wstamp = g.nextStamp++;
+        g.push(t, n);
+        undo_.push_back({&g, t});
+        ++added;
+        wit_.extend(depth, &a);
+        // (visitChecked: if a's zne invalidations lift markers, the rest is a step.)
+        std::vector<Node> removed;
+        zne_.check(g, a, removed);
+        if (!removed.empty()) {
+            next = visitLifted(g, depth, std::move(removed));
+            break;
+        }
     }
-    const Event p = exec_->pending(t);
-    if (p.kind == EventKind::FetchAdd && p.zne)
-        if (auto blocked = zne_.add(g, t, p, depth)) return std::move(*blocked);
-    if (mutex_ && mutex_->handles(p)) return mutex_->add(g, t, p, depth);
-    if (wb_ && WbGraphs::handles(p)) return wb_->add(g, t, p, depth);
-    if (readsMemory(p.kind)) return addRead(g, t, p, depth);
-    if (writesMemory(p.kind)) return addWrite(g, t, depth);
-    return addSpawnOrJoin(g, t, depth);
+    if (added) {
+        if (next)
+            next.deferUndo(added);
+        else
+            undoPlain(added);
+    }
+    return next;
 }
 
-Step GraphExplorer::addSpawnOrJoin(ExecutionGraph& g, ThreadId t, std::size_t depth) {
-    // Consistent appended at the end of the witness.
-    auto ev = exec_->step(t);
-    rep_.countEvent();
-    const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
-    Node n;
-    n.ev = ev[0];
-    n.stamp = n.wstamp = g.nextStamp++;
-    g.push(t, n);
-    co_await proceed(g, a, true, depth);
-    g.pop(t);
-    --g.nextStamp;
+bool GraphExplorer::anyAdmitted(const ExecutionGraph& g, const Event& p, int kmin) const {
+    const int m = static_cast<int>(g.co[static_cast<std::size_t>(p.loc)].size());
+    for (int k = m - 1; k >= kmin; --k)
+        if (admits(p, g.valueOf(g.coAt(p.loc, k), p.loc))) return true;
+    return false;
+}
+
+void GraphExplorer::undoPlain(std::uint32_t n) {
+    for (; n > 0; --n) {
+        const auto [g, t] = undo_.back();
+        undo_.pop_back();
+        g->pop(t);
+        --g->nextStamp;
+    }
 }
 
 Step GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
@@ -337,14 +421,11 @@ Step GraphExplorer::addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     --g.nextStamp;
 }
 
-Step GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
+Step GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth, int kmin) {
     const LocId loc = p.loc;
-    ensureLocation(g, loc, *info_);
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto co = [&]() -> std::vector<Ref>& { return g.co[static_cast<std::size_t>(loc)]; };
     const int m = static_cast<int>(co().size());
-    // A write co-before one that happens before a (porf) cannot be its source (fr cycle).
-    const int kmin = coFloor(g, a, loc);
     // How many children: a snapshot to come back to is taken only if there are several (on a
     // long execution most reads have one; a snapshot per depth costs memory per depth).
     int children = hasCondition(p.kind) ? 1 : 0;  // the placeholder

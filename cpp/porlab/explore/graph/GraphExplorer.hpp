@@ -180,10 +180,15 @@ class GraphExplorer : private Engine {
 
     // The TruSt core, as steps (Step.hpp: each call one level of the recursion, run from
     // driver_'s loop, not on the native stack).
+    // visit adds the events that need no step itself (see there); the others are steps.
     Step visit(ExecutionGraph& g, std::size_t depth);
-    Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
+    // kmin: coFloor of the read (its sources are co[kmin..], kmin = -1: the initial value too).
+    Step addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth, int kmin);
     Step addWrite(ExecutionGraph& g, ThreadId t, std::size_t depth);
-    Step addSpawnOrJoin(ExecutionGraph& g, ThreadId t, std::size_t depth);
+    // Does a write from co[kmin..] of p's location admit the lock or await p?
+    [[nodiscard]] bool anyAdmitted(const ExecutionGraph& g, const Event& p, int kmin) const;
+    // Undoes the last n events visit added without a step (undo_).
+    void undoPlain(std::uint32_t n);
     // The revisits of the reads of g by write a (TruSt's backward revisits): revisits finds the
     // first with nextRevisit (a plain call: most writes revisit nothing) and only then starts
     // revisitsFrom, the step that explores it and the others.
@@ -200,7 +205,9 @@ class GraphExplorer : private Engine {
     // Visit g after node a was added and the program replayed up to it, with a's zne
     // invalidations applied for the duration of the visit.
     Step visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
-    // The visit after zne markers were lifted (`removed`), which it puts back at the end.
+    // The visit after a's zne invalidations lifted the markers `removed` (visitChecked's second
+    // half), and the visit that then puts them back at the end.
+    Step visitLifted(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed);
     Step visitRestoring(ExecutionGraph& g, std::size_t depth, std::vector<Node> removed);
     // TruSt's maximality of node e for the revisit by node a (porf: porf(a) as per-thread counts).
     bool maximallyAdded(const ExecutionGraph& g, Ref e, Ref a,
@@ -237,6 +244,12 @@ class GraphExplorer : private Engine {
     WitnessStack wit_;
     FrameArena arena_;  // (before driver_: outlives every step)
     StepDriver driver_;
+    // The events visit added without a step, on the current path: their graph and thread.
+    struct PlainAdded {
+        ExecutionGraph* g;
+        ThreadId t;
+    };
+    std::vector<PlainAdded> undo_;
     // Per-depth scratch (a deque: references stay valid as it grows). Nothing in it is sized by
     // the graph except while it is used: the exploration path is as deep as the execution is
     // long, so a depth must cost O(threads), not O(events).

@@ -21,11 +21,18 @@
 //    allocated there: see promise_type::operator new).
 //  * An exception in a step ends it and is rethrown in the step that awaits it (and so on up to
 //    StepDriver::run's caller), unwinding as the recursion did.
+//  * A level of the recursion whose only work after its child is a fixed undo (e.g. a read with
+//    one source: pop the node it added) need not be a step at all: it is done as a plain call
+//    (in a loop, so that a chain of them does not recurse on the native stack) that records its
+//    undo in an undo log, and the step the chain ends in carries the count (Step::deferUndo):
+//    the driver undoes them when that step ends, before its parent goes on -- where the
+//    recursion would have returned through those levels.
 #pragma once
 
 #include <cassert>
 #include <coroutine>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <utility>
@@ -77,6 +84,7 @@ class [[nodiscard]] Step {
         StepDriver* driver = nullptr;
         std::coroutine_handle<promise_type> parent;  // the step awaiting this one (none: root)
         std::exception_ptr error;
+        std::uint32_t undo = 0;  // entries of the driver's undo log to undo at the end
 
         Step get_return_object() { return Step(Handle::from_promise(*this)); }
         static std::suspend_always initial_suspend() noexcept { return {}; }
@@ -119,6 +127,12 @@ class [[nodiscard]] Step {
     Step& operator=(const Step&) = delete;
     ~Step() { reset(); }
 
+    // Is there a step to run (not a default-constructed Step)?
+    [[nodiscard]] explicit operator bool() const noexcept { return static_cast<bool>(h_); }
+    // When this (not yet started) step ends, undo the top n entries of the driver's undo log
+    // (StepDriver::setUndo): the plain levels that led to it, done after it as their undo.
+    void deferUndo(std::uint32_t n) noexcept { h_.promise().undo += n; }
+
     // Awaiting a step runs it (from the driver's loop) before the awaiting step goes on.
     [[nodiscard]] bool await_ready() const noexcept { return !h_; }
     inline void await_suspend(Handle parent) const;
@@ -148,6 +162,12 @@ class [[nodiscard]] Step {
 // top, a step that ends makes its parent the top (no container to push to and pop from).
 class StepDriver {
   public:
+    // What undoes the top n entries of the owner's undo log (Step::deferUndo).
+    using UndoFn = void (*)(void* owner, std::uint32_t n);
+    void setUndo(UndoFn fn, void* owner) noexcept {
+        undo_ = fn;
+        undoOwner_ = owner;
+    }
     // Runs s to its end (rethrows what it threw). Not reentrant.
     void run(Step s) {
         if (!s.h_) return;
@@ -161,6 +181,8 @@ class StepDriver {
   private:
     friend class Step;
     std::coroutine_handle<Step::promise_type> top_;
+    UndoFn undo_ = nullptr;
+    void* undoOwner_ = nullptr;
 };
 
 inline void Step::await_suspend(Handle parent) const {
@@ -173,6 +195,7 @@ inline void Step::await_suspend(Handle parent) const {
 inline void Step::promise_type::FinalAwaiter::await_suspend(
     std::coroutine_handle<promise_type> h) const noexcept {
     promise_type& p = h.promise();
+    if (p.undo) p.driver->undo_(p.driver->undoOwner_, p.undo);
     p.driver->top_ = p.parent;
 }
 
