@@ -16,17 +16,21 @@ part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a quiet
-2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair`` control);
-measured 4 min 44 s and 5 min 57 s at load averages 13-15 and 15-19 before the pair control, and 3
-min 34 s with ``--no-dask`` at load 11-15. Every program also runs on a LocalCluster of two
-single-threaded worker processes (porlab.distributed: subtrees in batches, adaptive pacing unless
-``--split`` / ``--batch`` fix it): wall time, the busiest worker's CPU time, the number of subtrees
-and of Dask tasks (batches), their size in bytes, the extra CPU per subtree (decoding replays) and
-the idle time per batch of the workers (scheduling and transport). ``--simulate`` replays the
-measured task tree (which task published which, and how long each ran) on W simulated workers (W =
-1, 2, 16, 64, 256) with the measured per-task latency: list scheduling, a task ready when its parent
-ended. That is the check of the model in docs/parallel.md.
+The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a
+quiet 2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair``
+control); measured 4 min 44 s and 5 min 57 s at load
+averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
+worker processes (``--workers N`` for more; porlab.distributed: running tasks hand out their
+shallowest subtrees while workers would be idle, the rest in batches; ``--split`` / ``--batch``
+fix the time bound and the batch size): wall time, the busiest worker's CPU time, the number of
+subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree and the idle time per
+Dask task of the workers (scheduling and transport). ``--simulate`` replays the measured task
+tree (which task published which and when, and how long each ran) on W simulated workers (W =
+1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a hand-out
+ready when its donor's CPU time reached the moment it was handed out, a subtree returned with a
+result when its parent ended; and it runs each program again with the driver planning for 16, 64
+and 256 workers (the trees such clusters would make) and replays those on as many workers. That
+is the check of the model in docs/parallel.md (about 10 minutes at load 13-16).
 """
 
 from __future__ import annotations
@@ -120,17 +124,20 @@ def run_pair(progs: list[Any], explorer: str) -> dict[str, Any]:
             "complete": [r.complete for r in out], "blocked": [r.blocked for r in out]}
 
 
-def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: float) -> float:
-    """Makespan of the task tree on `workers` workers: a task is ready when its parent ended,
-    takes its measured CPU time plus `latency`; free workers take ready tasks oldest first."""
+def simulate(tree: list[tuple[int, int, float, float, float]], workers: int,
+             latency: float) -> float:
+    """Makespan of the task tree on `workers` workers: a Dask task handed out by a running one
+    is ready `latency` after its parent's CPU time reached the hand-out's offset, one that came
+    back with its parent's result `latency` after the parent ended; each takes its measured CPU
+    time; free workers take ready tasks oldest first (list scheduling)."""
     import heapq
 
-    children: dict[int, list[int]] = {}
+    children: dict[int, list[tuple[int, float]]] = {}
     cost: dict[int, float] = {}
-    for tid, parent, _wall, cpu in tree:
-        children.setdefault(parent, []).append(tid)
-        cost[tid] = cpu + latency
-    ready: list[tuple[float, int]] = [(0.0, t) for t in children.get(-1, [])]
+    for tid, parent, _wall, cpu, offset in tree:
+        children.setdefault(parent, []).append((tid, offset))
+        cost[tid] = cpu
+    ready: list[tuple[float, int]] = [(0.0, t) for t, _ in children.get(-1, [])]
     heapq.heapify(ready)
     free = [0.0] * workers
     heapq.heapify(free)
@@ -142,26 +149,42 @@ def simulate(tree: list[tuple[int, int, float, float]], workers: int, latency: f
         done = start + cost[tid]
         end = max(end, done)
         heapq.heappush(free, done)
-        for c in children.get(tid, []):
-            heapq.heappush(ready, (done, c))
+        for c, offset in children.get(tid, []):
+            at_c = done if offset < 0 else start + min(offset, cost[tid])
+            heapq.heappush(ready, (at_c + latency, c))
     return end
 
 
 def run_dask(client: Any, prog: Any, explorer: str, split: float | None,
-             batch: int) -> dict[str, Any]:
+             batch: int, plan: int | None = None) -> dict[str, Any]:
     from porlab import distributed
 
     distributed.load_on_workers(client, prog)  # (not timed: once per program and worker)
     t0 = time.perf_counter()
-    r = distributed.explore_on(client, prog, explorer, split_after=split, batch=batch)
+    r = distributed.explore_on(client, prog, explorer, split_after=split, batch=batch,
+                               workers=plan)
     wall = time.perf_counter() - t0
     return {"wall": wall, "complete": r.complete, "blocked": r.blocked, "errors": r.errors,
             "stats": dict(r.stats), "tree": r.task_tree}
 
 
+def tree_depth(tree: list[tuple[int, int, float, float, float]]) -> tuple[int, float]:
+    """The depth of the task tree (Dask tasks) and the CPU time along its deepest chain."""
+    parent = {t: p for t, p, _, _, _ in tree}
+    cpu = {t: c for t, _, _, c, _ in tree}
+    best = (0, 0.0)
+    for t in parent:
+        d, c, x = 0, 0.0, t
+        while x >= 0 and x in parent:
+            d, c, x = d + 1, c + cpu[x], parent[x]
+        best = max(best, (d, c))
+    return best
+
+
 def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops: str,
             explorer: str, client: Any = None, split: float | None = None,
-            batch: int = 256, pair: bool = True) -> dict[str, Any]:
+            batch: int = 256, pair: bool = True,
+            simulate_at: tuple[int, ...] = ()) -> dict[str, Any]:
     def load() -> Any:
         return porlab.load_c(str(path), defines=defines, unroll=unroll or None, loops=loops,
                              max_threads=_max_threads(defines))
@@ -185,9 +208,10 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         ds = d["stats"]
         n = int(ds["distributed_tasks"])
         nb = int(ds["distributed_batches"])
-        busy = sum(cpu for _, _, _, cpu in d["tree"])
-        idle = 2 * d["wall"] - sum(w for _, _, w, _ in d["tree"])
-        row = {
+        busy = ds["distributed_worker_cpu_sum_s"]  # (worker processes: Dask's threads too)
+        workers = len(client.scheduler_info()["workers"])
+        idle = workers * d["wall"] - sum(w for _, _, w, _, _ in d["tree"])
+        row |= {
             "dask_same_totals": all(one[k] == d[k] for k in ("complete", "blocked", "errors")),
             "dask_wall": d["wall"], "dask_speedup": one["wall"] / d["wall"], "dask_tasks": n,
             "dask_batches": nb,
@@ -197,8 +221,23 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
             # (the simulation's latency is per node of its tree: per batch)
             "dask_latency_ms_per_task": 1e3 * max(idle, 0.0) / nb,
             "dask_cpu_bound_speedup": one["cpu"] / ds["distributed_worker_cpu_max_s"],
+            "dask_handouts": int(ds["distributed_handouts"]),
+            "dask_depth": tree_depth(d["tree"]),
             "tree": d["tree"],
         }
+        # The task trees a cluster of W workers would make: the driver plans for W (demand for
+        # 2W Dask tasks in flight) on this cluster; replayed on W simulated workers.
+        lat = row["dask_latency_ms_per_task"] / 1e3
+        for w in simulate_at:
+            t = run_dask(client, prog, explorer, split, batch, plan=w)
+            assert all(one[k] == t[k] for k in ("complete", "blocked", "errors")), label
+            row[f"plan{w}"] = {
+                "batches": int(t["stats"]["distributed_batches"]),
+                "handouts": int(t["stats"]["distributed_handouts"]),
+                "depth": tree_depth(t["tree"]),
+                "speedup": one["cpu"] / simulate(t["tree"], w, lat),
+                "speedup_no_latency": one["cpu"] / simulate(t["tree"], w, 0.0),
+                "tree": t["tree"]}
     return row | {
         "program": label, "explorer": explorer, "traces": one["complete"] + one["blocked"]
         + one["errors"], "same_totals": same,
@@ -234,14 +273,18 @@ def main() -> None:
     ap.add_argument("--no-pair", action="store_true",
                     help="without the control run (two independent jobs=1 runs at once)")
     ap.add_argument("--simulate", action="store_true",
-                    help="replay the Dask task trees on 1-256 simulated workers")
+                    help="replay the Dask task tree on 1-256 simulated workers, and the trees "
+                    "the driver makes when it plans for 16, 64 and 256 workers on those")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="single-threaded worker processes of the LocalCluster (default 2; "
+                    "more than the cores: the shape of a larger cluster's run, not its speed)")
     args = ap.parse_args()
     began = time.perf_counter()
     client = None
     if not args.no_dask and not args.rf:
         from dask.distributed import Client, LocalCluster
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=50)
         client = Client(cluster)
     rows = []
@@ -266,7 +309,8 @@ def main() -> None:
         if args.k and args.k not in p[0]:
             continue
         row = measure(*p, client=client, split=args.split, batch=args.batch,
-                      pair=not args.no_pair)
+                      pair=not args.no_pair,
+                      simulate_at=(16, 64, 256) if args.simulate and client else ())
         row["load"] = os.getloadavg()[0]
         rows.append(row)
         line = (f"{row['program']:<18} {row['explorer']:<8} {row['traces']:>7} "
@@ -289,12 +333,21 @@ def main() -> None:
         if client is not None and args.simulate:
             # Speed-up over one job's CPU time; with the measured latency, and without.
             lat = row["dask_latency_ms_per_task"] / 1e3
+            print(f"  this run's tree: depth {row['dask_depth'][0]}, "
+                  f"{row['dask_depth'][1]:.2f} s CPU on its deepest chain, "
+                  f"{row['dask_handouts']} hand-outs", flush=True)
             for key, la in (("simulated_speedup", lat), ("simulated_speedup_no_latency", 0)):
                 sims = {w: row["cpu1"] / simulate(row["tree"], w, la)
                         for w in (1, 2, 16, 64, 256)}
                 row[key] = sims
                 print(f"  {key}: " + "  ".join(f"W={w} x{v:.1f}" for w, v in sims.items()),
                       flush=True)
+            for w in (16, 64, 256):
+                pw = row[f"plan{w}"]
+                print(f"  planned for W={w}: {pw['batches']} Dask tasks, {pw['handouts']} "
+                      f"hand-outs, depth {pw['depth'][0]} ({pw['depth'][1]:.2f} s CPU on the "
+                      f"deepest chain); replayed on W={w}: x{pw['speedup']:.1f} "
+                      f"(x{pw['speedup_no_latency']:.1f} without latency)", flush=True)
     print(f"load average after: {os.getloadavg()}; {time.perf_counter() - began:.0f} s in all")
     if client is not None:
         client.close()

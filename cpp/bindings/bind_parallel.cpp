@@ -180,12 +180,30 @@ void bindParallel(py::module_& m) {
             return d;
         },
         py::arg("task"), "The header of a task: program_id, explorer, root.");
+    py::class_<graph::TaskChannel>(
+        m, "TaskChannel",
+        "Hand-outs on demand of a running run_task (another thread calls want and drain).")
+        .def(py::init<>())
+        .def("want", &graph::TaskChannel::want, py::arg("n"), py::arg("sticky") = false,
+             "Hand over the n shallowest pending subtrees of the running task, which goes on with "
+             "the rest (0: none). sticky (tests): split every subtree the task starts at once.")
+        .def(
+            "drain",
+            [](graph::TaskChannel& c) {
+                py::list out;
+                for (auto& [seq, cpu, task] : c.drain())
+                    out.append(py::make_tuple(seq, cpu, py::bytes(task)));
+                return out;
+            },
+            "The hand-outs since the last drain: (seq = index in run_task's tasks, the task "
+            "thread's CPU seconds then, the task).");
     m.def(
         "run_task",
         [](const Program& program, const std::string& explorer, const py::object& task,
            std::uint64_t programId, double splitAfter, std::uint64_t maxTraces, double maxSeconds,
            std::uint64_t maxEvents, std::uint64_t maxMemory, bool stopOnError, bool collectOutcomes,
-           std::map<std::string, std::string> params, bool checkRaces, bool checkLiveness) {
+           std::map<std::string, std::string> params, bool checkRaces, bool checkLiveness,
+           graph::TaskChannel* channel) {
             if (program.inputChoices())
                 throw InputError("distributed runs do not support programs with a nondet domain");
             graph::TaskRun run;
@@ -201,6 +219,7 @@ void bindParallel(py::module_& m) {
             run.programId = programId;
             run.explorer = explorer;
             run.splitAfterSeconds = splitAfter;
+            run.channel = channel;
             ExploreOptions o;
             o.taskRun = &run;
             o.checkRaces = checkRaces;
@@ -223,6 +242,7 @@ void bindParallel(py::module_& m) {
                 });
             r.stats["task_explored"] = static_cast<double>(run.explored);
             r.stats["task_first_error"] = static_cast<double>(run.firstErrorTask);
+            r.stats["task_thread_cpu_s"] = run.threadCpuSeconds;
             py::list out;
             for (const auto& t : run.output) out.append(py::bytes(t));
             return py::make_tuple(std::move(r), out, run.failures);
@@ -232,12 +252,14 @@ void bindParallel(py::module_& m) {
         py::arg("max_events") = 0, py::arg("max_memory") = 0, py::arg("stop_on_error") = false,
         py::arg("collect_outcomes") = true,
         py::arg("params") = std::map<std::string, std::string>{}, py::arg("check_races") = true,
-        py::arg("check_liveness") = false,
+        py::arg("check_liveness") = false, py::arg("channel") = nullptr,
         "Explore one task (root_task or a task another run_task split off) of a graph-engine "
         "explorer, or a list of them one after the other with one explorer (a batch: stats "
         "task_explored, task_first_error = index of the first task that met an error or -1). "
         "After split_after seconds (0: never; < 0: at once) every subtree not yet started is "
         "returned as a task instead of explored (the batch's tasks not started as they are). "
+        "channel (a TaskChannel): subtrees handed over on demand while the task runs (also in "
+        "the tasks returned, at their seq). "
         "Returns (result, tasks, failing-prefix hashes): the driver counts each failing prefix "
         "once over all tasks.");
 }

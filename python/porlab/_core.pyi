@@ -541,10 +541,20 @@ def root_task(program_id: _Int, explorer: str) -> bytes:
 def task_header(task: bytes) -> dict[str, Any]:
     """The header of a task: program_id, explorer, root."""
 
+class TaskChannel:
+    """Hand-outs on demand of a running run_task (another thread calls want and drain)."""
+
+    def __init__(self) -> None: ...
+    def want(self, n: _Int) -> None:
+        """Hand over the next n shallow subtrees the running task reaches (0: none)."""
+    def drain(self) -> list[tuple[int, float, bytes]]:
+        """The hand-outs since the last drain: (seq = index in run_task's tasks, the task
+        thread's CPU seconds then, the task)."""
+
 def run_task(
     program: ProgramBase,
     explorer: str,
-    task: bytes,
+    task: bytes | Sequence[bytes],
     program_id: _Int,
     split_after: float = 0.0,
     max_traces: _Int = 0,
@@ -556,11 +566,13 @@ def run_task(
     params: Mapping[str, str] = ...,
     check_races: bool = True,
     check_liveness: bool = False,
+    channel: TaskChannel | None = None,
 ) -> tuple[Result, list[bytes], list[tuple[int, int]]]:
     """Explore one task (root_task or a task another run_task split off) of a graph-engine
     explorer. After split_after seconds (0: never; < 0: at once) every subtree not yet started
-    is returned as a task instead of explored. Returns (result, tasks, failing-prefix hashes):
-    the driver counts each failing prefix once over all tasks."""
+    is returned as a task instead of explored. channel: subtrees handed over on demand while the
+    task runs (also in the tasks returned, at their seq). Returns (result, tasks, failing-prefix
+    hashes): the driver counts each failing prefix once over all tasks."""
 
 def spec_bytes(spec: ProgramSpec) -> bytes:
     """A builder program's spec as bytes (spec_from_bytes reads them)."""

@@ -4,12 +4,21 @@
 The graph engine's explorers (``graph``, ``rf-graph``, ``lapor``) explore a tree of subtrees
 that are independent of each other; a subtree is a *task*: a graph prefix and its witness,
 serialised to a few hundred bytes (``cpp/porlab/explore/graph/TaskCodec.hpp``). The driver
-submits the root task; a worker explores a task for at most ``split_after`` seconds, then
-returns every subtree it has not started as new tasks (and what it found: counts, block reasons,
-error sites, the failing prefixes of its error traces). The driver submits those, merges the
-results, and shows progress. Dask does the scheduling, the transport and the retries: when a
-worker dies, the scheduler runs its task again elsewhere, and since a task's results are only
-merged once it returned, nothing is lost or counted twice.
+submits the root task. While workers would be idle, the driver says how many subtrees it wants
+(a Dask ``Variable``); a running task then splits off its *shallowest* pending subtrees (the
+largest), ships them at once (a Dask ``Queue``; the driver submits each as a task) and goes on
+with the rest, so that no worker explores a long chain of nested subtrees alone. A task also
+explores for at most ``split_after`` seconds, then returns every subtree it has not started (a
+bound on the work a dead worker loses and on the time between two merges). A task returns what
+it found (counts, block reasons, error sites, the failing prefixes of its error traces) and
+every subtree it handed over or left. The driver merges the results and shows progress.
+
+Dask does the scheduling, the transport and the retries: when a worker dies, the scheduler runs
+its task again elsewhere. A task's result is the complete record of its part of the tree, and is
+merged only once it returned: a subtree a task handed out while running is *provisional* until
+that run of the task returned (each run has its own id); the subtrees handed out by a run that
+died are cancelled and their results, and their descendants', dropped, so nothing is lost or
+counted twice.
 
 Workers load the program once per process (cached by its id): a C program is compiled again
 from its source text and flags (the id is a hash of both; the worker also checks that its
@@ -39,7 +48,9 @@ import contextlib
 import hashlib
 import os
 import pickle
+import threading
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -54,9 +65,9 @@ TASK_EXPLORERS = ("graph", "rf-graph", "lapor")
 DEFAULT_BATCH = 256
 #: Seconds a Dask task explores before it hands its remaining subtrees back as new tasks; batches
 #: are sized from the measured time per subtree to last about this long (see explore_on).
-DEFAULT_SPLIT_AFTER = 1.0
-#: Seconds the root task explores alone before it splits (the other workers wait for it).
-ROOT_SPLIT_AFTER = 0.1
+DEFAULT_SPLIT_AFTER = 2.0
+#: Seconds between two looks of a running task at what the driver wants (run_tasks).
+WANT_POLL = 0.1
 
 
 @dataclass(frozen=True)
@@ -196,22 +207,70 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
 
 
 def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: float,
-              options: dict[str, Any], hook: Callable[[bytes], None] | None = None
-              ) -> dict[str, Any]:
+              options: dict[str, Any], hook: Callable[[bytes], None] | None = None,
+              run: str = "", bid: int = -1, sticky_want: int = 0,
+              after_hand_out: Callable[[], None] | None = None) -> dict[str, Any]:
     """Explore a batch of tasks on this worker, one after the other, with one explorer (one Dask
     task: Dask's round trip, ~0.1-0.3 s on a loaded machine, is paid once per batch, and the
     explorer is made once per batch, not per subtree). What they found, merged, as plain data,
     and the tasks they split off. The batch as a whole explores for at most ``split_after``
     seconds (< 0: every task splits at once): the tasks not started by then are handed back as
-    they are. The budgets in ``options`` are the batch's."""
+    they are. The budgets in ``options`` are the batch's.
+
+    ``run`` (the driver's run id): while the batch runs, a thread looks every ``WANT_POLL``
+    seconds at how many subtrees the driver wants (the Variable ``run + "-want"``), has the
+    running task split off that many of its shallowest pending subtrees (``_core.TaskChannel``),
+    and puts them on the Queue ``run + "-handouts"`` as ``(bid, attempt, [(seq, cpu, task)])``:
+    ``attempt`` names this run of the batch (Dask may run it again elsewhere if this worker
+    dies), ``seq`` is the subtree's index in the ``tasks`` returned (every hand-out is also
+    there). ``sticky_want`` (tests): every subtree started splits at once and hands out that
+    many; ``after_hand_out`` (tests) is called after each put."""
     prog = _worker_program(s)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     if hook is not None:
         for task in tasks:
             hook(task)
-    r, new, failures = _core.run_task(prog, explorer, tasks, s.program_id,
-                                      split_after=split_after, **options)
+    attempt = uuid.uuid4().hex
+    channel = _core.TaskChannel() if run else None
+    watcher: threading.Thread | None = None
+    stop = threading.Event()
+    handed = [0]
+    if channel is not None:
+        from dask.distributed import Queue, Variable, get_client
+
+        client = get_client()
+        out_q = Queue(run + "-handouts", client=client)
+        want_v = None if sticky_want else Variable(run + "-want", client=client)
+        if sticky_want:
+            channel.want(sticky_want, True)
+
+        def forward() -> None:
+            items = channel.drain()
+            if items:
+                out_q.put((bid, attempt, [(int(q), float(c), bytes(t)) for q, c, t in items]))
+                handed[0] += len(items)
+                if after_hand_out is not None:
+                    after_hand_out()
+
+        def watch() -> None:
+            while not stop.wait(WANT_POLL):
+                if want_v is not None:
+                    with contextlib.suppress(Exception):  # (the driver's variable is gone)
+                        channel.want(int(want_v.get(timeout=1)))
+                forward()
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    try:
+        r, new, failures = _core.run_task(prog, explorer, tasks, s.program_id,
+                                          split_after=split_after, channel=channel, **options)
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join()
+    if channel is not None:
+        forward()  # (every hand-out is on the queue before the result exists)
     explored = int(r.stats["task_explored"])
     first_error = int(r.stats["task_first_error"])
     paths = _site_paths(r)
@@ -223,10 +282,13 @@ def run_tasks(s: ProgramShip, explorer: str, tasks: list[bytes], split_after: fl
                         for e in r.error_sites],
         "outcomes": [tuple(o) for o in r.outcomes], "incomplete": list(r.incomplete),
         "budget_reason": r.budget_reason, "tasks": list(new),
-        "task_bytes": sum(len(t) for t in tasks[:explored]), "explored": explored,
+        "task_bytes": sum(len(t) for t in tasks), "explored": explored,
+        "pieces": int(r.stats.get("task_pieces", 0)), "handed_out": handed[0],
+        "attempt": attempt,
         "error_task": tasks[first_error] if first_error >= 0 else None}
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - cpu0
+    out["thread_cpu"] = float(r.stats.get("task_thread_cpu_s", 0.0))
     out["pid"] = os.getpid()
     return out
 
@@ -307,6 +369,22 @@ def _parallel_explorers() -> Iterable[str]:
     return [n for n in TASK_EXPLORERS if n in names]
 
 
+@dataclass
+class _Batch:
+    """A Dask task of a run: its subtrees' origin, and its result until it is merged."""
+
+    bid: int
+    parent: int  # the batch whose subtrees these are (-1: the root)
+    attempt: str | None  # handed out by this run of the parent while it ran; None: returned
+    offset: float  # (handed out) the parent's CPU seconds then; the shape of the run
+    future: Any = None
+    result: dict[str, Any] | None = None
+    merged: bool = False
+    dead: bool = False
+    children: list[int] = field(default_factory=list)
+    early: dict[str, dict[int, int]] = field(default_factory=dict)  # attempt -> seq -> child
+
+
 def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                max_seconds: float = 0.0, max_events: int = 0, max_memory: int = 0,
                stop_on_error: bool = False, collect_outcomes: bool = True,
@@ -314,7 +392,9 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                progress: Callable[[int, int, int, int, float], None] | None = None,
                split_after: float | None = None, params: dict[str, str] | None = None,
                hook: Callable[[bytes], None] | None = None, batch: int = DEFAULT_BATCH,
-               poll: Callable[[], bool] | None = None) -> Any:
+               poll: Callable[[], bool] | None = None, hand_out: bool | None = None,
+               sticky_want: int = 0, after_hand_out: Callable[[], None] | None = None,
+               workers: int | None = None) -> Any:
     """Explore ``program`` with ``explorer`` on the Dask cluster of ``client`` (a
     ``dask.distributed.Client``); see the module docstring. Returns a :class:`porlab.Result`
     (raises :class:`porlab.Interrupted` on Ctrl-C). ``hook(task)`` is called on the worker
@@ -322,16 +402,16 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     Dask task (1: one each). ``poll()`` is called after each batch merged; True stops the run as
     Ctrl-C does (raises :class:`porlab.Interrupted` with the partial counts).
 
-    ``split_after`` (seconds a Dask task explores before it hands back what it has not started;
-    < 0: at once, for tests) fixes the pacing; by default it is adaptive, so that Dask's round
-    trip (50-200 ms per task on a loaded machine) is small against the work of a task: the root
-    splits after ``ROOT_SPLIT_AFTER`` (the other workers wait for it), a batch holds as many
-    subtrees as take about ``DEFAULT_SPLIT_AFTER`` seconds at the mean time per subtree measured
-    so far (at most ``batch``, and at most its share of the queue, so that every worker has
-    work), and explores for at most that long; a batch that empties the queue while no more
-    batches than workers are in flight splits after a quarter of it (the tail: a worker has
-    nothing queued and waits for its subtrees)."""
-    from dask.distributed import as_completed
+    Pacing: while fewer Dask tasks than ``2 * workers`` are in flight and no subtree is queued,
+    the driver wants subtrees, and running tasks hand out their shallowest pending ones
+    (``hand_out``; default: on, unless ``split_after`` < 0). Every Dask task explores for at most
+    ``split_after`` seconds (default ``DEFAULT_SPLIT_AFTER``; < 0: every task splits at once, for
+    tests) and returns what it has not started; those wait in the driver's queue and go out in
+    batches of as many subtrees as take about ``split_after`` at the mean time per subtree
+    measured so far (at most ``batch``, and at most their share of the queue). ``workers``: plan
+    for this many workers instead of the cluster's (benchmarks: the task tree a larger cluster
+    would make). ``sticky_want`` and ``after_hand_out``: tests (see :func:`run_tasks`)."""
+    from dask.distributed import Queue, Variable, as_completed
 
     from porlab.api import Result
 
@@ -345,6 +425,8 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
         raise InputError("split_after must not be 0 (tasks would never split)")
     adaptive = split_after is None
     target = DEFAULT_SPLIT_AFTER if split_after is None else split_after
+    if hand_out is None:
+        hand_out = target > 0 or sticky_want > 0
     s, core = ship(program)
     start = time.perf_counter()
     m = _Merged(explorer=explorer)
@@ -355,9 +437,7 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     blocks: dict[tuple[Any, ...], int] = {}
     incomplete: set[str] = set()
     reason = ""
-    n_tasks = 0
-    n_batches = 0
-    task_bytes = 0
+    counts = collections.Counter[str]()
     cpu_by_pid: dict[int, float] = {}
     task_seconds: list[float] = []
 
@@ -370,97 +450,175 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
                 "collect_outcomes": collect_outcomes, "params": dict(params or {}),
                 "check_races": check_races, "check_liveness": check_liveness}
 
-    # Subtrees wait in a queue and go out in batches (run_tasks), at most `slots` batches at a
-    # time: a batch holds its share of the queue (up to `batch`), so that a worker's time goes
-    # to exploring rather than to Dask's round trip, while every worker still has work.
-    workers = _n_workers(client)
-    slots = max(2, 2 * workers)
-    queue: collections.deque[tuple[bytes, int]] = collections.deque()
+    n_workers = workers or _n_workers(client)
+    slots = max(2, 2 * n_workers)
+    run = f"porlab-{uuid.uuid4().hex}" if hand_out else ""
+    handouts = Queue(run + "-handouts", client=client) if run else None
+    want_var = Variable(run + "-want", client=client) if run and not sticky_want else None
+    wanted = 0
+    if want_var is not None:
+        want_var.set(0)
+    queue: collections.deque[tuple[bytes, int]] = collections.deque()  # (subtree, its batch)
+    batches: dict[int, _Batch] = {}
     pending: dict[Any, int] = {}  # future -> batch id
+    futures = as_completed([])
+    measured = [0, 0.0]  # subtrees explored by batches that did not split, and their seconds
 
-    # Measured: explored subtrees and the seconds they took (adaptive batch sizes).
-    measured = [0, 0.0]
+    def submit(parts: list[bytes], b: _Batch, split: float) -> None:
+        batches[b.bid] = b
+        if b.parent >= 0:
+            batches[b.parent].children.append(b.bid)
+        b.future = client.submit(run_tasks, s, explorer, parts, split, options(), hook, run,
+                                 b.bid, sticky_want, after_hand_out, pure=False)
+        pending[b.future] = b.bid
+        futures.add(b.future)
 
     def submit_batches() -> None:
         while queue and len(pending) < slots:
+            parent = queue[0][1]
+            if parent >= 0 and batches[parent].dead:
+                queue.popleft()
+                continue
             size = max(1, min(batch, -(-len(queue) // (slots - len(pending)))))
-            split = target
-            if adaptive:
-                if measured[0]:
-                    per = max(measured[1] / measured[0], 1e-5)
-                    size = max(1, min(size, round(target / per)))
-                if queue[0][1] < 0:
-                    split = ROOT_SPLIT_AFTER
-                elif size >= len(queue) and len(pending) + 1 <= workers:
-                    split = target / 4  # (the tail: a worker has nothing queued)
-            parts = [queue.popleft() for _ in range(min(size, len(queue)))]
-            bid = len(parents)
-            parents[bid] = parts[0][1]
-            f = client.submit(run_tasks, s, explorer, [t for t, _ in parts], split,
-                              options(), hook, pure=False)
-            pending[f] = bid
-            futures.add(f)
+            if adaptive and measured[0]:
+                per = max(measured[1] / measured[0], 1e-5)
+                size = max(1, min(size, round(target / per)))
+            parts: list[bytes] = []
+            while queue and len(parts) < size and queue[0][1] == parent:  # (one parent each)
+                parts.append(queue.popleft()[0])
+            submit(parts, _Batch(len(batches), parent, None, 0.0), target)
 
-    # (batch, parent batch, seconds, CPU seconds): the shape of the run (benchmarks replay it);
-    # a batch's parent is the batch that split off its first task.
-    tree: list[tuple[int, int, float, float]] = []
-    parents: dict[int, int] = {}
-    futures = as_completed([])
-    queue.append((_core.root_task(s.program_id, explorer), -1))
-    submit_batches()
+    def kill(bid: int) -> None:
+        """A batch handed out by a run of its parent that died: it and its descendants go."""
+        b = batches[bid]
+        if b.dead:
+            return
+        b.dead = True
+        counts["discarded"] += 1
+        if b.future is not None and b.future in pending:
+            del pending[b.future]
+            client.cancel([b.future])
+        for c in b.children:
+            kill(c)
+
+    # (batch, parent batch, seconds, CPU seconds, offset): the shape of the run (benchmarks
+    # replay it); offset: the parent's CPU seconds when it handed the batch out, -1 if the
+    # batch's subtrees came with the parent's result.
+    tree: list[tuple[int, int, float, float, float]] = []
+
+    def merge(b: _Batch) -> None:
+        nonlocal other_errors, first_error_task, reason
+        d = b.result
+        assert d is not None
+        b.merged = True
+        tree.append((b.bid, b.parent, d["seconds"], d["thread_cpu"] or d["cpu"],
+                     b.offset if b.attempt is not None else -1.0))
+        counts["tasks"] += d["explored"]
+        counts["pieces"] += d["pieces"]
+        counts["handed_out"] += d["handed_out"]
+        counts["batches"] += 1
+        counts["task_bytes"] += d["task_bytes"]
+        if not d["tasks"]:  # (a batch that split ran for its bound: not a subtree's time)
+            measured[0] += d["explored"] + d["pieces"]
+            measured[1] += d["seconds"]
+        task_seconds.append(d["seconds"])
+        cpu_by_pid[d["pid"]] = cpu_by_pid.get(d["pid"], 0.0) + d["cpu"]
+        m.complete += d["complete"]
+        m.blocked += d["blocked"]
+        m.events += d["events"]
+        other_errors += d["errors"] - len(d["failures"])
+        failures.update(d["failures"])
+        if d["error_task"] is not None and first_error_task is None:
+            first_error_task = d["error_task"]
+        m.errors = other_errors + len(failures)
+        for k, v in d["blocked_by"].items():
+            m.blocked_by[k] = m.blocked_by.get(k, 0) + v
+        for r, f, ln, n in d["block_sites"]:
+            blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
+        merge_error_sites(sites, d["error_sites"])
+        if s.kind == "c":  # (stable names: in the driver's numbering)
+            m.outcomes.update(_core.local_outcome(core, o) for o in d["outcomes"])
+        else:
+            m.outcomes.update(d["outcomes"])
+        incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
+        if d["budget_reason"] and not reason:
+            reason = d["budget_reason"]
+        if progress is not None:
+            progress(m.complete, m.blocked, m.errors, m.events, time.perf_counter() - start)
+        if poll is not None and poll():
+            raise KeyboardInterrupt  # (as Ctrl-C: the same path)
+        if reason or (stop_on_error and m.errors) or (
+                max_traces and m.complete + m.blocked + m.errors >= max_traces):
+            raise _Stop
+        for c in b.children:  # (results that waited for this one)
+            cb = batches[c]
+            if not cb.dead and cb.result is not None and not cb.merged:
+                merge(cb)
+
+    def returned(b: _Batch, d: dict[str, Any]) -> None:
+        b.result = d
+        for attempt, kids in b.early.items():  # (hand-outs of runs of b that died)
+            if attempt != d["attempt"]:
+                for c in kids.values():
+                    kill(c)
+        kept = b.early.get(d["attempt"], {})
+        queue.extend((t, b.bid) for q, t in enumerate(d["tasks"]) if q not in kept)
+        if b.parent < 0 or batches[b.parent].merged:
+            merge(b)
+
+    def handed(bid: int, attempt: str, items: list[tuple[int, float, bytes]]) -> None:
+        b = batches.get(bid)
+        if b is None or b.dead or b.result is not None:  # (the result has them all)
+            counts["handouts_ignored"] += len(items)
+            return
+        kids = b.early.setdefault(attempt, {})
+        for seq, cpu, task in items:
+            c = _Batch(len(batches), bid, attempt, cpu)
+            kids[seq] = c.bid
+            counts["handouts_submitted"] += 1
+            submit([task], c, target)
+
+    submit([_core.root_task(s.program_id, explorer)], _Batch(0, -1, None, 0.0), target)
     interrupted = False
     try:
-        for fut in futures:
-            d = fut.result()
-            done_id = pending.pop(fut)
-            tree.append((done_id, parents[done_id], d["seconds"], d["cpu"]))
-            n_tasks += d["explored"]
-            if not d["tasks"]:  # (a batch that split ran for its bound: not a subtree's time)
-                measured[0] += d["explored"]
-                measured[1] += d["seconds"]
-            n_batches += 1
-            task_bytes += d["task_bytes"]
-            task_seconds.append(d["seconds"])
-            cpu_by_pid[d["pid"]] = cpu_by_pid.get(d["pid"], 0.0) + d["cpu"]
-            m.complete += d["complete"]
-            m.blocked += d["blocked"]
-            m.events += d["events"]
-            other_errors += d["errors"] - len(d["failures"])
-            new = set(d["failures"]) - failures
-            failures |= new
-            if d["error_task"] is not None and first_error_task is None:
-                first_error_task = d["error_task"]
-            m.errors = other_errors + len(failures)
-            for k, v in d["blocked_by"].items():
-                m.blocked_by[k] = m.blocked_by.get(k, 0) + v
-            for r, f, ln, n in d["block_sites"]:
-                blocks[(r, f, ln)] = blocks.get((r, f, ln), 0) + n
-            merge_error_sites(sites, d["error_sites"])
-            if s.kind == "c":  # (stable names: in the driver's numbering)
-                m.outcomes.update(_core.local_outcome(core, o) for o in d["outcomes"])
-            else:
-                m.outcomes.update(d["outcomes"])
-            incomplete.update(x for x in d["incomplete"] if x not in _BUDGETS)
-            if d["budget_reason"] and not reason:
-                reason = d["budget_reason"]
-            if progress is not None:
-                progress(m.complete, m.blocked, m.errors, m.events, time.perf_counter() - start)
-            if poll is not None and poll():
-                raise KeyboardInterrupt  # (as Ctrl-C: the same path)
-            stop = reason or (stop_on_error and m.errors) or (
-                max_traces and m.complete + m.blocked + m.errors >= max_traces)
-            if stop:
-                if not reason:
-                    reason = "traces" if max_traces and not (stop_on_error and m.errors) else ""
-                break
-            queue.extend((t, done_id) for t in d["tasks"])
+        while pending:
+            ready = futures.next_batch(block=False) if futures.has_ready() else []
+            # Hand-outs first: one put before its batch returned is on the queue by now.
+            items = handouts.get(batch=True) if handouts is not None else []
+            for bid, attempt, its in items:
+                handed(bid, attempt, its)
+            for fut in ready:
+                bid = pending.pop(fut, None)
+                if bid is None or batches[bid].dead:
+                    continue
+                returned(batches[bid], fut.result())
             submit_batches()
+            if want_var is not None:  # (hand-outs while workers would be idle)
+                want = 0
+                if not queue and len(pending) < slots:
+                    want = -(-(slots - len(pending)) // max(1, len(pending)))
+                if want != wanted:
+                    want_var.set(want)
+                    wanted = want
+            if not ready and not items:
+                time.sleep(0.01)
+    except _Stop:
+        pass
     except KeyboardInterrupt:
         interrupted = True
         reason = "interrupted"
     finally:
         if pending:
             client.cancel(list(pending))
+        if want_var is not None:
+            with contextlib.suppress(Exception):
+                want_var.delete()
+        if handouts is not None:
+            with contextlib.suppress(Exception):
+                handouts.close()
+    if not reason and max_traces and m.complete + m.blocked + m.errors >= max_traces and not (
+            stop_on_error and m.errors):
+        reason = "traces"
     m.error_sites = sorted(sites.values())
     m.block_sites = sorted((r, f, ln, n) for (r, f, ln), n in blocks.items())
     if reason in _BUDGETS:
@@ -474,9 +632,13 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
     m.peak_memory_bytes = int(_core.resident_bytes())
     cpus = sorted(cpu_by_pid.values())
     m.stats.update({
-        "distributed_tasks": float(n_tasks),
-        "distributed_batches": float(n_batches),
-        "distributed_task_bytes": float(task_bytes),
+        "distributed_tasks": float(counts["tasks"]),
+        "distributed_batches": float(counts["batches"]),
+        "distributed_task_bytes": float(counts["task_bytes"]),
+        "distributed_handouts": float(counts["handed_out"]),
+        "distributed_pieces": float(counts["pieces"]),
+        "distributed_handouts_early": float(counts["handouts_submitted"]),
+        "distributed_discarded": float(counts["discarded"]),
         "distributed_workers_used": float(len(cpu_by_pid)),
         "distributed_worker_cpu_max_s": cpus[-1] if cpus else 0.0,
         "distributed_worker_cpu_sum_s": sum(cpus),
@@ -489,6 +651,10 @@ def explore_on(client: Any, program: Any, explorer: str, *, max_traces: int = 0,
 
         raise Interrupted(result)
     return result
+
+
+class _Stop(Exception):
+    """A budget met or stop_on_error: the run stops (the pending tasks are cancelled)."""
 
 
 _BUDGETS = ("traces", "seconds", "events", "memory", "interrupted")

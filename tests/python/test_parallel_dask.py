@@ -96,6 +96,9 @@ def test_c_corpus_same_totals(client: Any, name: str) -> None:
         assert _totals(r) == _totals(one), explorer
         if one.errors:  # found again on the driver, in the task that met an error
             assert r.first_error is not None and r.first_error.error_message
+    # Subtrees handed out by running tasks (merged once their donor returned): the same.
+    r = porlab.distributed.explore_on(client, prog, "graph", sticky_want=2)
+    assert _totals(r) == _totals(porlab.explore(prog, "graph"))
 
 
 def test_refused_without_task_form(client: Any) -> None:
@@ -130,6 +133,9 @@ def test_budgets(client: Any) -> None:
     assert 5 <= r.traces_explored <= full.traces_explored
     r = distributed.explore_on(client, prog, "graph", split_after=SPLIT, stop_on_error=True)
     assert full.errors and r.errors >= 1 and r.first_error is not None
+    # (with hand-outs: their results wait for their donor's, the budget is seen then)
+    r = distributed.explore_on(client, prog, "graph", sticky_want=2, max_traces=5)
+    assert r.incomplete == ["traces"] and 5 <= r.traces_explored <= full.traces_explored
 
 
 def test_batches_same_totals(client: Any) -> None:
@@ -297,6 +303,70 @@ def test_heap_tree_outcomes_on_the_cluster(client: Any) -> None:
         r = distributed.explore_on(client, prog, explorer, split_after=SPLIT)
         assert len(one.outcomes) >= 8
         assert _totals(r) == _totals(one), explorer
+
+
+def test_channel_hand_outs_are_in_the_tasks_returned() -> None:
+    """A running task asked for subtrees (TaskChannel, sticky: every subtree it starts splits at
+    once) hands out the shallowest of its pending ones while it goes on with the rest: each
+    hand-out drained is the returned task at its seq, and exploring every returned task (a
+    process per task, as on a cluster) gives the totals of one run."""
+    from porlab.api import _compiled
+
+    prog = _compiled(build_program(PROGRAMS[0]))
+    one = porlab.explore(prog, "graph")
+    pid = 11
+    todo = [porlab._core.root_task(pid, "graph")]
+    total = [0, 0, 0]
+    drained = kept = 0
+    failing: set[tuple[int, int]] = set()  # (an error trace per failing prefix, as the driver)
+    while todo:
+        ch = porlab._core.TaskChannel()
+        ch.want(2, sticky=True)
+        r, tasks, fails = porlab._core.run_task(prog, "graph", todo.pop(), pid, channel=ch)
+        failing |= set(fails)
+        out = ch.drain()
+        assert [tasks[q] for q, _, _ in out] == [t for _, _, t in out]
+        drained += len(out)
+        kept += int(r.stats["task_pieces"])
+        todo.extend(tasks)
+        total = [total[0] + r.complete, total[1] + r.blocked, total[2] + r.errors - len(fails)]
+    total[2] += len(failing)
+    assert drained > 10 and kept > 10
+    assert total == [one.complete, one.blocked, one.errors]
+
+
+@pytest.mark.parametrize("explorer", EXPLORERS)
+def test_hand_outs_same_totals(client: Any, explorer: str) -> None:
+    """Running tasks hand out subtrees (sticky_want: every subtree started splits at once and two
+    of its shallowest pending ones go out through the Dask queue, submitted before their task
+    returned): the totals are those of one process."""
+    prog = build_program(PROGRAMS[1])
+    one = porlab.explore(prog, explorer)
+    r = distributed.explore_on(client, prog, explorer, sticky_want=2)
+    assert _totals(r) == _totals(one)
+    assert r.stats["distributed_handouts_early"] > 5
+    assert r.stats["distributed_discarded"] == 0
+
+
+def test_worker_killed_after_handing_out(client: Any, tmp_path: Path) -> None:
+    """A worker process dies right after its task handed out subtrees (once: a marker file): Dask
+    runs the task again elsewhere, the driver drops the subtrees the dead run handed out (and
+    what they found and handed out), and the totals are exact."""
+    marker = str(tmp_path / "killed-after")
+
+    def kill_once() -> None:
+        if os.path.exists(marker):
+            return
+        with open(marker, "w"):
+            pass
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    prog = build_program(PROGRAMS[0])
+    one = porlab.explore(prog, "graph")
+    r = distributed.explore_on(client, prog, "graph", sticky_want=2, after_hand_out=kill_once)
+    assert os.path.exists(marker)
+    assert _totals(r) == _totals(one)
+    assert r.stats["distributed_discarded"] >= 1  # (the dead run's hand-outs were submitted)
 
 
 def test_worker_killed_mid_run(client: Any, tmp_path: Path) -> None:

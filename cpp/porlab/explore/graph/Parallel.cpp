@@ -28,6 +28,12 @@ bool isBudgetReason(const std::string& r) {
     return r == "traces" || r == "seconds" || r == "events" || r == "memory" || r == "interrupted";
 }
 
+double threadCpuSeconds() {
+    timespec ts{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
     std::uint64_t b = orderLen * sizeof(Ref) + g.initial.size() * sizeof(Value);
     for (const auto& th : g.threads) b += th.size() * sizeof(Node);
@@ -182,55 +188,134 @@ TaskHeader checkedHeader(const TaskRun& tr, const std::string& task) {
 // the workers) explores the tasks' subtrees one after the other; this thread waits, and splits
 // at the time bound (the running task publishes its pending subtrees, the rest go back as
 // they are).
+//
+// Hand-outs on demand (tr.channel, python/porlab/distributed.py): when the cluster wants n
+// subtrees, the running subtree is split (every visit it has not started is published, as at the
+// time bound: its whole frontier, the pending siblings at every depth of its path), the n
+// *shallowest* subtrees of that frontier and of the batch's tasks not started (the fewest bytes:
+// a task's size grows with its graph) go out through the channel, and the task keeps the rest and
+// goes on exploring them. So the worker that holds a long chain of nested subtrees keeps cutting
+// its top off for others instead of exploring it alone. A split costs a serialisation per
+// pending visit and a replay per kept subtree: hand-outs are at most one per kHandOutCost times
+// the last split's cost.
 ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& make, TaskRun& tr) {
     if (!tr.program) throw InputError("task: no program");
-    std::vector<const std::string*> tasks{&tr.input};
-    for (const auto& t : tr.more) tasks.push_back(&t);
-    for (const std::string* t : tasks) checkedHeader(tr, *t);
+    struct Work {
+        std::string task;
+        std::size_t origin;  // the index of the batch's task it is part of
+    };
+    std::deque<Work> work;
+    work.push_back({tr.input, 0});
+    for (std::size_t i = 0; i < tr.more.size(); ++i) work.push_back({tr.more[i], i + 1});
+    std::vector<bool> started(work.size(), false);
+    for (const Work& w : work) checkedHeader(tr, w.task);
     WorkPool pool(1, 0);
     ExploreResult result;
     std::unique_ptr<GraphExplorer> ex = make(opts, result);
     ex->joinPool(pool);
     pool.logFailures(&tr.failures);
     const TaskHeader out{tr.programId, tr.explorer, false};
+    std::vector<std::string> frontier;  // published by the running subtree (a split)
     pool.publishAll([&](const ExecutionGraph& sub, std::span<const Ref> subOrder) {
-        tr.output.push_back(encodeTask(out, sub, subOrder));
-        tr.outputBytes += tr.output.back().size();
+        frontier.push_back(encodeTask(out, sub, subOrder));
     });
+    auto publish = [&](std::string task) {
+        tr.outputBytes += task.size();
+        tr.output.push_back(std::move(task));
+    };
 
     if (tr.splitAfterSeconds < 0) pool.splitAll();  // (tests: split at once, whatever the timing)
+    constexpr double kHandOutCost = 10;  // at least this many times a split's cost in between
+    constexpr auto kHandOutPoll = std::chrono::milliseconds(20);
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
-    std::atomic<bool> split{false};
+    std::atomic<bool> split{false};       // the time bound: everything goes back
+    std::atomic<bool> handingOut{false};  // a split for hand-outs is under way
+    using Clock = std::chrono::steady_clock;
+    std::atomic<Clock::time_point> handOutStart{}, handOutAfter{};  // (no hand-out before)
     std::exception_ptr error;
     WorkerThread th;
     th.body = [&] {
         try {
-            for (std::size_t i = 0; i < tasks.size(); ++i) {
+            for (bool first = true; !work.empty(); first = false) {
+                Work w = std::move(work.front());
+                work.pop_front();
                 // Past the bound, or a budget met: the tasks not started go back as they are.
-                if (i > 0 && (split.load() || ex->stopped())) {
-                    tr.output.push_back(*tasks[i]);
-                    tr.outputBytes += tasks[i]->size();
+                if (!first && (split.load() || ex->stopped())) {
+                    publish(std::move(w.task));
                     continue;
                 }
+                // Tests (want(n, sticky)): split every subtree as soon as it starts.
+                if (tr.channel && tr.channel->sticky() && tr.channel->wanted() > 0) {
+                    handOutStart.store(Clock::now());
+                    pool.splitAll();
+                    handingOut.store(true);
+                }
                 const std::uint64_t errors = result.errors;
-                if (checkedHeader(tr, *tasks[i]).root) {
+                if (checkedHeader(tr, w.task).root) {
                     ex->explore();
                 } else {
                     ExecutionGraph g;
                     std::vector<Ref> order;
-                    decodeTask(*tr.program, *tasks[i], tr.programId, tr.explorer,
+                    decodeTask(*tr.program, w.task, tr.programId, tr.explorer,
                                tr.explorer == "lapor", g, order);
                     ex->runTask(g, order);
                 }
-                ++tr.explored;
+                if (!started[w.origin]) {
+                    started[w.origin] = true;
+                    ++tr.explored;
+                }
                 if (result.errors > errors && tr.firstErrorTask < 0)
-                    tr.firstErrorTask = static_cast<std::int64_t>(i);
+                    tr.firstErrorTask = static_cast<std::int64_t>(w.origin);
+                if (split.load() || !handingOut.load()) {
+                    for (auto& f : frontier) publish(std::move(f));
+                    frontier.clear();
+                    continue;
+                }
+                // A split for hand-outs: the shallowest out, the rest explored here (the frontier
+                // first, in the order the split met it, as the depth-first search would).
+                if (tr.splitAfterSeconds < 0)  // (tests: still split at once)
+                    pool.splitAll();
+                else
+                    pool.resume();
+                handingOut.store(false);
+                std::deque<Work> all;
+                for (auto& f : frontier) all.push_back({std::move(f), w.origin});
+                frontier.clear();
+                for (auto& x : work) all.push_back(std::move(x));
+                work.clear();
+                const std::int64_t n = std::min<std::int64_t>(
+                    tr.channel->takeWanted(), static_cast<std::int64_t>(all.size()) - 1);
+                std::vector<std::size_t> idx(all.size());
+                for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+                std::vector<bool> away(all.size(), false);
+                if (n > 0) {
+                    std::partial_sort(idx.begin(), idx.begin() + n, idx.end(),
+                                      [&](std::size_t a, std::size_t b) {
+                                          return all[a].task.size() < all[b].task.size();
+                                      });
+                    for (std::int64_t k = 0; k < n; ++k)
+                        away[idx[static_cast<std::size_t>(k)]] = true;
+                }
+                const double now = threadCpuSeconds();
+                for (std::size_t i = 0; i < all.size(); ++i) {
+                    if (!away[i]) {
+                        work.push_back(std::move(all[i]));
+                        ++tr.pieces;
+                        continue;
+                    }
+                    tr.channel->handOut(tr.output.size(), now, all[i].task);
+                    publish(std::move(all[i].task));
+                }
+                const auto t = std::chrono::steady_clock::now();
+                handOutAfter.store(t + std::chrono::duration_cast<Clock::duration>(
+                                           (t - handOutStart.load()) * kHandOutCost));
             }
         } catch (...) {
             error = std::current_exception();
         }
+        tr.threadCpuSeconds = threadCpuSeconds();
         std::lock_guard lk(mu);
         done = true;
         cv.notify_all();
@@ -243,20 +328,40 @@ ExploreResult exploreTask(const ExploreOptions& opts, const MakeGraphExplorer& m
     }
     if (!th.started) throw InputError("task: cannot start its thread");
     {
+        const auto start = std::chrono::steady_clock::now();
+        const auto bound = std::chrono::duration<double>(tr.splitAfterSeconds);
         std::unique_lock lk(mu);
-        if (tr.splitAfterSeconds > 0 &&
-            !cv.wait_for(lk, std::chrono::duration<double>(tr.splitAfterSeconds),
-                         [&] { return done; })) {
-            split.store(true);
-            pool.splitAll();
+        while (!done) {
+            // Wake at the time bound, and every kHandOutPoll while a channel may want subtrees.
+            auto until = tr.splitAfterSeconds > 0
+                             ? start + std::chrono::duration_cast<std::chrono::nanoseconds>(bound)
+                             : std::chrono::steady_clock::time_point::max();
+            if (tr.channel)
+                until = std::min(until, std::chrono::steady_clock::now() + kHandOutPoll);
+            if (cv.wait_until(lk, until, [&] { return done; })) break;
+            if (tr.splitAfterSeconds > 0 && std::chrono::steady_clock::now() - start >= bound) {
+                split.store(true);
+                pool.splitAll();
+                cv.wait(lk, [&] { return done; });
+                break;
+            }
+            // The cluster wants subtrees: split the running one (unless the last split was
+            // recent against its cost).
+            const auto now = Clock::now();
+            if (tr.channel && !handingOut.load() && now >= handOutAfter.load() &&
+                tr.channel->wanted() > 0) {
+                handOutStart.store(now);
+                pool.splitAll();
+                handingOut.store(true);
+            }
         }
-        cv.wait(lk, [&] { return done; });
     }
     pthread_join(th.thread, nullptr);
     if (error) std::rethrow_exception(error);
     ex->finish();
     result.stats["task_published"] = static_cast<double>(tr.output.size());
     result.stats["task_published_bytes"] = static_cast<double>(tr.outputBytes);
+    result.stats["task_pieces"] = static_cast<double>(tr.pieces);
     return result;
 }
 

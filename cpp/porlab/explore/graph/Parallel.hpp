@@ -41,6 +41,7 @@
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/PoolStop.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
+#include "porlab/explore/graph/TaskCodec.hpp"
 
 namespace porlab::graph {
 
@@ -89,6 +90,8 @@ class WorkPool : public PoolStop {
     }
     // From now on hand over every subtree (a task that ran past its bound splits).
     void splitAll() { eager_.store(std::int64_t{1} << 60); }
+    // Explore again instead of handing over (after a split that was not the end of the task).
+    void resume() { eager_.store(0); }
     // Record the failing prefixes reported (their hashes) in `log`.
     void logFailures(std::vector<std::pair<std::uint64_t, std::uint64_t>>* log) {
         failureLog_ = log;
@@ -143,7 +146,7 @@ using MakeGraphExplorer =
 // A batch: `more` are explored after `input` by the same explorer (one explorer, one Reporter:
 // a subtree costs its decoding replay, not a new explorer); once the time bound is met, the
 // tasks not started are handed back in `output` as they are. `explored`: tasks started;
-// `firstErrorTask`: the index (0: `input`) of the first task that met an error, or -1.
+// `firstErrorTask`: the index (0: `input`) of the first task whose subtree met an error, or -1.
 struct TaskRun {
     const Program* program = nullptr;
     std::string input;
@@ -156,6 +159,10 @@ struct TaskRun {
     std::vector<std::string> output;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> failures;
     std::uint64_t outputBytes = 0;
+    // Hand-outs on demand while the task runs (TaskCodec.hpp); null: only at the time bound.
+    TaskChannel* channel = nullptr;
+    std::uint64_t pieces = 0;     // subtrees it kept at a hand-out and explored itself
+    double threadCpuSeconds = 0;  // the CPU time of the thread that explored the tasks
 };
 // Should an explorer of the graph engine run through exploreParallel (jobs > 1 or a task)?
 [[nodiscard]] bool usesWorkPool(const ExploreOptions& opts);

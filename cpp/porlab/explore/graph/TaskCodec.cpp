@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "porlab/core/Errors.hpp"
 
@@ -429,6 +430,37 @@ void portablePrefixHash(const ExecutionGraph& g, const std::vector<std::int32_t>
             add(refName(n.rf));
         }
     }
+}
+
+void TaskChannel::want(std::int64_t n, bool sticky) {
+    std::lock_guard lk(mu_);
+    wanted_ = n;
+    sticky_ = sticky;
+}
+
+std::vector<std::tuple<std::size_t, double, std::string>> TaskChannel::drain() {
+    std::lock_guard lk(mu_);
+    return std::exchange(out_, {});
+}
+
+std::int64_t TaskChannel::wanted() {
+    std::lock_guard lk(mu_);
+    return wanted_;
+}
+
+bool TaskChannel::sticky() {
+    std::lock_guard lk(mu_);
+    return sticky_;
+}
+
+std::int64_t TaskChannel::takeWanted() {
+    std::lock_guard lk(mu_);
+    return sticky_ ? wanted_ : std::exchange(wanted_, 0);
+}
+
+void TaskChannel::handOut(std::size_t seq, double cpu, const std::string& task) {
+    std::lock_guard lk(mu_);
+    out_.emplace_back(seq, cpu, task);
 }
 
 }  // namespace porlab::graph

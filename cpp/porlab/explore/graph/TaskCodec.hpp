@@ -19,8 +19,10 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "porlab/explore/graph/ExecutionGraph.hpp"
@@ -29,6 +31,34 @@
 namespace porlab::graph {
 
 inline constexpr std::uint32_t kTaskFormatVersion = 1;
+
+// Hand-outs of a running task of a distributed run, on demand (python/porlab/distributed.py;
+// exploreTask in Parallel.cpp). The task's caller says from another thread how many subtrees
+// the cluster wants (`want`); the running task then splits off its shallowest pending subtrees,
+// goes on with the rest, and the caller drains the hand-outs while the task runs, so that other
+// workers explore them at once. Every hand-out is also in the task's output (index `seq`): the
+// result of the task stays the complete record, whatever the caller did with what it drained.
+class TaskChannel {
+  public:
+    // Subtrees wanted (0: none), taken by the next hand-out. sticky (tests): every subtree the
+    // task starts is split at once and n handed out, whatever the timing.
+    void want(std::int64_t n, bool sticky = false);
+    // The hand-outs since the last drain: (seq = index in the task's output, the task thread's
+    // CPU seconds at the hand-out, the task).
+    [[nodiscard]] std::vector<std::tuple<std::size_t, double, std::string>> drain();
+
+    // (The task's side.)
+    [[nodiscard]] std::int64_t wanted();
+    [[nodiscard]] bool sticky();
+    std::int64_t takeWanted();
+    void handOut(std::size_t seq, double cpu, const std::string& task);
+
+  private:
+    std::mutex mu_;
+    std::int64_t wanted_ = 0;
+    bool sticky_ = false;
+    std::vector<std::tuple<std::size_t, double, std::string>> out_;
+};
 
 struct TaskHeader {
     std::uint64_t programId = 0;
