@@ -13,7 +13,7 @@ namespace porlab::graph {
 namespace {
 
 constexpr char kMagic[4] = {'P', 'L', 'T', 'K'};
-constexpr std::uint8_t kPlaceholder = 1, kZne = 2, kTrylock = 4;
+constexpr std::uint8_t kPlaceholder = 1, kZne = 2, kTrylock = 4, kFaulted = 8;
 
 bool isCas(EventKind k) { return k == EventKind::CasSuccess || k == EventKind::CasFailure; }
 bool hasOther(EventKind k) { return k == EventKind::Spawn || k == EventKind::Join; }
@@ -128,7 +128,7 @@ std::string encodeTask(const TaskHeader& h, const ExecutionGraph& g, std::span<c
         for (const Node& n : th) {
             w.u(static_cast<std::uint64_t>(n.ev.kind));
             const std::uint8_t flags = (n.placeholder ? kPlaceholder : 0) | (n.zne ? kZne : 0) |
-                                       (n.trylock ? kTrylock : 0);
+                                       (n.trylock ? kTrylock : 0) | (n.faulted ? kFaulted : 0);
             w.u(flags);
             w.u(n.stamp);
             w.s(static_cast<std::int64_t>(n.wstamp) - static_cast<std::int64_t>(n.stamp));
@@ -273,6 +273,7 @@ void decodeTask(const Program& p, const std::string& bytes, std::uint64_t progra
         n.placeholder = false;
         n.zne = (e.flags & kZne) != 0;
         n.trylock = (e.flags & kTrylock) != 0;
+        n.faulted = (e.flags & kFaulted) != 0;  // (LAPOR wb_graphs=rf: a write after a kill)
         if (e.rf.t != kInitThread) {
             if (!valid(e.rf)) throw mismatch("source");
             n.rf = Ref{tmap[static_cast<std::size_t>(e.rf.t)], e.rf.i};
