@@ -420,19 +420,7 @@ ExploreResult runParallel(const Program& program, const ExploreOptions& opts,
         }
         std::copy(std::begin(sum), std::end(sum), std::begin(shown));
     };
-    // Every 20 ms (2 ms with an events budget; it was 2 ms always: each wake-up of this thread
-    // takes a core from a worker when there are as many cores as workers); at once when the
-    // last worker ends.
-    const auto period = std::chrono::milliseconds(opts.maxEvents ? 2 : 20);
-    {
-        std::unique_lock lk(doneMu);
-        while (finished < n) {
-            lk.unlock();
-            forward();
-            lk.lock();
-            doneCv.wait_for(lk, period, [&] { return finished >= n; });
-        }
-    }
+    watchWorkers(doneMu, doneCv, opts.maxEvents != 0, forward, [&] { return finished >= n; });
     for (auto& t : threads) t.join();
     for (auto& lv : engines)
         for (Slot& s : lv) s.smc->finish();

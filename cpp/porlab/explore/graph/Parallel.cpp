@@ -515,21 +515,9 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
         }
         std::copy(std::begin(sum), std::end(sum), std::begin(shown));
     };
-    // Every 20 ms (2 ms with an events budget, which only this thread sees): each wake-up of
-    // this thread takes a core from a worker on a machine with as many cores as workers (it was
-    // 2 ms always: 500 preemptions a second). Woken at once when the last worker ends.
     unsigned running = 0;
     for (const auto& t : threads) running += t.started ? 1 : 0;
-    const auto period = std::chrono::milliseconds(opts.maxEvents ? 2 : 20);
-    {
-        std::unique_lock lk(doneMu);
-        while (finished < running) {
-            lk.unlock();
-            forward();
-            lk.lock();
-            doneCv.wait_for(lk, period, [&] { return finished >= running; });
-        }
-    }
+    watchWorkers(doneMu, doneCv, opts.maxEvents != 0, forward, [&] { return finished >= running; });
     for (auto& t : threads)
         if (t.started) pthread_join(t.thread, nullptr);
     forward();
