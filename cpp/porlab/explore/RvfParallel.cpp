@@ -56,6 +56,7 @@ void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
     if (atState) exec_->save(task->snap);
     task->reg = reg_;
     task->clk = clk_;
+    if (ro_.fastPaths) ensureSat();  // (computed lazily: the task gets them all)
     task->satClk = satClk_;  // (rf's saturated clocks: registered with the steps, like clk_)
     task->prevDiff = prevDiff_;
     task->src = src_;
@@ -94,6 +95,8 @@ void RvfSmc::runTask(RvfTask& task) {
     reg_ = std::move(task.reg);
     clk_ = std::move(task.clk);
     satClk_ = std::move(task.satClk);
+    satLog_.clear();  // (the task's registered steps all have their saturated clocks)
+    satPending_ = 0;
     prevDiff_ = std::move(task.prevDiff);
     src_ = std::move(task.src);
     for (const LocId l : usedLocs_) locLists_[static_cast<std::size_t>(l)].reset();

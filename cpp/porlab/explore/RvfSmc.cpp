@@ -20,6 +20,8 @@ void RvfSmc::init() {
     reg_.assign(static_cast<std::size_t>(T_), 0);
     clk_.assign(static_cast<std::size_t>(T_), {});
     satClk_.assign(static_cast<std::size_t>(T_), {});
+    satLog_.clear();
+    satPending_ = 0;
     prevDiff_.assign(static_cast<std::size_t>(T_), {});
     src_.assign(static_cast<std::size_t>(T_), {});
     locLists_.clear();
@@ -49,6 +51,7 @@ void RvfSmc::finish() {
     s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
+    s["saturated_clocks"] = static_cast<double>(satClocks_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
     s["nodes"] = static_cast<double>(nodes_);
     s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);

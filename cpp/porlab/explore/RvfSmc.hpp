@@ -135,6 +135,9 @@ struct RvfOptions {
     // Tests: every child the node's saturated order refutes (saturationRefutes) is checked by
     // VerifySC as well, and a witness found there is an internal error.
     bool checkRefutations = false;
+    // Tests: the saturated clocks computed when a step is registered rather than when a child
+    // asks for a refutation (ensureSat); the clocks, so the refutations, are the same.
+    bool eagerSat = false;
     rvf::VscOptions vsc;
 };
 
@@ -681,7 +684,17 @@ class RvfSmc {
         const auto T = static_cast<std::size_t>(T_);
         return &satClk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
     }
-    // (registerStep with engine=saturate)
+    // How many steps of thread t have their saturated clock computed (a prefix of its steps).
+    [[nodiscard]] std::int32_t satCount(ThreadId t) const {
+        return static_cast<std::int32_t>(satClk_[static_cast<std::size_t>(t)].size() /
+                                         static_cast<std::size_t>(T_));
+    }
+    // Computes the saturated clocks of the registered steps that have none, in their order of
+    // registration (registerStep logs them with engine=saturate).
+    void ensureSat();
+    // (dropSteps with engine=saturate: thread t, which had oldReg steps registered, keeps n)
+    void dropSat(ThreadId t, std::int32_t oldReg, std::size_t n);
+    // The saturated clock of step i of thread t, the next one without (ensureSat).
     void registerSat(ThreadId t, std::int32_t i, const Step& s);
     // Joins into clock c the clocks of the reads of x whose good writes (source) are all before
     // c (not `self`), until none is left: the reads that a write with clock c must come after.
@@ -756,9 +769,11 @@ class RvfSmc {
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
+    std::vector<WriteRef> satLog_;       // registered steps without a saturated clock, in order
+    std::size_t satPending_ = 0;         // how many (satLog_'s size when no entry is stale)
     std::vector<std::int32_t> satBuf_;   // saturationRefutes: the new read's clock
     std::vector<std::int32_t> satMeet_;  // joinGoodMeet's scratch
-    std::uint64_t satRefuted_ = 0;
+    std::uint64_t satRefuted_ = 0, satClocks_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace

@@ -68,8 +68,13 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     }
     c[tu] = i + 1;
     if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
-    if (ro_.fastPaths) registerSat(t, i, s);
+    // (the saturated clock is computed when a child asks for a refutation: ensureSat)
+    if (ro_.fastPaths) {
+        satLog_.push_back({t, i});
+        ++satPending_;
+    }
     reg_[tu] = i + 1;
+    if (ro_.eagerSat) ensureSat();
 }
 
 void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
@@ -80,7 +85,9 @@ void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
         if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
         if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
     }
+    const std::int32_t oldReg = reg_[tu];
     reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
+    if (ro_.fastPaths) dropSat(t, oldReg, n);
     while (st.size() > n) {
         stepPool_.push_back(std::move(st.back()));
         st.pop_back();
