@@ -266,6 +266,20 @@ def test_rvf_saturated_clocks_are_computed_only_when_a_child_asks() -> None:
         assert d.stats["saturated_clocks"] > 0
 
 
+def test_children_inherit_the_past_part_of_visible_writes() -> None:
+    """dq-wsq(2,2): a read still pending in a child node has the same causal past as in its
+    parent, so the child takes the visible writes its past decides from the parent and only
+    adds the writes after the past; the classes stay those of optimal (equal partitions)."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "dq_wsq.c"),
+                         defines={"N": 2, "THIEVES": 2})
+    optimal = porlab.explore(prog, "optimal")
+    for name in ("rf", "rvf"):
+        r = porlab.explore(prog, name)
+        assert r.stats["visible_writes_inherited"] > 0
+        assert r.outcomes == optimal.outcomes
+    assert porlab.explore(prog, "rf").complete == optimal.complete
+
+
 # Two threads that each raise a flag and spin while the other's is up (a livelock, as written):
 # every execution where both spin is cut at max_execution_events, a total over all threads.
 LIVELOCK = """

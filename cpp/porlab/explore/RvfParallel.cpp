@@ -97,6 +97,7 @@ void RvfSmc::runTask(RvfTask& task) {
     satClk_ = std::move(task.satClk);
     satLog_.clear();  // (the task's registered steps all have their saturated clocks)
     satPending_ = 0;
+    visCache_.assign(static_cast<std::size_t>(T_), {});  // (the worker's last steps are gone)
     prevDiff_ = std::move(task.prevDiff);
     src_ = std::move(task.src);
     for (const LocId l : usedLocs_) locLists_[static_cast<std::size_t>(l)].reset();
