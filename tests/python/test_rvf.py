@@ -249,6 +249,37 @@ def test_rvf_saturated_clocks_refute_value_children_before_verifysc() -> None:
     assert rvf.stats["closure_rejections"] < classic.stats["closure_rejections"]
 
 
+def test_rvf_saturated_clocks_are_computed_only_when_a_child_asks() -> None:
+    """casrot(4): every child of rf and rvf has a witness from the node's own trace (read last
+    or inserted), so no child asks the saturated clocks for a refutation and none is computed;
+    on dq-wsq(2,1) children are refuted, so clocks are computed."""
+    shared = os.path.join(ROOT, "benchmarks", "programs", "shared")
+    casrot = porlab.load_c(os.path.join(shared, "casrot.c"), defines={"N": 4})
+    dq = porlab.load_c(os.path.join(shared, "dq_wsq.c"), defines={"N": 2, "THIEVES": 1})
+    for name in ("rf", "rvf"):
+        r = porlab.explore(casrot, name)
+        assert r.complete == porlab.explore(casrot, "optimal").complete
+        assert r.stats["verifysc_calls"] == r.stats["saturation_refutations"] == 0
+        assert r.stats["saturated_clocks"] == 0
+        d = porlab.explore(dq, name)
+        assert d.stats["saturation_refutations"] > 0
+        assert d.stats["saturated_clocks"] > 0
+
+
+def test_children_inherit_the_past_part_of_visible_writes() -> None:
+    """dq-wsq(2,2): a read still pending in a child node has the same causal past as in its
+    parent, so the child takes the visible writes its past decides from the parent and only
+    adds the writes after the past; the classes stay those of optimal (equal partitions)."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "dq_wsq.c"),
+                         defines={"N": 2, "THIEVES": 2})
+    optimal = porlab.explore(prog, "optimal")
+    for name in ("rf", "rvf"):
+        r = porlab.explore(prog, name)
+        assert r.stats["visible_writes_inherited"] > 0
+        assert r.outcomes == optimal.outcomes
+    assert porlab.explore(prog, "rf").complete == optimal.complete
+
+
 # Two threads that each raise a flag and spin while the other's is up (a livelock, as written):
 # every execution where both spin is cut at max_execution_events, a total over all threads.
 LIVELOCK = """

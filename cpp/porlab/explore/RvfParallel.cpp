@@ -59,6 +59,7 @@ void RvfSmc::handOver(Frame& f, std::span<const ThreadId> witness,
     if (atState) exec_->save(task->snap);
     task->reg = reg_;
     task->clk = clk_;
+    if (ro_.fastPaths) ensureSat();  // (computed lazily: the task gets them all)
     task->satClk = satClk_;  // (rf's saturated clocks: registered with the steps, like clk_)
     task->prevDiff = prevDiff_;
     task->src = src_;
@@ -97,6 +98,9 @@ void RvfSmc::runTask(RvfTask& task) {
     reg_ = std::move(task.reg);
     clk_ = std::move(task.clk);
     satClk_ = std::move(task.satClk);
+    satLog_.clear();  // (the task's registered steps all have their saturated clocks)
+    satPending_ = 0;
+    visCache_.assign(static_cast<std::size_t>(T_), {});  // (the worker's last steps are gone)
     prevDiff_ = std::move(task.prevDiff);
     src_ = std::move(task.src);
     for (const LocId l : usedLocs_) locLists_[static_cast<std::size_t>(l)].reset();

@@ -20,6 +20,9 @@ void RvfSmc::init() {
     reg_.assign(static_cast<std::size_t>(T_), 0);
     clk_.assign(static_cast<std::size_t>(T_), {});
     satClk_.assign(static_cast<std::size_t>(T_), {});
+    satLog_.clear();
+    satPending_ = 0;
+    visCache_.assign(static_cast<std::size_t>(T_), {});
     prevDiff_.assign(static_cast<std::size_t>(T_), {});
     src_.assign(static_cast<std::size_t>(T_), {});
     locLists_.clear();
@@ -49,6 +52,8 @@ void RvfSmc::finish() {
     s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
+    s["saturated_clocks"] = static_cast<double>(satClocks_);
+    s["visible_writes_inherited"] = static_cast<double>(visInherited_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
     s["nodes"] = static_cast<double>(nodes_);
     s["outcome_verifysc_calls"] = static_cast<double>(fin_.calls);
@@ -303,7 +308,11 @@ void RvfSmc::startRead(Frame& f) {
     groups.clear();
     const bool live = r.ev.kind == EventKind::Write;  // a liveness read: dead 1, alive 0
     f.live = live;
-    for (const WriteRef& w : visibleWrites(r, sl)) {
+    // (the past part of r's visible writes is the one last computed for r's thread, if that was
+    // for r: see VisPast)
+    VisPast& vp = visCache_[static_cast<std::size_t>(r.t)];
+    const bool known = vp.ridx == f.ridx && vp.loc == r.ev.loc;
+    for (const WriteRef& w : visibleWrites(r, sl, known, vp)) {
         if (ce && (w.t == kInitThread || w.i < ce->counts[static_cast<std::size_t>(w.t)])) continue;
         Value v =
             w.t == kInitThread

@@ -135,6 +135,9 @@ struct RvfOptions {
     // Tests: every child the node's saturated order refutes (saturationRefutes) is checked by
     // VerifySC as well, and a witness found there is an internal error.
     bool checkRefutations = false;
+    // Tests: the saturated clocks computed when a step is registered rather than when a child
+    // asks for a refutation (ensureSat); the clocks, so the refutations, are the same.
+    bool eagerSat = false;
     rvf::VscOptions vsc;
 };
 
@@ -605,6 +608,22 @@ class RvfSmc {
     // Algorithm 2 whose loop over its reads (lines 16-34) is under way; it holds what the
     // recursive call kept in its locals. Frames are reused from one node to the next at the
     // same depth (their vectors keep their capacity).
+    // The part of a read's visible writes that its causal past decides (visibleWrites): per
+    // thread, how many of its writes of the read's location are in the past, and those of the
+    // past that are visible (the latest of a thread, if no other write or read of the past
+    // hides it), in thread order. The past of the pending read of thread t at step ridx is
+    // fixed while t keeps its first ridx steps (a node's events are closed under the causal
+    // past): every node down the path, and its siblings, that has the same read pending takes
+    // the part last computed for it instead of computing it again. Kept per thread, dropped
+    // with the thread's steps below ridx (dropSteps) and at a task's start (runTask).
+    struct VisPast {
+        std::int32_t ridx = -1;
+        LocId loc = kNoLoc;
+        bool anyInPast = false;
+        std::vector<std::int32_t> inPast;
+        std::vector<WriteRef> latest;
+    };
+
     struct Frame {
         SavedTrace sv;                 // what the node's replay replaced (put back at its end)
         std::vector<std::int32_t> sl;  // per thread, the node's steps after its extension
@@ -681,7 +700,17 @@ class RvfSmc {
         const auto T = static_cast<std::size_t>(T_);
         return &satClk_[static_cast<std::size_t>(t)][static_cast<std::size_t>(i) * T];
     }
-    // (registerStep with engine=saturate)
+    // How many steps of thread t have their saturated clock computed (a prefix of its steps).
+    [[nodiscard]] std::int32_t satCount(ThreadId t) const {
+        return static_cast<std::int32_t>(satClk_[static_cast<std::size_t>(t)].size() /
+                                         static_cast<std::size_t>(T_));
+    }
+    // Computes the saturated clocks of the registered steps that have none, in their order of
+    // registration (registerStep logs them with engine=saturate).
+    void ensureSat();
+    // (dropSteps with engine=saturate: thread t, which had oldReg steps registered, keeps n)
+    void dropSat(ThreadId t, std::int32_t oldReg, std::size_t n);
+    // The saturated clock of step i of thread t, the next one without (ensureSat).
     void registerSat(ThreadId t, std::int32_t i, const Step& s);
     // Joins into clock c the clocks of the reads of x whose good writes (source) are all before
     // c (not `self`), until none is left: the reads that a write with clock c must come after.
@@ -707,9 +736,13 @@ class RvfSmc {
     // A write is also hidden from r by a read of r's causal past that comes after it and reads
     // another write (reads-from SMC), or whose good writes do not include it (RVF, saturate):
     // every witness puts that other write between.
-    // (The result is a buffer of the explorer's, valid until the next call.)
+    // (The result is a buffer of the explorer's, valid until the next call.) `past`: r's past
+    // part, computed into it unless `known`.
     [[nodiscard]] const std::vector<WriteRef>& visibleWrites(const Pending& r,
-                                                             const std::vector<std::int32_t>& sl);
+                                                             const std::vector<std::int32_t>& sl,
+                                                             bool known, VisPast& past);
+    // The past part of visibleWrites.
+    void visiblePast(const Pending& r, const std::vector<std::int32_t>& sl, VisPast& out);
 
     // Does a read of loc in the causal past `past` come after write w and read another write
     // (RVF: have good writes without w)? Per thread, the reads after w are the latest ones
@@ -748,17 +781,21 @@ class RvfSmc {
     std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer
     std::vector<char> inF_, threadF_;
     std::vector<std::int32_t> postCnt_;
-    std::vector<std::int32_t> visPast_, visEnd_, visIn_, visLatest_;  // visibleWrites' scratch
-    std::vector<WriteRef> visBuf_;                                    // visibleWrites' result
-    std::vector<Step> stepPool_;                    // dropped steps, for their buffers (newStep)
-    std::vector<std::vector<WriteRef>> groupPool_;  // startRead: dropped good-writes sets
-    std::vector<std::int32_t> replayCnt_;           // replay's step counts
+    std::vector<std::int32_t> visPast_, visLatest_;  // visiblePast's scratch
+    std::vector<VisPast> visCache_;                  // by thread
+    std::uint64_t visInherited_ = 0;                 // past parts taken from visCache_
+    std::vector<WriteRef> visBuf_;                   // visibleWrites' result
+    std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
+    std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
+    std::vector<std::int32_t> replayCnt_;            // replay's step counts
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
+    std::vector<WriteRef> satLog_;       // registered steps without a saturated clock, in order
+    std::size_t satPending_ = 0;         // how many (satLog_'s size when no entry is stale)
     std::vector<std::int32_t> satBuf_;   // saturationRefutes: the new read's clock
     std::vector<std::int32_t> satMeet_;  // joinGoodMeet's scratch
-    std::uint64_t satRefuted_ = 0;
+    std::uint64_t satRefuted_ = 0, satClocks_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace

@@ -16,8 +16,14 @@
 // good write w a write of r's location comes after w and before r in that order (with r's own
 // clock: its predecessor, the meet of G's clocks and, for a read-modify-write, the reads its
 // write must come after): r can read none of them. checkRefutations asserts that VerifySC
-// finds no witness either. A worker that explores a subtree rebuilds the clocks by
-// registering the subtree root's steps, as it does the causal clocks.
+// finds no witness either.
+// The clocks are computed lazily: registering a step only logs it (satLog_), and the first
+// child that asks for a refutation computes the clocks of the logged steps in their order of
+// registration (ensureSat), which gives the clocks an eager computation would (each step sees
+// the steps registered before it). A program whose children are all decided before the
+// refutation is asked (casrot: the node's trace or an insertion is a witness) pays nothing.
+// A task handed to another worker carries the clocks of all its registered steps (handOver
+// computes them first).
 #include "porlab/explore/RvfSmc.hpp"
 
 #include <limits>
@@ -47,8 +53,12 @@ void RvfSmc::satJoinEarlierReads(LocId x, WriteRef self, std::int32_t* c) const 
         grew = false;
         for (std::size_t u = 0; u < T; ++u) {
             const auto& rl = ll.reads[u];
-            // u's reads already before the write are a prefix of rl (clocks grow along u)
-            for (auto k = rl.size(); k-- > 0;) {
+            // u's reads already before the write are a prefix of rl (clocks grow along u); of
+            // the others, those registered before the write (the ones with a clock: ensureSat
+            // computes the clocks in their order of registration)
+            const auto known =
+                std::lower_bound(rl.begin(), rl.end(), satCount(static_cast<ThreadId>(u)));
+            for (auto k = static_cast<std::size_t>(known - rl.begin()); k-- > 0;) {
                 const std::int32_t i = rl[k];
                 if (c[u] > i) break;
                 if (!allGoodBefore(static_cast<ThreadId>(u), i, self, before)) continue;
@@ -73,11 +83,34 @@ void RvfSmc::joinGoodMeet(const std::vector<WriteRef>& good, std::int32_t* c) {
     for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], m[u]);
 }
 
+void RvfSmc::ensureSat() {
+    for (const WriteRef& e : satLog_) registerSat(e.t, e.i, step(e.t, e.i));
+    satLog_.clear();
+    satPending_ = 0;
+}
+
+void RvfSmc::dropSat(ThreadId t, std::int32_t oldReg, std::size_t n) {
+    auto& sk = satClk_[static_cast<std::size_t>(t)];
+    const std::int32_t had = satCount(t);
+    const std::int32_t keep = std::min(oldReg, static_cast<std::int32_t>(n));
+    if (had > keep) sk.resize(static_cast<std::size_t>(keep) * static_cast<std::size_t>(T_));
+    // t's logged steps were [had, oldReg), they are [min(had, keep), keep)
+    const std::int32_t gone = (oldReg - had) - (keep - std::min(had, keep));
+    if (gone <= 0) return;
+    satPending_ -= static_cast<std::size_t>(gone);
+    // The dropped steps' entries are usually the log's last ones (steps are registered and
+    // dropped like a stack); otherwise the log has more entries than steps without a clock.
+    auto dropped = [&](const WriteRef& e) { return e.i >= reg_[static_cast<std::size_t>(e.t)]; };
+    while (!satLog_.empty() && dropped(satLog_.back())) satLog_.pop_back();
+    if (satLog_.size() != satPending_) std::erase_if(satLog_, dropped);
+}
+
 void RvfSmc::registerSat(ThreadId t, std::int32_t i, const Step& s) {
     const auto tu = static_cast<std::size_t>(t);
     const auto T = static_cast<std::size_t>(T_);
     auto& sk = satClk_[tu];
     sk.resize((static_cast<std::size_t>(i) + 1) * T);
+    ++satClocks_;
     std::int32_t* c = &sk[static_cast<std::size_t>(i) * T];
     std::fill_n(c, T, 0);
     auto join = [&](const std::int32_t* o) {
@@ -89,8 +122,8 @@ void RvfSmc::registerSat(ThreadId t, std::int32_t i, const Step& s) {
         join(satClock(sp.t, sp.i));
     if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
         const auto cu = static_cast<std::size_t>(s.ev.aux);
-        if (reg_[cu] > 0)
-            join(satClock(s.ev.aux, reg_[cu] - 1));
+        if (const std::int32_t n = satCount(s.ev.aux); n > 0)
+            join(satClock(s.ev.aux, n - 1));
         else if (const SpawnPoint sp = spawnOf_[cu]; sp.t >= 0)
             join(satClock(sp.t, sp.i));
     }
@@ -110,6 +143,7 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
                                const std::vector<WriteRef>& good, const Step& rs) {
     const LocId x = rs.ev.loc;
     if (x < 0 || !locLists_[static_cast<std::size_t>(x)]) return false;  // no write of x yet
+    ensureSat();
     const auto T = static_cast<std::size_t>(T_);
     const std::vector<std::int32_t>& sl = f.sl;
     // r's clock: its program-order predecessor (or spawn), what precedes all its good writes

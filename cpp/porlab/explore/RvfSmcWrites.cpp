@@ -68,8 +68,13 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     }
     c[tu] = i + 1;
     if (s.writes) lists(s.ev.loc).writes[tu].push_back(i);
-    if (ro_.fastPaths) registerSat(t, i, s);
+    // (the saturated clock is computed when a child asks for a refutation: ensureSat)
+    if (ro_.fastPaths) {
+        satLog_.push_back({t, i});
+        ++satPending_;
+    }
     reg_[tu] = i + 1;
+    if (ro_.eagerSat) ensureSat();
 }
 
 void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
@@ -80,7 +85,10 @@ void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
         if (s.writes) lists(s.ev.loc).writes[tu].pop_back();
         if (s.reads && !isLiveness(s)) lists(s.ev.loc).reads[tu].pop_back();
     }
+    if (visCache_[tu].ridx > static_cast<std::int32_t>(n)) visCache_[tu].ridx = -1;  // (VisPast)
+    const std::int32_t oldReg = reg_[tu];
     reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
+    if (ro_.fastPaths) dropSat(t, oldReg, n);
     while (st.size() > n) {
         stepPool_.push_back(std::move(st.back()));
         st.pop_back();
@@ -99,10 +107,13 @@ Step RvfSmc::newStep() {
     return s;
 }
 
-const std::vector<WriteRef>& RvfSmc::visibleWrites(const Pending& r,
-                                                   const std::vector<std::int32_t>& sl) {
+void RvfSmc::visiblePast(const Pending& r, const std::vector<std::int32_t>& sl, VisPast& out) {
     // r's program-order (causal) past: its thread's steps, and what they (or its spawn) come after
     const auto T = static_cast<std::size_t>(T_);
+    out.anyInPast = false;
+    out.inPast.assign(T, 0);
+    out.latest.clear();
+    if (!locLists_[static_cast<std::size_t>(r.ev.loc)]) return;
     // (scratch buffers kept between calls: this runs for every pending read of every node)
     std::vector<std::int32_t>& past = visPast_;
     past.assign(T, 0);
@@ -115,46 +126,59 @@ const std::vector<WriteRef>& RvfSmc::visibleWrites(const Pending& r,
         past.assign(c, c + T_);
     }
     past[static_cast<std::size_t>(t)] = sl[t];
-    std::vector<WriteRef>& vis = visBuf_;
-    vis.clear();
-    if (!locLists_[static_cast<std::size_t>(r.ev.loc)]) {
-        vis.push_back(kInitWrite);
-        return vis;
-    }
     const LocLists& ll = lists(r.ev.loc);
-    // Per thread: its writes among its first sl[u] steps are wl[0, end), those of the past
-    // wl[0, inPast); the latest of the past is the only one of them that may be visible.
-    std::vector<std::int32_t>&end = visEnd_, &inPast = visIn_, &latest = visLatest_;
-    end.assign(T, 0);
-    inPast.assign(T, 0);
+    // Per thread: its writes of the past are wl[0, inPast); the latest of them is the only one
+    // that may be visible.
+    std::vector<std::int32_t>& inPast = out.inPast;
+    std::vector<std::int32_t>& latest = visLatest_;
     latest.assign(T, -1);
-    bool anyInPast = false;
     for (std::size_t u = 0; u < T; ++u) {
         const auto& wl = ll.writes[u];
-        const auto e = std::lower_bound(wl.begin(), wl.end(), sl[u]);
-        const auto p = std::lower_bound(wl.begin(), e, past[u]);
-        end[u] = static_cast<std::int32_t>(e - wl.begin());
+        const auto p = std::lower_bound(wl.begin(), wl.end(), past[u]);
         inPast[u] = static_cast<std::int32_t>(p - wl.begin());
         if (inPast[u] > 0) {
             latest[u] = wl[static_cast<std::size_t>(inPast[u] - 1)];
-            anyInPast = true;
+            out.anyInPast = true;
         }
     }
     for (std::size_t u = 0; u < T; ++u) {
-        const auto& wl = ll.writes[u];
-        if (latest[u] >= 0) {
-            const WriteRef w{static_cast<std::int32_t>(u), latest[u]};
-            bool hidden = false;
-            for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
-                hidden = u2 != u && latest[u2] >= 0 &&
-                         poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
-            if (!hidden) hidden = hiddenByRead(r.ev.loc, w, past);
-            if (!hidden) vis.push_back(w);
-        }
-        for (std::int32_t k = inPast[u]; k < end[u]; ++k)
-            vis.push_back({static_cast<std::int32_t>(u), wl[static_cast<std::size_t>(k)]});
+        if (latest[u] < 0) continue;
+        const WriteRef w{static_cast<std::int32_t>(u), latest[u]};
+        bool hidden = false;
+        for (std::size_t u2 = 0; u2 < T && !hidden; ++u2)
+            hidden = u2 != u && latest[u2] >= 0 &&
+                     poClock(static_cast<ThreadId>(u2), latest[u2])[u] > w.i;
+        if (!hidden) hidden = hiddenByRead(r.ev.loc, w, past);
+        if (!hidden) out.latest.push_back(w);
     }
-    if (!anyInPast) vis.push_back(kInitWrite);
+}
+
+const std::vector<WriteRef>& RvfSmc::visibleWrites(const Pending& r,
+                                                   const std::vector<std::int32_t>& sl, bool known,
+                                                   VisPast& keep) {
+    if (known) {
+        ++visInherited_;
+    } else {
+        visiblePast(r, sl, keep);
+        keep.ridx = sl[r.t];
+        keep.loc = r.ev.loc;
+    }
+    std::vector<WriteRef>& vis = visBuf_;
+    vis.clear();
+    if (locLists_[static_cast<std::size_t>(r.ev.loc)]) {
+        // Per thread: the latest write of the past if visible, then the writes after the past
+        const LocLists& ll = lists(r.ev.loc);
+        std::size_t j = 0;
+        for (std::size_t u = 0; u < static_cast<std::size_t>(T_); ++u) {
+            if (j < keep.latest.size() && keep.latest[j].t == static_cast<ThreadId>(u))
+                vis.push_back(keep.latest[j++]);
+            const auto& wl = ll.writes[u];
+            for (auto k = static_cast<std::size_t>(keep.inPast[u]); k < wl.size() && wl[k] < sl[u];
+                 ++k)
+                vis.push_back({static_cast<std::int32_t>(u), wl[k]});
+        }
+    }
+    if (!keep.anyInPast) vis.push_back(kInitWrite);
     return vis;
 }
 

@@ -324,6 +324,44 @@ TEST(Rvf, SaturatedClocksRefuteOnlyInfeasibleChildren) {
     EXPECT_LT(rejected, classicRejected);
 }
 
+// The saturated clocks are computed when a child first asks for a refutation, in the order
+// the steps were registered (RvfSmc::ensureSat), not when each step is registered: the clocks
+// must be those of the eager computation (eagerSat), so the same children are refuted and the
+// same classes found, for rvf and rf (perWrite), with fewer clocks computed overall.
+TEST(Rvf, LazySaturatedClocksEqualEagerOnes) {
+    const int n = std::max(1, randomProgramCount() / 5);
+    double lazyClocks = 0, eagerClocks = 0, refuted = 0;
+    int bad = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t seed = 8100000 + static_cast<std::uint64_t>(i);
+        auto p = testprog::randomProgram(
+            seed, i % 2 ? testprog::syncHeavyOptions() : testprog::RandomProgramOptions{});
+        for (const bool perWrite : {false, true}) {
+            ExploreResult lazy, eager;
+            rvfsmc::RvfOptions ro;
+            ro.perWrite = perWrite;
+            ExploreOptions opts;
+            rvfsmc::RvfSmc(*p, opts, lazy, ro).run();
+            ro.eagerSat = true;
+            rvfsmc::RvfSmc(*p, opts, eager, ro).run();
+            for (const char* k : {"saturation_refutations", "verifysc_calls", "nodes"})
+                if (lazy.stats.at(k) != eager.stats.at(k) && ++bad <= 5)
+                    ADD_FAILURE() << "seed " << seed << (perWrite ? " rf " : " rvf ") << k << " "
+                                  << lazy.stats.at(k) << " lazy vs " << eager.stats.at(k);
+            if ((lazy.complete != eager.complete || lazy.blocked != eager.blocked ||
+                 lazy.outcomes != eager.outcomes) &&
+                ++bad <= 5)
+                ADD_FAILURE() << "seed " << seed << ": other results with lazy clocks";
+            lazyClocks += lazy.stats.at("saturated_clocks");
+            eagerClocks += eager.stats.at("saturated_clocks");
+            refuted += lazy.stats.at("saturation_refutations");
+        }
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_GT(refuted, 0.0);
+    EXPECT_LT(lazyClocks, eagerClocks);
+}
+
 TEST(Rvf, Registered) {
     const auto& info = explorerInfo("rvf");
     EXPECT_EQ(info.equivalence, "rvf");
