@@ -6,45 +6,9 @@
 // not forbidden writes carry, asks VerifySC for a witness and recurses. Backtrack signals stop the
 // loop early when no ancestor read can gain a new source (Lemma 1).
 //
-// Extensions beyond the paper's model (Appendix 0.A covers read-modify-writes, CAS, mutexes and
-// spawn/join; the rest is ours):
-//  * Read-modify-writes (fetch-and-add, exchange, CAS, lock, exchange-await) are one atomic event
-//    with a read part and a write part. A pending read-modify-write of another thread counts as a
-//    potential new source for an ancestor read (the paper's CAS corner case, applied to all RMWs).
-//  * Locks are read-modify-writes of the mutex that must read 0 (an unlock or the initial value),
-//    so mutual exclusion follows from the values; awaits are reads whose good writes must satisfy
-//    the await condition; an exchange-await is both. These blocking reads may never execute, so
-//    Lemma 1 does not apply to them: a blocking read never stops the loop (no backtrack cut).
-//  * A node whose pending events are all blocking reads or joins reports a blocked maximal trace
-//    when some witness of its events leaves every pending event disabled (the final memory is
-//    chosen by VerifySC with reads of the final values).
-//  * Errors: a step after which an assertion fails or a fault happens ends its thread, and its
-//    write is hidden from the other threads (in the real program the execution stops there, so
-//    nobody can read it). Every such step is reported at once as an error trace made of its causal
-//    past, which is a real execution whose first error it is.
-//  * Liveness reads: a plain write to a location that a free or a frame end kills faults when it
-//    comes after the kill, so it is explored as a read that observes dead or alive (see
-//    isLiveness), not performed at once like other writes.
-//  * Final memory: RVF and reads-from classes do not fix the order of unread writes, so for every
-//    maximal trace the other final memory states of its class are added to the outcomes (VerifySC
-//    again; each witness is replayed to reach its state).
-//  * Reads-from SMC (the `rf` explorer) is this recursion with one write per good-writes set
-//    instead of one value: a node then fixes the reads-from function of its events, the children
-//    of a node differ in the source of the read they mutate (or in its presence, for a blocking
-//    read), and one complete trace is reported per reads-from class.
-//  * Consistency (option engine): with `saturate` (the default) VerifySC's closure, which is
-//    the saturation of the reads-from order (program order, the sources, and the coherence
-//    edges they force), rejects what it can, then one linearisation of the saturated order
-//    following the search's first choices decides most of the rest without witness states; the
-//    exact search runs only when that linearisation reaches a dead end. The choice of a maximal
-//    trace's own final values needs no call at all (the trace is the witness). Before any call,
-//    a child's witness is sought in its parent's trace: the new read inserted just before the
-//    write that ends its source's segment, or moved before the causal future of the writes
-//    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
-//    read that writes nothing needs no replay either (performedAt). A child that the
-//    saturated clocks refute (kept per step along the exploration: program order, what
-//    precedes all of a read's good writes, and the coherence edges each new step forces;
-//    RvfSmcSaturate.cpp) costs no call either. `classic` runs the search every time (ablation).
+// Extensions beyond the paper's model (read-modify-writes, locks and awaits, blocked traces,
+// errors, liveness reads, final memory, the `rf` explorer) and the consistency engine: the head
+// comment of RvfSmc.cpp.
 //
 // The recursion runs on an explicit stack of frames (RvfSmc::explore, Frame): a path is as deep as
 // an execution is long, and the explorer needs no big stack (ExplorerInfo::bigStack is false).
