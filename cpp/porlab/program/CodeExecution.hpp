@@ -631,28 +631,10 @@ class CodeExecution final : public Execution {
     // allFrames (pthread_exit, exit, abort): the variables of every frame of the thread, the
     // innermost first, as if each frame returned in turn.
     bool frameEnd(ThreadId t, const CInstr& in, bool allFrames = false) {
-        Thread& th = threads_[static_cast<std::size_t>(t)];
-        const auto depth = static_cast<std::int64_t>(th.frames.size());
-        while (!th.stackObjs.empty() && (allFrames || th.stackObjs.back().first == depth)) {
-            const std::int64_t obj = th.stackObjs.back().second;
-            std::uint32_t off = 0;
-            LocId l = kNoLoc;
-            if (p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
-                l = known(l);
-                setPend(th, t, deadKind(l), l, in.pos);
-                th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
-                th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
-                th.pend.mode = AccessMode::Internal;
-                th.pendObj = obj;
-                th.aux = off;
-                return true;
-            }
-            objs_[static_cast<std::size_t>(obj)].status = 3;
-            th.stackObjs.pop_back();
-            th.phase = 0;
-        }
-        return false;
+        if (threads_[static_cast<std::size_t>(t)].stackObjs.empty()) return false;
+        return frameEndOfObjects(t, in, allFrames);
     }
+    bool frameEndOfObjects(ThreadId t, const CInstr& in, bool allFrames);  // VisibleSteps.cpp
     bool visibleBuiltin(ThreadId t, const CInstr& in);
     bool localBuiltin(ThreadId t, const CInstr& in);  // LocalBuiltins.cpp
     // Runs thread t's local code up to its next visible operation (or its end).

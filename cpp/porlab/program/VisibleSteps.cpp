@@ -590,4 +590,29 @@ std::span<const Event> CodeExecution::slowStep(ThreadId t, std::optional<Value> 
     return emitted_;
 }
 
+// frameEnd (CodeExecution.hpp) when the thread has escaped stack variables.
+bool CodeExecution::frameEndOfObjects(ThreadId t, const CInstr& in, bool allFrames) {
+    Thread& th = threads_[static_cast<std::size_t>(t)];
+    const auto depth = static_cast<std::int64_t>(th.frames.size());
+    while (!th.stackObjs.empty() && (allFrames || th.stackObjs.back().first == depth)) {
+        const std::int64_t obj = th.stackObjs.back().second;
+        std::uint32_t off = 0;
+        LocId l = kNoLoc;
+        if (p_.nextCell(obj, static_cast<std::uint32_t>(th.phase), off, l)) {
+            l = known(l);
+            setPend(th, t, deadKind(l), l, in.pos);
+            th.pend.wval = th.pend.kind == EventKind::Exchange ? kDead : 0;
+            th.pend.aux = kFrameEndAux;  // shown as the variable's end, not an exchange
+            th.pend.mode = AccessMode::Internal;
+            th.pendObj = obj;
+            th.aux = off;
+            return true;
+        }
+        objs_[static_cast<std::size_t>(obj)].status = 3;
+        th.stackObjs.pop_back();
+        th.phase = 0;
+    }
+    return false;
+}
+
 }  // namespace porlab::code
