@@ -435,7 +435,7 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
         porfR_[et] = e.i;
         overwrittenBefore(g, cands_);
         if (!hasCondition(n.ev.kind))
-            if (const auto m = maximalAlongPorf(g, e, a)) return *m;
+            if (const auto m = maximalAlongPorf(g, e, a)) return m;
     }
     lim_[et] = e.i;
     bool found = consistent(prev_, lim_, openEnded_, false, order_);
