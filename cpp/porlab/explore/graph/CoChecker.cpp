@@ -54,7 +54,7 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     pos_.assign(T, 0);
     liveLen_.assign(T, 0);
     lockPlaceholders_.clear();
-    std::size_t maxLoc = g.initial.size();
+    std::size_t maxLoc = 0;  // (the locations the nodes use, not the whole table)
     for (std::size_t t = 0; t < T; ++t)
         for (const Node& n : g.threads[t]) {
             if (n.ev.loc >= 0) maxLoc = std::max(maxLoc, static_cast<std::size_t>(n.ev.loc) + 1);

@@ -194,7 +194,13 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
         for (const std::int32_t x : g.zneDone[t])
             if (x < keep[t]) zneDone[t].push_back(x);
     }
-    initial = g.initial;
+    // The initial values of the locations g uses (co's size: ensureLoc). The others are set by
+    // ensureLocation before any use; copying a C program's whole table (thousands of locations)
+    // per revisit was most of the cost of a revisit on small graphs.
+    if (initial.size() != g.initial.size())
+        initial = g.initial;
+    else
+        std::copy_n(g.initial.begin(), std::min(g.co.size(), g.initial.size()), initial.begin());
     co.resize(g.co.size());
     for (std::size_t l = 0; l < g.co.size(); ++l) {
         co[l].clear();

@@ -36,11 +36,18 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         }
         off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
     }
+    // Per-location state for the locations the nodes use only (a C program's table reserves
+    // thousands: clearing all of them per search was most of a search's cost on small graphs).
+    // The final states (enumerate_) cover every location.
+    std::size_t locs = enumerate_ ? g.initial.size() : 0;
+    for (const auto& th : g.threads)
+        for (const Node& n : th)
+            if (n.ev.loc >= 0) locs = std::max(locs, static_cast<std::size_t>(n.ev.loc) + 1);
     readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
-    holder_.assign(g.initial.size(), -1);
+    holder_.assign(locs, -1);
     pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
-    initReaders_.assign(g.initial.size(), 0);
-    cur_.assign(g.initial.size(), -1);
+    initReaders_.assign(locs, 0);
+    cur_.assign(locs, -1);
     kill_.assign(static_cast<std::size_t>(off_[T]), 0);
     spawnOf_.assign(T, {-1, kInitRef});
     for (std::size_t t = 0; t < T; ++t) {
