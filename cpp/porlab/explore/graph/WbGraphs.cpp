@@ -203,6 +203,7 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     g.porfPrefix(a, porf);
     const std::size_t T = g.threads.size();
     std::vector<std::int32_t> keep(T);
+    memoBegin(g, a);
     for (std::size_t u = 0; u < T && !rep.stopped(); ++u) {
         for (auto i = static_cast<std::size_t>(porf[u]); i < g.threads[u].size() && !rep.stop();
              ++i) {
@@ -231,9 +232,11 @@ Step WbGraphs::revisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             if (!engine_.revisitReady(h, depth)) continue;
             co_await engine_.visitRevisited(h, r, depth);
             if (rWrites && !rep.stopped()) co_await revisits(h, r, depth + 1);
+            memoBegin(g, a);  // (the exploration just awaited used the memo for its own graphs)
             if (rep.stopped()) break;
         }
     }
+    memo_.g = nullptr;
     engine_.releaseRevisitGraph(depth);
 }
 
@@ -393,6 +396,36 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
     const Node& n = g.at(e);
     if (MutexLocks::isLockEvent(n)) return std::nullopt;
     if (n.zne || !readsMemory(n.ev.kind)) return true;  // a write has no place to choose
+    // The answer depends on g, e and a only: the revisits of one write a ask again for the
+    // events that several of their reads would delete.
+    std::int8_t* memo = nullptr;
+    if (memo_.g == &g && memo_.a == a && memo_.stamp == g.nextStamp) {
+        memo =
+            &memo_.known[memo_.off[static_cast<std::size_t>(e.t)] + static_cast<std::size_t>(e.i)];
+        if (*memo >= 0) {
+            ++maximalityMemo_;
+            return *memo == 1;
+        }
+    }
+    const bool m = maximallyAddedRead(g, e, a, porf);
+    if (memo) *memo = m ? 1 : 0;
+    return m;
+}
+
+void WbGraphs::memoBegin(const ExecutionGraph& g, Ref a) {
+    memo_.g = &g;
+    memo_.a = a;
+    memo_.stamp = g.nextStamp;
+    memo_.off.resize(g.threads.size() + 1);
+    memo_.off[0] = 0;
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+        memo_.off[t + 1] = memo_.off[t] + g.threads[t].size();
+    memo_.known.assign(memo_.off.back(), -1);
+}
+
+bool WbGraphs::maximallyAddedRead(const ExecutionGraph& g, Ref e, Ref a,
+                                  const std::vector<std::int32_t>& porf) {
+    const Node& n = g.at(e);
     ++maximalityChecks_;
     // Prev(e) = {e' added no later than e} ∪ porf(a), and a itself (see below): a prefix of
     // every thread, e last of its (a is the last of its thread, which is not e's).
@@ -435,7 +468,7 @@ std::optional<bool> WbGraphs::maximallyAdded(const ExecutionGraph& g, Ref e, Ref
         porfR_[et] = e.i;
         overwrittenBefore(g, cands_);
         if (!hasCondition(n.ev.kind))
-            if (const auto m = maximalAlongPorf(g, e, a)) return m;
+            if (const auto m = maximalAlongPorf(g, e, a)) return *m;
     }
     lim_[et] = e.i;
     bool found = consistent(prev_, lim_, openEnded_, false, order_);
@@ -609,6 +642,7 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_kill_checks"] = static_cast<double>(killChecks_);
     r.stats["wb_sources_overwritten"] = static_cast<double>(overwritten_);
     r.stats["wb_maximality_along_porf"] = static_cast<double>(porfOrdered_);
+    r.stats["wb_maximality_memo"] = static_cast<double>(maximalityMemo_);
 }
 
 }  // namespace porlab::graph

@@ -139,6 +139,12 @@ class WbGraphs {
     // and before_ set: if the candidates not overwritten are a porf chain, the answer (nullopt:
     // undecided; noneFits_: none of them fits).
     std::optional<bool> maximalAlongPorf(const ExecutionGraph& g, Ref e, Ref a);
+    // maximallyAdded for a memory read e (no memo).
+    bool maximallyAddedRead(const ExecutionGraph& g, Ref e, Ref a,
+                            const std::vector<std::int32_t>& porf);
+    // The revisits of write a in g start (or go on after an exploration that may have used the
+    // memo): maximallyAdded's answers for (g, a) are kept until the next call.
+    void memoBegin(const ExecutionGraph& g, Ref a);
     // The writes of loc (init first) in g, for a read to choose from.
     void writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const;
 
@@ -164,6 +170,14 @@ class WbGraphs {
     std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0, killChecks_ = 0;
     std::uint64_t overwritten_ = 0, porfOrdered_ = 0;
     bool noneFits_ = false;
+    struct {
+        const ExecutionGraph* g = nullptr;  // null: no memo
+        Ref a;
+        std::uint64_t stamp = 0;         // g.nextStamp then (a check that g is unchanged)
+        std::vector<std::size_t> off;    // per thread: its first node's index in known
+        std::vector<std::int8_t> known;  // per node: -1 unknown, 0 / 1 maximally added
+    } memo_;
+    std::uint64_t maximalityMemo_ = 0;
 };
 
 }  // namespace porlab::graph
