@@ -312,17 +312,24 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
                 break;
             }
         }
-        if (mutex_ && mutex_->handles(p)) {
+        // LAPOR: an unlock has one child, at the end of the witness (no source, no co): added
+        // here, as a spawn is. Locks and trylocks branch (MutexLocks).
+        const bool unlock = mutex_ && p.kind == EventKind::Unlock;
+        if (mutex_ && !unlock && mutex_->handles(p)) {
             next = mutex_->add(g, t, p, depth);
             break;
         }
-        if (wb_ && WbGraphs::handles(p)) {
+        if (wb_ && !unlock && WbGraphs::handles(p)) {
             next = wb_->add(g, t, p, depth);
             break;
         }
         const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
         Node n;
-        if (readsMemory(p.kind)) {
+        if (unlock) {
+            ensureLocation(g, p.loc, *info_);
+            n.ev = exec_->step(t)[0];
+            rep_.countEvent();
+        } else if (readsMemory(p.kind)) {
             ensureLocation(g, p.loc, *info_);
             const int m = static_cast<int>(g.co[static_cast<std::size_t>(p.loc)].size());
             // A write co-before one that happens before a (porf) cannot be its source (fr cycle).
