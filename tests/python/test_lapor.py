@@ -110,6 +110,18 @@ def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
     assert res.stats["lock_never_held"] == 2**n - 1
 
 
+def test_rf_graphs_maximality_answers_kept_per_revisiting_write() -> None:
+    """The revisits of one write ask whether the same events were added maximally (TruSt's
+    revisit condition) once per read they would revisit: the answers, a function of the graph,
+    the event and the write, are kept for the write's revisits (a memo keyed without the write
+    loses and repeats classes: tests/cpp Lapor.RfGraphsRandomPrograms)."""
+    prog = example("lapor_fib_bench", num=3)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert res.stats["wb_maximality_memo"] > 0
+    sizes = porlab.partition_sizes(prog)
+    assert (res.complete, res.blocked) == (sizes.complete["lock-aware"], 0)
+
+
 def _faa_chain() -> porlab.Program:
     # T0 `x=1; r=x` || T1 `faa(x,10)` || T2 `lock; x=2; faa(x,100); unlock`: 25 classes. The
     # class x=2, x=1, faa 1 -> 11, faa 11 -> 111, r = 111 was lost when a revisit's canonical
