@@ -237,6 +237,9 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
 }
 
 Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
+    // LAPOR (wb_graphs = rf): not at the end of a witness that ended a section of a's thread
+    // early. (co-filter explores those graphs on: searching them costs it more than it saves.)
+    if (appended && wb_) appended = MutexLocks::appendable(g, a.t, a.i, wit_.at(depth));
     if (appended) {
         wit_.extend(depth, &a);
     } else {
@@ -314,7 +317,10 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         }
         // LAPOR: an unlock has one child, at the end of the witness (no source, no co): added
         // here, as a spawn is. Locks and trylocks branch (MutexLocks).
-        const bool unlock = mutex_ && p.kind == EventKind::Unlock;
+        const bool unlock =
+            mutex_ && p.kind == EventKind::Unlock &&
+            (!wb_ || MutexLocks::appendable(g, t, static_cast<std::int32_t>(g.threads[t].size()),
+                                            witness_));
         if (mutex_ && !unlock && mutex_->handles(p)) {
             next = mutex_->add(g, t, p, depth);
             break;

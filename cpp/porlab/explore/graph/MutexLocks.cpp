@@ -45,6 +45,31 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
     return false;
 }
 
+bool MutexLocks::appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at,
+                            std::span<const Ref> wit) {
+    // The sections of t open before node `at`: those opened earlier, and an unlock's own.
+    const auto& th = g.threads[static_cast<std::size_t>(t)];
+    const Node* self =
+        static_cast<std::size_t>(at) < th.size() ? &th[static_cast<std::size_t>(at)] : nullptr;
+    const LocId unlocked =
+        self && !self->placeholder && self->ev.kind == EventKind::Unlock ? self->ev.loc : kNoLoc;
+    const auto& open = g.openSections(t);
+    bool any = unlocked != kNoLoc;
+    for (const auto& sec : open) any = any || sec.second < at;
+    if (!any) return true;
+    std::size_t lastOfT = 0;
+    for (std::size_t k = 0; k < wit.size(); ++k)
+        if (wit[k].t == t) lastOfT = k + 1;
+    for (std::size_t k = lastOfT; k < wit.size(); ++k) {
+        const Node& q = g.at(wit[k]);
+        if (wit[k].t == t || !acquires(q)) continue;
+        if (q.ev.loc == unlocked) return false;
+        for (const auto& sec : open)
+            if (sec.second < at && sec.first == q.ev.loc) return false;
+    }
+    return true;
+}
+
 bool MutexLocks::lockPlaceholdersCanBlock(const ExecutionGraph& g) {
     // A lock left blocked for good needs its mutex held at the end: the last lock event of the
     // mutex in the witness is an acquire. An acquire whose thread unlocks the mutex later is

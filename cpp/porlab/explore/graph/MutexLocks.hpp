@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "porlab/explore/graph/Engine.hpp"
@@ -35,6 +36,13 @@ class MutexLocks {
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
+    // May the next event of thread t (node `at` of t, pushed or about to be) go at the end of
+    // witness `wit` of g, the graph staying consistent? Not if t is inside a critical section
+    // that the witness let end early (t's sections are open-ended in a partial graph's search):
+    // another thread acquires its mutex after t's last event there. Then the graph needs the
+    // search (and is often inconsistent: exploring it on would only end in dropped graphs).
+    [[nodiscard]] static bool appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at,
+                                         std::span<const Ref> wit);
     // Was lock-like node e added maximally (TruSt)? nullopt: e is not lock-like.
     [[nodiscard]] static std::optional<bool> maximallyAdded(const Node& n, Ref e);
     // A lock-like node: out of reads-from (as a source or a reader) and out of co.
