@@ -39,9 +39,16 @@
 // explored on as co-filter explores it. (The random programs have no kills: the C corpus and
 // test_lapor check this.) Cost: every source that is not overwritten in porf before the read
 // (dropOverwritten) is tried with an exact SC search, except the last write of the witness,
-// which is read by appending; maximality needs searches too (maximalAlongPorf avoids the
-// witness of Prev(e) when the candidates form a porf chain). fib_bench.c N=5: 1.7 s CPU (140k
-// searches) against co-filter's 0.8 s and the rf explorer's 0.36 s. Both modes explore 2^N - 1
+// which is read by appending when the witness ended none of the thread's open sections early
+// (MutexLocks::appendable, also for writes and unlocks: otherwise the graph is searched, and
+// an inconsistent one is not explored on); maximality needs searches too (maximalAlongPorf
+// avoids the witness of Prev(e) when the candidates form a porf chain; the answers are kept
+// for the revisits of one write, memo_). fib_bench.c N=5: ~0.9-1.2 s CPU (95k searches, 48k
+// maximality checks; 7.0G instructions) against co-filter's ~0.6 s (3.6G) and the rf
+// explorer's ~0.3 s. The largest remaining cost in both modes: a lock may also stay blocked
+// for good (a placeholder), and with every section closing those branches are explored to
+// dead ends (fib_bench(5): 16,385 dropped final graphs; both modes ~35% faster without
+// them). Both modes explore 2^N - 1
 // dead-end graphs on nww-lock-rr(N) (a lock placeholder per thread; refused at the end in
 // O(threads), MutexLocks::lockPlaceholdersCanBlock); in rf mode the time grows ~3.5x per N from
 // N = 7 (N=10: 0.48 s), almost all of it (98% of the instructions at N = 9) in the SC searches
