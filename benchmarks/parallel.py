@@ -52,9 +52,10 @@ SHARED = ROOT / "benchmarks" / "programs" / "shared"
 # (label, file, defines, unroll, loops, explorer): the one list of programs (rows of other
 # explorers go here too). The default set (the first DEFAULT_SET) are large programs of
 # benchmarks/suites/loops.toml (the saver column: graph with loops=saver) and of the shared C set
-# (benchmarks/programs/shared, as written: loops=none), each 2-5 s of CPU for one job on a quiet
+# (benchmarks/programs/shared, as written: loops=none), each 1.4-5 s of CPU for one job on a quiet
 # machine, so that the pool's start and tail do not decide the speed-up (the previous set ran
-# 0.2-1.5 s: jobs=2 1.32-2.06x). --all adds the small ones of the previous set and two that run
+# 0.2-1.5 s: jobs=2 1.32-2.06x); since session 27 dq-wsq N=5 T=3 with graph instead of N=4 T=3
+# (1.75 s). --all adds the small ones of the previous set, casrot N=12 (~10 s) and two that run
 # 30 s or more (ttaslock(5), twalock(5): the next size of the loops suite after N=4).
 PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("seqlock N=5", LOOPS / "seqlock.c", {"N": 5}, 6, "saver", "graph"),
@@ -62,8 +63,10 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("readers N=17", SHARED / "readers.c", {"N": 17}, 0, "none", "graph"),
     ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "rf-graph"),
     ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "graph"),
-    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "graph"),
+    ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "graph"),
     # --all
+    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "graph"),
+    ("casrot N=12", SHARED / "casrot.c", {"N": 12}, 0, "none", "graph"),
     ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
     ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
     ("ttaslock N=4", LOOPS / "ttaslock.c", {"N": 4}, 5, "saver", "graph"),
@@ -75,12 +78,13 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
 ]
 DEFAULT_SET = 6
 # --rf: the rf rows (reads-from SMC's recursion, explore/RvfParallel.hpp; jobs=1 and jobs=2, no
-# Dask: rf has no distributed path), shared C set as written, each over 2 s of CPU for one job.
-# (readers N=16 spawns 16 threads: loaded with _max_threads, as the other rows.)
+# Dask: rf has no distributed path), shared C set as written, each 3-10 s of CPU for one job
+# (session 27; the previous rows, casrot N=11, readers N=16, dq-wsq N=4 T=3, ran 1.6-2 s).
+# (readers N=17 spawns 17 threads: loaded with _max_threads, as the other rows.)
 RF_PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
-    ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "rf"),
-    ("readers N=16", SHARED / "readers.c", {"N": 16}, 0, "none", "rf"),
-    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "rf"),
+    ("casrot N=12", SHARED / "casrot.c", {"N": 12}, 0, "none", "rf"),
+    ("readers N=17", SHARED / "readers.c", {"N": 17}, 0, "none", "rf"),
+    ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "rf"),
 ]
 
 
@@ -243,7 +247,7 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         + one["errors"], "same_totals": same,
         "wall1": one["wall"], "wall2": two["wall"], "speedup": one["wall"] / two["wall"],
         "cpu1": one["cpu"], "cpu2": two["cpu"], "cpu_ratio": two["cpu"] / one["cpu"],
-        "events1": one["events"], "tasks": tasks,
+        "events1": one["events"], "tasks": tasks, "splits": int(s.get("parallel_splits", 0)),
         # (rf: the steps of the handed-over nodes)
         "task_events_mean": s.get("parallel_task_events", s.get("parallel_task_steps", 0))
         / tasks if tasks else 0,

@@ -60,6 +60,31 @@ TEST_P(Parallel, RandomProgramsSameTotals) {
     EXPECT_GT(split, 60);  // most programs were really cut into tasks
 }
 
+TEST(ParallelSplit, CappedSplitsSameTotals) {
+    // A split that reaches its cap of graph bytes (split_bytes; 1: after its first task) pushes
+    // what it has and its donor explores the rest of its task itself: still every subtree once.
+    // (Through exploreParallel with the engine's own class: the cap is not a user option.)
+    int split = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        auto p = testprog::randomProgram(seed * 104729);
+        auto make = [&](const ExploreOptions& o, ExploreResult& r) {
+            return std::make_unique<graph::GraphExplorer>(*p, o, r);
+        };
+        ExploreOptions one;
+        ExploreResult a;
+        make(one, a)->run();
+        ExploreOptions two;
+        two.jobs = 2;
+        two.params["split"] = "eager";
+        two.params["split_bytes"] = "1";
+        const ExploreResult b = graph::exploreParallel(two, make);
+        EXPECT_EQ(totals(a), totals(b)) << "seed " << seed * 104729;
+        EXPECT_EQ(a.outcomes, b.outcomes) << "seed " << seed * 104729;
+        split += b.stats.at("parallel_tasks") > 0 ? 1 : 0;
+    }
+    EXPECT_GT(split, 30);
+}
+
 TEST_P(Parallel, TracesBudgetIsExact) {
     // A program with many traces, stopped by a traces budget: exactly that many are reported,
     // and the result says why it is incomplete.

@@ -44,7 +44,8 @@ std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
 
 }  // namespace
 
-WorkPool::WorkPool(unsigned workers, std::uint64_t eager) : splits_(workers) {
+WorkPool::WorkPool(unsigned workers, std::uint64_t eager, std::uint64_t splitBytes)
+    : splitBytes_(splitBytes), splits_(workers) {
     eager_.store(static_cast<std::int64_t>(eager));
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
 }
@@ -59,6 +60,12 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
     // A worker is idle (or split=eager): this visit and every visit after it in the donor's
     // current task become tasks (the split ends with the task: endSplit).
     Split& s = splits_[tlsWorker];
+    if (s.bytes >= splitBytes_) {
+        s.on = false;
+        s.capped = true;
+        flush(tlsWorker);
+        return false;
+    }
     s.on = true;
     auto t = std::make_unique<Task>();
     t->graph = g;
@@ -66,14 +73,22 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
     std::uint64_t events = 0;
     for (const auto& th : g.threads) events += th.size();
     taskEvents.fetch_add(events, std::memory_order_relaxed);
-    taskBytes.fetch_add(graphBytes(g, order.size()), std::memory_order_relaxed);
+    const std::uint64_t bytes = graphBytes(g, order.size());
+    taskBytes.fetch_add(bytes, std::memory_order_relaxed);
+    s.bytes += bytes;
     s.frontier.push_back(std::move(t));
     return true;
 }
 
 void WorkPool::endSplit(unsigned w) {
     Split& s = splits_[w];
-    s.on = false;
+    s.on = s.capped = false;
+    s.bytes = 0;
+    flush(w);
+}
+
+void WorkPool::flush(unsigned w) {
+    Split& s = splits_[w];
     if (s.frontier.empty()) return;
     const auto n = static_cast<std::int64_t>(s.frontier.size());
     pending_.fetch_add(n);
@@ -384,7 +399,10 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
     // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.
     constexpr std::uint64_t kEagerTasks = 2000;
     const auto split = opts.params.find("split");
-    WorkPool pool(n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0);
+    const auto splitBytes = opts.params.find("split_bytes");  // (tests: a smaller cap)
+    WorkPool pool(
+        n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0,
+        splitBytes != opts.params.end() ? std::stoull(splitBytes->second) : WorkPool::kSplitBytes);
     // What each worker writes as it goes (its live counters at every trace and every few hundred
     // events, its result at every event) on cache lines of its own: side by side, the two
     // workers' counters shared a line, written by both.

@@ -62,15 +62,18 @@ struct Task {
 
 class WorkPool : public PoolStop {
   public:
+    static constexpr std::uint64_t kSplitBytes = std::uint64_t{64} << 20;
     // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
     // is idle, up to `eager` of them, so that small programs are split too.
-    WorkPool(unsigned workers, std::uint64_t eager);
+    // splitBytes: a split stops at this many bytes of graphs (Split; option split_bytes, tests).
+    WorkPool(unsigned workers, std::uint64_t eager, std::uint64_t splitBytes = kSplitBytes);
 
     // Should worker w take its next visit as a task: is it splitting, or is some worker waiting
     // for a task none has published yet? (The hot path: a plain and two relaxed loads.)
     [[nodiscard]] bool hungry(unsigned w) const {
-        if (splits_[w].on) return true;
-        if (stop_.load(std::memory_order_relaxed)) return false;
+        const Split& s = splits_[w];
+        if (s.on) return true;
+        if (s.capped || stop_.load(std::memory_order_relaxed)) return false;
         return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) ||
                eager_.load(std::memory_order_relaxed) > 0;
     }
@@ -117,11 +120,17 @@ class WorkPool : public PoolStop {
     bool take(unsigned w, std::unique_ptr<Task>& out);
 
     // Per worker (only its own thread touches it): a split under way and the tasks it made, in
-    // the order it met them (the deepest first).
+    // the order it met them (the deepest first), with their size. A split stops at kSplitBytes
+    // of graphs (`capped`: the frontier so far is pushed, and the worker explores the rest of
+    // its task itself): a frontier is as many graphs as the path has pending subtrees, and on an
+    // execution of 100,000 events that is memory without a bound.
     struct alignas(64) Split {
-        bool on = false;
+        bool on = false, capped = false;
+        std::uint64_t bytes = 0;
         std::vector<std::unique_ptr<Task>> frontier;
     };
+    void flush(unsigned w);  // pushes worker w's frontier to its deque
+    std::uint64_t splitBytes_;
     std::vector<Split> splits_;
 
     std::vector<std::unique_ptr<Deque>> deques_;
