@@ -16,10 +16,10 @@ part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a
-quiet 2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair``
-control); measured 4 min 44 s and 5 min 57 s at load
-averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
+The default set (six programs of 1.4-5 s of CPU each for one job) took 71 s on a quiet 2-core
+machine in session 26; with dq-wsq N=5 T=3 (graph) in place of N=4 T=3 since session 27, about
+85 s (estimated from the CPU times); measured 3 min 8 s with ``--no-dask`` at load average 7-9.
+``--rf`` (three programs of 3-10 s) about 50 s quiet, 3 min 51 s at load 9-11. Every program also runs on a LocalCluster of two single-threaded
 worker processes (``--workers N`` for more; porlab.distributed: running tasks hand out their
 shallowest subtrees while workers would be idle, the rest in batches; ``--split`` / ``--batch``
 fix the time bound and the batch size): wall time, the busiest worker's CPU time, the number of
@@ -259,6 +259,10 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         # one job's CPU time over the busier worker's.
         "cpu_bound_speedup": one["cpu"] / s["parallel_worker_cpu_max_s"]
         if s.get("parallel_worker_cpu_max_s") else 0,
+        # The busier worker's share of the workers' CPU (0.5: an even split; cpu-b is then
+        # 2 / c2/1, and what is left between them is the extra CPU, not the split).
+        "busier_share": s["parallel_worker_cpu_max_s"] / s["parallel_worker_cpu_sum_s"]
+        if s.get("parallel_worker_cpu_sum_s") else 0,
     }
 
 
@@ -297,10 +301,11 @@ def main() -> None:
     # control (two independent jobs=1 runs at once: CPU per run over one alone); tasks:
     # subtrees handed over (jobs=2) with their in-memory size and the extra CPU per task; Dask:
     # wall, speed-up over jobs=1, subtrees/batches (Dask tasks), bytes per subtree, extra CPU
-    # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's.
+    # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's;
+    # share: the busier worker's part of the workers' CPU (0.5: an even split).
     hdr = (f"{'program':<18} {'explorer':<8} {'traces':>7} {'t1 s':>6} {'t2 s':>6} {'x2':>5} "
            f"{'cpu1 s':>6} {'c2/1':>5} {'pair':>5} {'tasks':>5} {'B/task':>6} {'ms/tk':>6} "
-           f"{'cpu-b':>5}")
+           f"{'cpu-b':>5} {'share':>5}")
     if client is not None:
         hdr += (f" | {'dask s':>6} {'xD':>5} {'subtr':>5} {'batch':>5} {'B/st':>5} "
                 f"{'ms/st':>6} {'lat ms':>6} {'cpu-b':>5}")
@@ -322,7 +327,7 @@ def main() -> None:
                 f"{row['cpu1']:>6.2f} {row['cpu_ratio']:>5.2f} "
                 f"{row.get('pair_cpu_ratio', float('nan')):>5.2f} {row['tasks']:>5} "
                 f"{row['task_bytes_mean']:>6.0f} {1e3 * row['overhead_s_per_task']:>6.2f} "
-                f"{row['cpu_bound_speedup']:>5.2f}")
+                f"{row['cpu_bound_speedup']:>5.2f} {row['busier_share']:>5.2f}")
         if client is not None:
             line += (f" | {row['dask_wall']:>6.2f} {row['dask_speedup']:>5.2f} "
                      f"{row['dask_tasks']:>5} {row['dask_batches']:>5} "
