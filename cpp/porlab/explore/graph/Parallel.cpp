@@ -51,9 +51,9 @@ WorkPool::WorkPool(unsigned workers, std::uint64_t eager, std::uint64_t splitByt
 }
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
-    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
-    tasks.fetch_add(1, std::memory_order_relaxed);
     if (publish_) {
+        if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+        tasks.fetch_add(1, std::memory_order_relaxed);
         publish_(g, order);
         return true;
     }
@@ -67,6 +67,8 @@ bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
         return false;
     }
     s.on = true;
+    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    tasks.fetch_add(1, std::memory_order_relaxed);
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
