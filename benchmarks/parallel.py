@@ -17,21 +17,20 @@ part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
 The default set (six programs of 1.4-5 s of CPU each for one job) took 71 s on a quiet 2-core
-machine in session 26; with dq-wsq N=5 T=3 (graph) in place of N=4 T=3 since session 27, about
-85 s (estimated from the CPU times); measured 3 min 8 s with ``--no-dask`` at load average 7-9.
-``--rf`` (three programs of 3-10 s) about 50 s quiet, 3 min 51 s at load 9-11. Every program also runs on a LocalCluster of two single-threaded
-worker processes (``--workers N`` for more; porlab.distributed: running tasks hand out their
-shallowest subtrees while workers would be idle, the rest in batches; ``--split`` / ``--batch``
-fix the time bound and the batch size): wall time, the busiest worker's CPU time, the number of
-subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree and the idle time per
-Dask task of the workers (scheduling and transport). ``--simulate`` replays the measured task
-tree (which task published which and when, and how long each ran) on W simulated workers (W =
-1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a hand-out
-ready when its donor's CPU time reached the moment it was handed out, a subtree returned with a
-result when its parent ended; and it runs each program again with the driver planning for 16, 64
-and 256 workers (the trees such clusters would make) and replays those on as many workers. That
-is the check of the model in docs/parallel.md (about 10 minutes at load 13-16).
-"""
+machine in session 26; with dq-wsq N=5 T=3 (graph) in place of N=4 T=3 since session 27, about 85 s
+(estimated from the CPU times); measured 3 min 8 s with ``--no-dask`` at load average 7-9. ``--rf``
+(three programs of 3-10 s) about 50 s quiet, 3 min 51 s at load 9-11. Every program also runs on a
+LocalCluster of two single-threaded worker processes (``--workers N`` for more; porlab.distributed:
+running tasks hand out their shallowest subtrees while workers would be idle, the rest in batches;
+``--split`` / ``--batch`` fix the time bound and the batch size): wall time, the busiest worker's
+CPU time, the number of subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree
+and the idle time per Dask task of the workers (scheduling and transport). ``--simulate`` replays
+the measured task tree (which task published which and when, and how long each ran) on W simulated
+workers (W = 1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a
+hand-out ready when its donor's CPU time reached the moment it was handed out, a subtree returned
+with a result when its parent ended; and it runs each program again with the driver planning for 16,
+64 and 256 workers (the trees such clusters would make) and replays those on as many workers. That
+is the check of the model in docs/parallel.md (about 10 minutes at load 13-16)."""
 
 from __future__ import annotations
 
