@@ -90,6 +90,7 @@ void RvfSmc::finish() {
     s["replays_avoided"] = static_cast<double>(unreplayed_);
     s["verifysc_postponed"] = static_cast<double>(postponed_);
     s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
+    s["replays_patched"] = static_cast<double>(patched_);
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
     s["saturated_clocks"] = static_cast<double>(satClocks_);
@@ -219,7 +220,11 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     } else {
         saveTrace(sv, witness);
         bool changed = false;
-        if (!replay(witness, newT, &changed)) return false;
+        if (std::exchange(patchNext_, false)) {
+            if (!relink(witness)) return false;
+        } else if (!replay(witness, newT, &changed)) {
+            return false;
+        }
         if (changed) {  // the new read's write part came or went (see redo): VerifySC again
             rvf::Instance in = instance(xlen);
             if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return false;
@@ -507,6 +512,7 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     } else if (ins >= 0) {
         insertedWitness(insBuf_, q, r.t);
     }
+    patchNext_ = post && patchable(insBuf_, r.t);
     // ---- end of the body ---------------------------------------------------------------------
     ancestors_.push_back({r.t, ridx, r.ev.loc, f.backtrack, sigClock_});
     f.launched = true;
