@@ -37,7 +37,8 @@
 //    a child's witness is sought in its parent's trace: the new read inserted just before the
 //    write that ends its source's segment, or moved before the causal future of the writes
 //    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
-//    read that writes nothing needs no replay either (performedAt). A child that the
+//    read that writes nothing needs no replay either (performedAt), nor does a postponed
+//    witness (relink: the trace relinked, the memory it reorders patched). A child that the
 //    saturated clocks refute (kept per step along the exploration: program order, what
 //    precedes all of a read's good writes, and the coherence edges each new step forces;
 //    RvfSmcSaturate.cpp) costs no call either. `classic` runs the search every time (ablation).
