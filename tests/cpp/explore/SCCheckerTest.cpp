@@ -260,7 +260,9 @@ TEST(SCChecker, SaturationRefutesNwwLockRrWithoutSearch) {
     const ExecutionGraph h = nww(2, 2);
     ASSERT_TRUE(plain.check(h, lim, false, order));
     std::vector<Ref> order2;
+    const std::uint64_t before = sat.states;
     ASSERT_TRUE(sat.check(h, lim, false, order2));
     EXPECT_EQ(order, order2);
+    EXPECT_EQ(sat.states - before, 6U * N + 2);  // a step per event: no backtracking
     EXPECT_EQ(order2.back(), (Ref{0, 2 * N + 1}));
 }
