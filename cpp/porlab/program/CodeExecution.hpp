@@ -177,6 +177,11 @@ class CodeExecution final : public Execution {
         return true;
     }
     [[nodiscard]] std::span<const Value> memory() const override { return mem_; }
+    bool patchMemory(LocId x, Value v) override {
+        if (x < 0 || x >= knownLocs_) return false;
+        mem_[static_cast<std::size_t>(x)] = v;
+        return true;
+    }
 
     [[nodiscard]] std::vector<Value> outcome() const override;  // Snapshots.cpp
     // A builder program's final state as its own interpreter gave it: every location, then each
