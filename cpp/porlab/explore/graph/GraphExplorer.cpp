@@ -114,6 +114,8 @@ void GraphExplorer::finish() {
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
+        result_.stats["sc_saturations"] = static_cast<double>(sc_.saturations);
+        result_.stats["sc_saturation_refuted"] = static_cast<double>(sc_.saturationRefuted);
     }
     if (mutex_) mutex_->addStats(result_);
     if (wb_) wb_->addStats(result_);
