@@ -16,22 +16,21 @@ part of ``c2/1`` above ``pair`` is porlab's (tasks, replays, sharing).
     python benchmarks/parallel.py --no-dask      # without the LocalCluster
     python benchmarks/parallel.py --simulate     # + a replay of the Dask task trees
 
-The default set (six programs of 2-5 s of CPU each for one job) takes about 2 minutes on a
-quiet 2-core machine (estimated from its CPU times: 1.5 min, plus ~25 s for the ``pair``
-control); measured 4 min 44 s and 5 min 57 s at load
-averages 13-15 and 15-19. Every program also runs on a LocalCluster of two single-threaded
-worker processes (``--workers N`` for more; porlab.distributed: running tasks hand out their
-shallowest subtrees while workers would be idle, the rest in batches; ``--split`` / ``--batch``
-fix the time bound and the batch size): wall time, the busiest worker's CPU time, the number of
-subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree and the idle time per
-Dask task of the workers (scheduling and transport). ``--simulate`` replays the measured task
-tree (which task published which and when, and how long each ran) on W simulated workers (W =
-1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a hand-out
-ready when its donor's CPU time reached the moment it was handed out, a subtree returned with a
-result when its parent ended; and it runs each program again with the driver planning for 16, 64
-and 256 workers (the trees such clusters would make) and replays those on as many workers. That
-is the check of the model in docs/parallel.md (about 10 minutes at load 13-16).
-"""
+The default set (six programs of 1.4-5 s of CPU each for one job) took 71 s on a quiet 2-core
+machine in session 26; with dq-wsq N=5 T=3 (graph) in place of N=4 T=3 since session 27, about 85 s
+(estimated from the CPU times); measured 3 min 8 s with ``--no-dask`` at load average 7-9. ``--rf``
+(three programs of 3-10 s) about 50 s quiet, 3 min 51 s at load 9-11. Every program also runs on a
+LocalCluster of two single-threaded worker processes (``--workers N`` for more; porlab.distributed:
+running tasks hand out their shallowest subtrees while workers would be idle, the rest in batches;
+``--split`` / ``--batch`` fix the time bound and the batch size): wall time, the busiest worker's
+CPU time, the number of subtrees and of Dask tasks, their size in bytes, the extra CPU per subtree
+and the idle time per Dask task of the workers (scheduling and transport). ``--simulate`` replays
+the measured task tree (which task published which and when, and how long each ran) on W simulated
+workers (W = 1, 2, 16, 64, 256) with the measured per-task latency and without: list scheduling, a
+hand-out ready when its donor's CPU time reached the moment it was handed out, a subtree returned
+with a result when its parent ended; and it runs each program again with the driver planning for 16,
+64 and 256 workers (the trees such clusters would make) and replays those on as many workers. That
+is the check of the model in docs/parallel.md (about 10 minutes at load 13-16)."""
 
 from __future__ import annotations
 
@@ -52,9 +51,10 @@ SHARED = ROOT / "benchmarks" / "programs" / "shared"
 # (label, file, defines, unroll, loops, explorer): the one list of programs (rows of other
 # explorers go here too). The default set (the first DEFAULT_SET) are large programs of
 # benchmarks/suites/loops.toml (the saver column: graph with loops=saver) and of the shared C set
-# (benchmarks/programs/shared, as written: loops=none), each 2-5 s of CPU for one job on a quiet
+# (benchmarks/programs/shared, as written: loops=none), each 1.4-5 s of CPU for one job on a quiet
 # machine, so that the pool's start and tail do not decide the speed-up (the previous set ran
-# 0.2-1.5 s: jobs=2 1.32-2.06x). --all adds the small ones of the previous set and two that run
+# 0.2-1.5 s: jobs=2 1.32-2.06x); since session 27 dq-wsq N=5 T=3 with graph instead of N=4 T=3
+# (1.75 s). --all adds the small ones of the previous set, casrot N=12 (~10 s) and two that run
 # 30 s or more (ttaslock(5), twalock(5): the next size of the loops suite after N=4).
 PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("seqlock N=5", LOOPS / "seqlock.c", {"N": 5}, 6, "saver", "graph"),
@@ -62,8 +62,10 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
     ("readers N=17", SHARED / "readers.c", {"N": 17}, 0, "none", "graph"),
     ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "rf-graph"),
     ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "graph"),
-    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "graph"),
+    ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "graph"),
     # --all
+    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "graph"),
+    ("casrot N=12", SHARED / "casrot.c", {"N": 12}, 0, "none", "graph"),
     ("mutex N=3", LOOPS / "mutex.c", {"N": 3}, 4, "saver", "lapor"),
     ("linuxrwlocks N=3", LOOPS / "linuxrwlocks.c", {"N": 3}, 4, "saver", "rf-graph"),
     ("ttaslock N=4", LOOPS / "ttaslock.c", {"N": 4}, 5, "saver", "graph"),
@@ -75,12 +77,13 @@ PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
 ]
 DEFAULT_SET = 6
 # --rf: the rf rows (reads-from SMC's recursion, explore/RvfParallel.hpp; jobs=1 and jobs=2, no
-# Dask: rf has no distributed path), shared C set as written, each over 2 s of CPU for one job.
-# (readers N=16 spawns 16 threads: loaded with _max_threads, as the other rows.)
+# Dask: rf has no distributed path), shared C set as written, each 3-10 s of CPU for one job
+# (session 27; the previous rows, casrot N=11, readers N=16, dq-wsq N=4 T=3, ran 1.6-2 s).
+# (readers N=17 spawns 17 threads: loaded with _max_threads, as the other rows.)
 RF_PROGRAMS: list[tuple[str, Path, dict[str, int], int, str, str]] = [
-    ("casrot N=11", SHARED / "casrot.c", {"N": 11}, 0, "none", "rf"),
-    ("readers N=16", SHARED / "readers.c", {"N": 16}, 0, "none", "rf"),
-    ("dq-wsq N=4 T=3", SHARED / "dq_wsq.c", {"N": 4, "THIEVES": 3}, 0, "none", "rf"),
+    ("casrot N=12", SHARED / "casrot.c", {"N": 12}, 0, "none", "rf"),
+    ("readers N=17", SHARED / "readers.c", {"N": 17}, 0, "none", "rf"),
+    ("dq-wsq N=5 T=3", SHARED / "dq_wsq.c", {"N": 5, "THIEVES": 3}, 0, "none", "rf"),
 ]
 
 
@@ -243,7 +246,7 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         + one["errors"], "same_totals": same,
         "wall1": one["wall"], "wall2": two["wall"], "speedup": one["wall"] / two["wall"],
         "cpu1": one["cpu"], "cpu2": two["cpu"], "cpu_ratio": two["cpu"] / one["cpu"],
-        "events1": one["events"], "tasks": tasks,
+        "events1": one["events"], "tasks": tasks, "splits": int(s.get("parallel_splits", 0)),
         # (rf: the steps of the handed-over nodes)
         "task_events_mean": s.get("parallel_task_events", s.get("parallel_task_steps", 0))
         / tasks if tasks else 0,
@@ -255,6 +258,10 @@ def measure(label: str, path: Path, defines: dict[str, int], unroll: int, loops:
         # one job's CPU time over the busier worker's.
         "cpu_bound_speedup": one["cpu"] / s["parallel_worker_cpu_max_s"]
         if s.get("parallel_worker_cpu_max_s") else 0,
+        # The busier worker's share of the workers' CPU (0.5: an even split; cpu-b is then
+        # 2 / c2/1, and what is left between them is the extra CPU, not the split).
+        "busier_share": s["parallel_worker_cpu_max_s"] / s["parallel_worker_cpu_sum_s"]
+        if s.get("parallel_worker_cpu_sum_s") else 0,
     }
 
 
@@ -293,10 +300,11 @@ def main() -> None:
     # control (two independent jobs=1 runs at once: CPU per run over one alone); tasks:
     # subtrees handed over (jobs=2) with their in-memory size and the extra CPU per task; Dask:
     # wall, speed-up over jobs=1, subtrees/batches (Dask tasks), bytes per subtree, extra CPU
-    # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's.
+    # per subtree, idle (latency) per batch; cpu-bound: jobs=1 CPU over the busiest worker's;
+    # share: the busier worker's part of the workers' CPU (0.5: an even split).
     hdr = (f"{'program':<18} {'explorer':<8} {'traces':>7} {'t1 s':>6} {'t2 s':>6} {'x2':>5} "
            f"{'cpu1 s':>6} {'c2/1':>5} {'pair':>5} {'tasks':>5} {'B/task':>6} {'ms/tk':>6} "
-           f"{'cpu-b':>5}")
+           f"{'cpu-b':>5} {'share':>5}")
     if client is not None:
         hdr += (f" | {'dask s':>6} {'xD':>5} {'subtr':>5} {'batch':>5} {'B/st':>5} "
                 f"{'ms/st':>6} {'lat ms':>6} {'cpu-b':>5}")
@@ -318,7 +326,7 @@ def main() -> None:
                 f"{row['cpu1']:>6.2f} {row['cpu_ratio']:>5.2f} "
                 f"{row.get('pair_cpu_ratio', float('nan')):>5.2f} {row['tasks']:>5} "
                 f"{row['task_bytes_mean']:>6.0f} {1e3 * row['overhead_s_per_task']:>6.2f} "
-                f"{row['cpu_bound_speedup']:>5.2f}")
+                f"{row['cpu_bound_speedup']:>5.2f} {row['busier_share']:>5.2f}")
         if client is not None:
             line += (f" | {row['dask_wall']:>6.2f} {row['dask_speedup']:>5.2f} "
                      f"{row['dask_tasks']:>5} {row['dask_batches']:>5} "

@@ -280,6 +280,30 @@ def test_children_inherit_the_past_part_of_visible_writes() -> None:
     assert porlab.explore(prog, "rf").complete == optimal.complete
 
 
+def test_postponed_witnesses_patch_memory_instead_of_replaying() -> None:
+    """szymanski(2, unroll 3) and dq-wsq(2,2): a child whose witness moves its read before the
+    causal future of the writes that hide its source is entered without a replay, the trace
+    relinked and the memory its reordered part writes patched (Execution::patchMemory) on the
+    C interpreter. The path is taken, and the classes and final states stay those of optimal
+    and of the classic engine, which replays every witness. (That each patched state equals
+    the replayed one, memory and registers, is checked per patch by the C++ test
+    ReadsFromRfSmc.PatchedPostponedWitnessesEqualReplays: here the final-memory enumeration
+    of each class would hide a wrongly patched location.)"""
+    shared = os.path.join(ROOT, "benchmarks", "programs", "shared")
+    for path, defines, unroll in (("szymanski.c", {"N": 2}, 3),
+                                  ("dq_wsq.c", {"N": 2, "THIEVES": 2}, None)):
+        prog = porlab.load_c(os.path.join(shared, path), defines=defines, unroll=unroll)
+        optimal = porlab.explore(prog, "optimal")
+        for name in ("rf", "rvf"):
+            r = porlab.explore(prog, name)
+            classic = porlab.explore(prog, name, engine="classic")
+            assert r.stats["replays_patched"] > 0, (path, name)
+            assert classic.stats["replays_patched"] == 0
+            assert r.outcomes == optimal.outcomes == classic.outcomes, (path, name)
+            assert (r.complete, r.blocked) == (classic.complete, classic.blocked)
+        assert porlab.explore(prog, "rf").complete == optimal.complete
+
+
 # Two threads that each raise a flag and spin while the other's is up (a livelock, as written):
 # every execution where both spin is cut at max_execution_events, a total over all threads.
 LIVELOCK = """

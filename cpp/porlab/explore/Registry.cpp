@@ -109,8 +109,9 @@ const ExplorerOption kZneAwaits = ExplorerOption::choice(
     "end is blocked (cause zne); off: explore the loop's iterations");
 const ExplorerOption kSplit = ExplorerOption::choice(
     "split", "idle", {"idle", "eager"},
-    "jobs > 1: when a worker hands a subtree to another: idle (when one waits for work), eager "
-    "(also whenever it can, up to 2000 subtrees: tests split small programs with it)");
+    "jobs > 1: when a worker hands work to another: idle (when one waits for work), eager "
+    "(also whenever it can, up to 2000 times: tests split small programs with it). The graph "
+    "engines hand over every pending subtree of the donor's task, rf/rvf one subtree");
 const std::vector<ExplorerOption> kRvfOptions = {
     ExplorerOption::boolean("backtrack_signals", true,
                             "RVF-SMC's backtrack signals (Algorithm 1, lines 2-5)"),

@@ -37,7 +37,8 @@
 //    a child's witness is sought in its parent's trace: the new read inserted just before the
 //    write that ends its source's segment, or moved before the causal future of the writes
 //    that hide its source (insertionPoint, postponedWitness: linear in the trace); an inserted
-//    read that writes nothing needs no replay either (performedAt). A child that the
+//    read that writes nothing needs no replay either (performedAt), nor does a postponed
+//    witness (relink: the trace relinked, the memory it reorders patched). A child that the
 //    saturated clocks refute (kept per step along the exploration: program order, what
 //    precedes all of a read's good writes, and the coherence edges each new step forces;
 //    RvfSmcSaturate.cpp) costs no call either. `classic` runs the search every time (ablation).
@@ -90,6 +91,7 @@ void RvfSmc::finish() {
     s["replays_avoided"] = static_cast<double>(unreplayed_);
     s["verifysc_postponed"] = static_cast<double>(postponed_);
     s["replays_from_snapshot"] = static_cast<double>(replayedFromSnap_);
+    s["replays_patched"] = static_cast<double>(patched_);
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
     s["saturated_clocks"] = static_cast<double>(satClocks_);
@@ -219,7 +221,11 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     } else {
         saveTrace(sv, witness);
         bool changed = false;
-        if (!replay(witness, newT, &changed)) return false;
+        if (std::exchange(patchNext_, false)) {
+            if (!relink(witness)) return false;
+        } else if (!replay(witness, newT, &changed)) {
+            return false;
+        }
         if (changed) {  // the new read's write part came or went (see redo): VerifySC again
             rvf::Instance in = instance(xlen);
             if (!rvf::verifySC(in, ro_.vsc, vsc_, ws_)) return false;
@@ -507,6 +513,7 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
     } else if (ins >= 0) {
         insertedWitness(insBuf_, q, r.t);
     }
+    patchNext_ = post && patchable(insBuf_, r.t);
     // ---- end of the body ---------------------------------------------------------------------
     ancestors_.push_back({r.t, ridx, r.ev.loc, f.backtrack, sigClock_});
     f.launched = true;

@@ -102,6 +102,8 @@ struct RvfOptions {
     // Tests: the saturated clocks computed when a step is registered rather than when a child
     // asks for a refutation (ensureSat); the clocks, so the refutations, are the same.
     bool eagerSat = false;
+    // Tests: a child entered by a patch (relink) is replayed too; another state is an error.
+    bool checkPatches = false;
     rvf::VscOptions vsc;
 };
 
@@ -401,6 +403,14 @@ class RvfSmc {
     // checked by running σ' over the last writer of each location. The witness goes to w.
     [[nodiscard]] bool postponedWitness(ThreadId t, const Step& s, std::vector<ThreadId>& w);
 
+    // The state after σ' is the one after σ·r (r ran at σ's end) but for memory: each thread's
+    // steps read the same values in both. relink takes the trace to σ' with no interpreter step
+    // and patches the memory its reordered part writes (Execution::patchMemory), where nothing
+    // else may depend on the order (patchable: no kill seen, no failing step, no block that
+    // depends on the interleaving, no mutex). relink: false when a budget stopped it.
+    [[nodiscard]] bool patchable(std::span<const ThreadId> witness, ThreadId t) const;
+    [[nodiscard]] bool relink(std::span<const ThreadId> witness);
+
     // The threads of σ with t inserted at position q (the witness of insertionPoint).
     void insertedWitness(std::vector<ThreadId>& w, std::size_t q, ThreadId t) const {
         w.clear();
@@ -452,8 +462,8 @@ class RvfSmc {
     };
     LocLists& lists(LocId l) {
         auto& p = locLists_[static_cast<std::size_t>(l)];
-        if (!p) {
-            usedLocs_.push_back(l);
+        if (!p) {  // (usedLocs_ in location order: reportMaximal goes through it so)
+            usedLocs_.insert(std::upper_bound(usedLocs_.begin(), usedLocs_.end(), l), l);
             p = std::make_unique<LocLists>();
             p->writes.resize(static_cast<std::size_t>(T_));
             p->reads.resize(static_cast<std::size_t>(T_));
@@ -764,7 +774,8 @@ class RvfSmc {
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
     const PrefixSnap* replayFrom_ = nullptr;  // the next replay starts from it
-    std::uint64_t replayedFromSnap_ = 0;
+    std::uint64_t replayedFromSnap_ = 0, patched_ = 0;
+    bool patchNext_ = false;             // the next node is entered by relink, not by a replay
     std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)

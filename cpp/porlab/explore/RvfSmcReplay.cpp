@@ -83,6 +83,49 @@ std::size_t RvfSmc::replayStart(std::vector<std::int32_t>& cnt) {
     return ps->pos;
 }
 
+bool RvfSmc::patchable(std::span<const ThreadId> witness, ThreadId t) const {
+    if (!killable_.empty() || anyFail_) return false;
+    auto plain = [&](const Step& s) {
+        if (s.fails || orderDependentBlock(s.out)) return false;
+        if (s.ev.kind == EventKind::Lock || s.ev.kind == EventKind::Unlock) return false;
+        const auto x = static_cast<std::size_t>(s.ev.loc);
+        return !s.writes || x >= info_->isMutex.size() || !info_->isMutex[x];
+    };
+    if (!plain(steps_[static_cast<std::size_t>(t)].back())) return false;  // r
+    std::size_t c = 0;
+    while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+    for (std::size_t k = c; k < order_.size(); ++k)
+        if (!plain(step(order_[k].t, order_[k].i))) return false;
+    return true;
+}
+
+bool RvfSmc::relink(std::span<const ThreadId> witness) {
+    std::size_t c = 0;
+    while (c < order_.size() && c < witness.size() && order_[c].t == witness[c]) ++c;
+    std::vector<std::int32_t>& cnt = replayCnt_;
+    cnt.assign(static_cast<std::size_t>(T_), 0);
+    for (std::size_t k = 0; k < c; ++k) ++cnt[static_cast<std::size_t>(order_[k].t)];
+    truncateTrace(c);
+    for (std::size_t k = c; k < witness.size(); ++k) {
+        const ThreadId t = witness[k];
+        performed(t, step(t, cnt[static_cast<std::size_t>(t)]++));
+    }
+    bool ok = true;
+    for (std::size_t k = c; k < order_.size() && ok; ++k)
+        if (const LocId x = order_[k].loc; x != kNoLoc) ok = exec_->patchMemory(x, curVal(x));
+    if (!ok) return replay(witness);  // (the program cannot: the replay resets its state)
+    ++patched_;
+    if (!ro_.checkPatches) {
+        replayFrom_ = nullptr;
+        return true;
+    }
+    const std::vector<Value> patched = exec_->outcome();
+    if (!replay(witness)) return false;
+    if (exec_->outcome() != patched)
+        throw std::logic_error("rf/rvf: internal error: a patched state differs from the replay");
+    return true;
+}
+
 // The current trace, put back after a replay that changed it (see SavedTrace).
 void RvfSmc::saveTrace(SavedTrace& sv, std::span<const ThreadId> witness) {
     std::size_t c = 0;

@@ -133,8 +133,7 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
     // Only locations some step writes (usedLocs_) can have more than their initial value: a
     // C program has thousands of locations, and a pass over all of them per maximal trace
     // cost more than the rest of the node.
-    std::vector<LocId> used = usedLocs_;
-    std::sort(used.begin(), used.end());  // (in location order, as the outcomes were)
+    const std::vector<LocId>& used = usedLocs_;  // (in location order, as the outcomes were)
     for (std::size_t k = 0; k < constrained; ++k)
         if (!locLists_[static_cast<std::size_t>(locs[k])]) values[k].push_back(initVal(locs[k]));
     std::vector<Value> vs;
@@ -153,14 +152,24 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         // and reads-from for reads-from SMC) comes before it in every witness: it is never the
         // last, and asking VerifySC about its value only got a closure rejection.
         // Nor is a write that a read of another write comes after (that write comes between).
-        for (const WriteRef& w : lasts) {
-            bool covered = false;
-            for (const WriteRef& w2 : lasts)
-                covered = covered || (ro_.fastPaths && w2.t != w.t &&
-                                      poClock(w2.t, w2.i)[static_cast<std::size_t>(w.t)] > w.i);
-            if (!covered && ro_.fastPaths) covered = hiddenByRead(static_cast<LocId>(x), w, sl);
-            if (!covered) vs.push_back(step(w.t, w.i).ev.wval);
-        }
+        // Commonly the trace's own last write of x has every other candidate in its causal
+        // past: it is the only candidate (it is last in a witness, the trace), found in
+        // O(threads) rather than by comparing all pairs.
+        const WriteRef last = active_[x];
+        if (ro_.fastPaths && last.t != kInitThread &&
+            std::ranges::all_of(lasts, [&](const WriteRef& w) {
+                return w == last || poClock(last.t, last.i)[static_cast<std::size_t>(w.t)] > w.i;
+            }))
+            vs.push_back(step(last.t, last.i).ev.wval);
+        else
+            for (const WriteRef& w : lasts) {
+                bool covered = false;
+                for (const WriteRef& w2 : lasts)
+                    covered = covered || (ro_.fastPaths && w2.t != w.t &&
+                                          poClock(w2.t, w2.i)[static_cast<std::size_t>(w.t)] > w.i);
+                if (!covered && ro_.fastPaths) covered = hiddenByRead(static_cast<LocId>(x), w, sl);
+                if (!covered) vs.push_back(step(w.t, w.i).ev.wval);
+            }
         if (vs.empty()) vs.push_back(initVal(static_cast<LocId>(x)));
         std::sort(vs.begin(), vs.end());
         vs.erase(std::unique(vs.begin(), vs.end()), vs.end());

@@ -441,4 +441,54 @@ bool CodeExecution::visibleBuiltin(ThreadId t, const CInstr& in) {
     return false;
 }
 
+unsigned CodeExecution::copyChunk(const CInstr& in, const Addr& d, const Addr& s, std::uint64_t k,
+                                  std::uint64_t n) const {
+    auto side = [&](const Addr& a, bool& fixed) -> unsigned {
+        fixed = false;
+        if (a.where != Where::Shared) return 0;
+        const std::uint32_t off = a.off + static_cast<std::uint32_t>(k);
+        if (a.obj < m_.firstDynamicObject()) {
+            const CGlobal& g = m_.globals[static_cast<std::size_t>(
+                a.obj - 1 - static_cast<std::int64_t>(m_.functions.size()))];
+            fixed = true;
+            for (const auto& c : g.cells)
+                if (c.offset == off) return c.size;
+            throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                                   " that does not cover whole locations of '" + g.name + "'");
+        }
+        if (const unsigned sz = p_.cellSizeAt(a.obj, off)) {
+            fixed = true;
+            return sz;
+        }
+        // an aligned chunk that ends before the block's next location
+        std::uint64_t room = n - k;
+        std::uint32_t nx = 0;
+        LocId nl = kNoLoc;
+        if (p_.nextCell(a.obj, off + 1, nx, nl)) room = std::min<std::uint64_t>(room, nx - off);
+        for (unsigned c = 8; c > 1; c /= 2)
+            if (off % c == 0 && c <= room) return c;
+        return 1;
+    };
+    bool fd = false, fs = false;
+    const unsigned cd = side(d, fd), cs = side(s, fs);
+    unsigned chunk = 0;
+    if (fd && fs && cd != cs)
+        throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                               " between shared objects of different layouts (" +
+                               std::to_string(cs) + "-byte and " + std::to_string(cd) +
+                               "-byte locations)");
+    if (fd)
+        chunk = cd;
+    else if (fs)
+        chunk = cs;
+    else if (cd && cs)
+        chunk = std::min(cd, cs);
+    else
+        chunk = cd ? cd : cs;
+    if (chunk == 0 || k + chunk > n)
+        throw UnsupportedError(p_.where(in.pos) + std::string(kBuiltinNames[in.sub]) +
+                               " that does not cover whole shared locations");
+    return chunk;
+}
+
 }  // namespace porlab::code

@@ -387,6 +387,11 @@ class BytecodeExecution final : public Execution {
     }
 
     [[nodiscard]] std::span<const Value> memory() const override { return {state_.data(), L_}; }
+    bool patchMemory(LocId x, Value v) override {
+        if (x < 0 || static_cast<std::size_t>(x) >= L_) return false;
+        state_[static_cast<std::size_t>(x)] = v;
+        return true;
+    }
 
     [[nodiscard]] std::vector<Value> outcome() const override {
         // Memory and every thread's status and registers (program counters and event counts

@@ -68,6 +68,16 @@ class Execution {
     virtual void save(Snapshot& s) const = 0;
     virtual void restore(const Snapshot& s) = 0;
 
+    // Sets location x (one that some step wrote) to v, with no event and nothing else changed:
+    // an explorer that knows the state after another order of the steps it ran to differ from
+    // the current one in plain memory only (RvfSmc's postponed witnesses) patches it instead of
+    // running the steps again. Returns false, changing nothing, where it is not supported.
+    virtual bool patchMemory(LocId x, Value v) {
+        (void)x;
+        (void)v;
+        return false;
+    }
+
     // The capabilities below serve particular explorers; every program implements them.
 
     // Relaxed locks (for LAPOR-style explorers, whose partial graphs need not be interleaving

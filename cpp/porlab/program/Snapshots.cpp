@@ -120,17 +120,25 @@ std::vector<Value> CodeExecution::builderOutcome() const {
     const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
     std::size_t size = L;
     for (const auto& init : m_.regInit) size += 1 + init.size();
-    std::vector<Value> o;
-    o.reserve(size);
-    o.assign(mem_.begin(), mem_.begin() + static_cast<std::ptrdiff_t>(L));
+    // Sized once and written by index: it runs once per complete execution, and a push_back per
+    // register cost more than the rest (callgrind).
+    std::vector<Value> o(size);
+    Value* w = o.data();
+    std::copy_n(mem_.begin(), L, w);
+    w += L;
     for (std::size_t t = 0; t < threads_.size(); ++t) {
         const Thread& th = threads_[t];
-        o.push_back(static_cast<Value>(th.status));
+        *w++ = static_cast<Value>(th.status);
         const auto& init = m_.regInit[t];
-        const auto& written = m_.regWritten[t];
-        const Value* regs = th.frames.empty() ? nullptr : th.regs.data() + th.frames[0].regBase;
-        for (std::size_t r = 0; r < init.size(); ++r)
-            o.push_back(regs && written[r] ? regs[r] : init[r]);
+        const std::size_t n = init.size();
+        if (th.frames.empty()) {
+            std::copy_n(init.begin(), n, w);
+        } else {
+            const std::uint8_t* written = m_.regWritten[t].data();
+            const Value* regs = th.regs.data() + th.frames[0].regBase;
+            for (std::size_t r = 0; r < n; ++r) w[r] = written[r] ? regs[r] : init[r];
+        }
+        w += n;
     }
     return o;
 }

@@ -72,7 +72,10 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
         default:
             return false;
     }
-    Event ev = pending(t);
+    // The event goes where step() returns it, and is completed there (a copy into a local first
+    // made the compiler take it apart field by field: ~30 instructions a step).
+    emitted_.push_back(pending(t));
+    Event& ev = emitted_.back();
     if (forcedRead && readsMemory(ev.kind) && ev.kind != EventKind::Lock) {
         ev.rval = *forcedRead;
         if (ev.kind == EventKind::FetchAdd) ev.wval = rmwResult(ev, ev.rval);
@@ -83,10 +86,12 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
         }
     }
     const auto loc = static_cast<std::size_t>(ev.loc);
-    if (readsMemory(ev.kind) && ev.kind != EventKind::Lock && ev.rval == kUninit) return false;
-    if ((ev.kind == EventKind::Lock || ev.kind == EventKind::Unlock) &&
-        owner_[loc] == kDestroyedOwner)
+    if ((readsMemory(ev.kind) && ev.kind != EventKind::Lock && ev.rval == kUninit) ||
+        ((ev.kind == EventKind::Lock || ev.kind == EventKind::Unlock) &&
+         owner_[loc] == kDestroyedOwner)) {
+        emitted_.pop_back();  // (slowStep makes it again)
         return false;
+    }
     auto setResult = [&](Value v) {
         if (in.a >= 0) reg(th, in.a) = v;
     };
@@ -123,8 +128,9 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
             owner_[loc] = -1;
             setResult(0);
             break;
-        default:
-            return false;  // (not reached: the operations above make no other event)
+        default:  // (not reached: the operations above make no other event)
+            emitted_.pop_back();
+            return false;
     }
     if (writesMemory(ev.kind)) {  // as step() does
         publish(ev.wval);
@@ -138,7 +144,6 @@ bool CodeExecution::fastStep(ThreadId t, std::optional<Value> forcedRead) {
     }
     if (zneAwaits_) observe(t, ev);
     th.evCount += 1;
-    emitted_.push_back(ev);
     ++totalEvents_;
     th.phase = 0;
     ++th.frames.back().pc;

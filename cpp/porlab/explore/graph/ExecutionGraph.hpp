@@ -278,6 +278,16 @@ class CoChecker {
 // follows it, a canonical coherence no graph without the fault has, and its class was lost
 // (write_after_free_read.c under rf-graph and lapor). A kill stays the last write of its location
 // in such a witness (nothing reads it, nothing writes after it), so it is part of the memo key.
+//
+// Before the search, a saturation (SCSaturation.cpp): the order every witness extends, from
+// program order, reads-from, spawn/join, coherence forced by reads-from and, in mutex mode,
+// critical sections of one mutex kept apart (LAPOR's hb/wb/lb fixpoint, polynomial). A cycle
+// there refutes the graph without a search; otherwise the search skips every write (acquire)
+// that the order puts after an event not executed yet. Those subtrees hold no witness, so the
+// search finds the same first witness, and the same finals, as without it (nww-lock-rr: time
+// linear in its classes, not 3x per N). Its cost grows with the square of the events (a bit
+// matrix): a larger graph is searched plainly first, and saturated only if that search grows
+// past a budget of states (then it starts over), a much larger one never.
 class SCChecker {
   public:
     // Returns true and fills `order` with a witness linearisation (nodes, in execution order).
@@ -296,8 +306,27 @@ class SCChecker {
     bool mutexLocks = false;
     // Asked every few dozen states: true ends the search (no witness; the caller is stopping).
     std::function<bool()> interrupt;
+    // The saturation (false: the plain search only; an ablation, and the oracle of the tests):
+    // first up to saturateFirstUpTo events, after budgetPerEvent * events + 16 states of the
+    // plain search up to saturateUpTo events, never beyond. saturations: searches that
+    // saturated; saturationRefuted: of those, the ones a cycle refuted without a search.
+    bool saturation = true;
+    std::size_t saturateFirstUpTo = 160, saturateUpTo = 4096;
+    std::uint64_t budgetPerEvent = 2;
+    std::uint64_t saturations = 0, saturationRefuted = 0;
 
   private:
+    void setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders);
+    // SCSaturation.cpp: the order (orderSucc_, predLeft_); false if it has a cycle.
+    bool saturate();
+    bool saturateBase();
+    bool saturationRound(bool& changed);
+    bool orderEdge(std::int32_t a, std::int32_t b, bool& changed);
+    [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const {
+        return (reach_[static_cast<std::size_t>(a) * words_ + static_cast<std::size_t>(b) / 64] >>
+                (static_cast<std::size_t>(b) % 64)) &
+               1U;
+    }
     bool dfs();
     bool step(ThreadId t, bool writesAllowed);
     void undo();
@@ -326,6 +355,27 @@ class SCChecker {
     bool placeholders_ = false;
     bool enumerate_ = false;
     bool interrupted_ = false;
+    // The saturation: reach_ (node x node bits: a before b in every witness), the edges it
+    // added (by source, CSR), by node the sources of those not executed yet, the state budget.
+    std::size_t words_ = 0;
+    std::vector<std::uint64_t> reach_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> derived_;
+    std::vector<std::int32_t> succStart_, succ_, predLeft_, indeg_, topo_;
+    std::vector<std::vector<std::int32_t>> base_;  // by node: successors (po, rf, spawn, join)
+    struct Section {
+        LocId loc;
+        std::int32_t thread, acq, unl;  // unl = -1: open to the end
+    };
+    std::vector<Section> sections_;
+    struct MemoryRead {
+        std::int32_t read, source;  // flat nodes (source -1: the initial value)
+        LocId loc;
+    };
+    std::vector<MemoryRead> memReads_;
+    std::vector<std::pair<LocId, std::int32_t>> memWrites_;  // (location, flat node), sorted
+    std::uint64_t stateBudget_ = 0, budgetStart_ = 0;
+    bool pruning_ = false;
+    bool overBudget_ = false;
     std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;
     std::vector<std::vector<Ref>>* finalOrders_ = nullptr;

@@ -84,8 +84,9 @@ void GraphExplorer::explore() {
     }
 }
 
-void GraphExplorer::joinPool(WorkPool& pool) {
+void GraphExplorer::joinPool(WorkPool& pool, unsigned worker) {
     pool_ = &pool;
+    worker_ = worker;
     failures_.shareSeen(
         [&pool](std::uint64_t h1, std::uint64_t h2) { return pool.firstFailure(h1, h2); });
 }
@@ -113,6 +114,8 @@ void GraphExplorer::finish() {
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
+        result_.stats["sc_saturations"] = static_cast<double>(sc_.saturations);
+        result_.stats["sc_saturation_refuted"] = static_cast<double>(sc_.saturationRefuted);
     }
     if (mutex_) mutex_->addStats(result_);
     if (wb_) wb_->addStats(result_);
@@ -298,9 +301,10 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     for (;; ++depth) {
         if (rep_.stop()) break;
         ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
-        // jobs > 1: a worker is idle; hand it this subtree (one relaxed load when none is). (Not
-        // the subtree this worker was just handed.)
-        if (pool_ && depth > taskDepth_ && pool_->hungry() && pool_->donate(g, wit_.at(depth)))
+        // jobs > 1: a worker is idle, or this one splits its frontier: this subtree is a task
+        // (one load and two relaxed loads when neither). (Not the subtree of the task itself.)
+        if (pool_ && depth > taskDepth_ && pool_->hungry(worker_) &&
+            pool_->donate(g, wit_.at(depth)))
             break;
         witness_ = wit_.at(depth);
         const ThreadId t = nextThread(g);

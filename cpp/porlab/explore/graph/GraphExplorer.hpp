@@ -98,10 +98,10 @@ class GraphExplorer : private Engine {
     GraphExplorer& operator=(const GraphExplorer&) = delete;
 
     void run();
-    // Parallel exploration (Parallel.hpp): this explorer is one worker of `pool`. explore() runs
-    // the root (the whole exploration unless subtrees are handed to other workers), runTask the
-    // subtree of one task, finish() adds the statistics and closes the result.
-    void joinPool(WorkPool& pool);
+    // Parallel exploration (Parallel.hpp): this explorer is worker `worker` of `pool`. explore()
+    // runs the root (the whole exploration unless subtrees are handed to other workers), runTask
+    // the subtree of one task, finish() adds the statistics and closes the result.
+    void joinPool(WorkPool& pool, unsigned worker = 0);
     void explore();
     void runTask(ExecutionGraph& g, std::span<const Ref> order);
     void finish();
@@ -268,6 +268,7 @@ class GraphExplorer : private Engine {
     std::vector<std::int32_t> scLim_;
     std::vector<std::size_t> coPos_;
     WorkPool* pool_ = nullptr;   // jobs > 1: where idle workers take subtrees from
+    unsigned worker_ = 0;        // (which worker of it this explorer is)
     std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
     std::uint64_t skipped_ = 0;  // maximal graphs not accepted

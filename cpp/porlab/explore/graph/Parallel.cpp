@@ -44,50 +44,71 @@ std::uint64_t graphBytes(const ExecutionGraph& g, std::size_t orderLen) {
 
 }  // namespace
 
-WorkPool::WorkPool(unsigned workers, std::uint64_t eager) {
+WorkPool::WorkPool(unsigned workers, std::uint64_t eager, std::uint64_t splitBytes)
+    : splitBytes_(splitBytes), splits_(workers) {
     eager_.store(static_cast<std::int64_t>(eager));
     for (unsigned i = 0; i < workers; ++i) deques_.push_back(std::make_unique<Deque>());
-    offers_.resize(workers);
 }
 
 bool WorkPool::donate(const ExecutionGraph& g, std::span<const Ref> order) {
-    std::uint64_t events = 0;
-    for (const auto& th : g.threads) events += th.size();
-    if (eager_.load(std::memory_order_relaxed) > 0) {
-        eager_.fetch_sub(1);
-    } else if (!publish_) {
-        // A worker is idle. The subtree of a visit deep in the donor's path is small (most
-        // visits of a depth-first search are deep): its thief is soon idle again and pays the
-        // replay again. So offers deeper than half the deepest graph offered so far are
-        // declined a few times (each a visit, microseconds) for a shallower one.
-        Offers& o = offers_[tlsWorker];
-        o.deepest = std::max(o.deepest, events);
-        if (2 * events > o.deepest && ++o.declined < kPatience) return false;
-        o.declined = 0;
-    }
     if (publish_) {
+        if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
         tasks.fetch_add(1, std::memory_order_relaxed);
         publish_(g, order);
         return true;
     }
+    // A worker is idle (or split=eager): this visit and every visit after it in the donor's
+    // current task become tasks (the split ends with the task: endSplit).
+    Split& s = splits_[tlsWorker];
+    if (s.bytes >= splitBytes_) {
+        s.on = false;
+        s.capped = true;
+        flush(tlsWorker);
+        return false;
+    }
+    s.on = true;
+    if (eager_.load(std::memory_order_relaxed) > 0) eager_.fetch_sub(1);
+    tasks.fetch_add(1, std::memory_order_relaxed);
     auto t = std::make_unique<Task>();
     t->graph = g;
     t->order.assign(order.begin(), order.end());
-    tasks.fetch_add(1, std::memory_order_relaxed);
+    std::uint64_t events = 0;
+    for (const auto& th : g.threads) events += th.size();
     taskEvents.fetch_add(events, std::memory_order_relaxed);
-    taskBytes.fetch_add(graphBytes(g, order.size()), std::memory_order_relaxed);
-    pending_.fetch_add(1);
-    {
-        Deque& d = *deques_[tlsWorker];
-        std::lock_guard lk(d.mu);
-        d.tasks.push_back(std::move(t));
-    }
-    queued_.fetch_add(1);
-    // (Taking the lock orders the push with an idle worker's check of `queued_`: it either sees
-    // the task or is waiting when notified; no lost wake-up, so the idle wait can be long.)
-    { std::lock_guard lk(idleMu_); }
-    idleCv_.notify_one();
+    const std::uint64_t bytes = graphBytes(g, order.size());
+    taskBytes.fetch_add(bytes, std::memory_order_relaxed);
+    s.bytes += bytes;
+    s.frontier.push_back(std::move(t));
     return true;
+}
+
+void WorkPool::endSplit(unsigned w) {
+    Split& s = splits_[w];
+    s.on = s.capped = false;
+    s.bytes = 0;
+    flush(w);
+}
+
+void WorkPool::flush(unsigned w) {
+    Split& s = splits_[w];
+    if (s.frontier.empty()) return;
+    const auto n = static_cast<std::int64_t>(s.frontier.size());
+    pending_.fetch_add(n);
+    {
+        // The deque's back is the donor's next task: the first the split met (the deepest, where
+        // one job goes on); its front the thieves': the last (the shallowest, the largest).
+        Deque& d = *deques_[w];
+        std::lock_guard lk(d.mu);
+        for (auto it = s.frontier.rbegin(); it != s.frontier.rend(); ++it)
+            d.tasks.push_back(std::move(*it));
+    }
+    s.frontier.clear();
+    queued_.fetch_add(static_cast<int>(n));
+    splits.fetch_add(1, std::memory_order_relaxed);
+    // (Taking the lock orders the push with an idle worker's check of `queued_`: it either sees
+    // the tasks or is waiting when notified; no lost wake-up, so the idle wait can be long.)
+    { std::lock_guard lk(idleMu_); }
+    idleCv_.notify_all();
 }
 
 bool WorkPool::take(unsigned w, std::unique_ptr<Task>& out) {
@@ -129,6 +150,7 @@ void WorkPool::work(unsigned w, GraphExplorer& ex) {
     };
     if (w == 0) {
         ex.explore();
+        endSplit(w);
         done();
     }
     // A worker whose Reporter stopped (a budget, stopOnError) returns: its caller stops the pool.
@@ -137,6 +159,7 @@ void WorkPool::work(unsigned w, GraphExplorer& ex) {
         std::unique_ptr<Task> t;
         if (take(w, t)) {
             if (!stopped()) ex.runTask(t->graph, t->order);
+            endSplit(w);
             done();
             if (ex.stopped()) return;
             continue;
@@ -378,7 +401,10 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
     // split=eager (tests): hand over subtrees whether or not a worker is idle, up to this many.
     constexpr std::uint64_t kEagerTasks = 2000;
     const auto split = opts.params.find("split");
-    WorkPool pool(n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0);
+    const auto splitBytes = opts.params.find("split_bytes");  // (tests: a smaller cap)
+    WorkPool pool(
+        n, split != opts.params.end() && split->second == "eager" ? kEagerTasks : 0,
+        splitBytes != opts.params.end() ? std::stoull(splitBytes->second) : WorkPool::kSplitBytes);
     // What each worker writes as it goes (its live counters at every trace and every few hundred
     // events, its result at every event) on cache lines of its own: side by side, the two
     // workers' counters shared a line, written by both.
@@ -445,7 +471,7 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
             try {
                 std::lock_guard lk(makeMu);
                 ex[i] = make(wopts[i], results[i].r);
-                ex[i]->joinPool(pool);
+                ex[i]->joinPool(pool, i);
             } catch (...) {
                 fail();
             }
@@ -544,6 +570,7 @@ ExploreResult exploreParallel(const ExploreOptions& opts, const MakeGraphExplore
     total.peakMemoryBytes = peakResidentBytes();
     total.stats["jobs"] = n;
     total.stats["parallel_tasks"] = static_cast<double>(pool.tasks.load());
+    total.stats["parallel_splits"] = static_cast<double>(pool.splits.load());
     total.stats["parallel_task_events"] = static_cast<double>(pool.taskEvents.load());
     total.stats["parallel_task_bytes"] = static_cast<double>(pool.taskBytes.load());
     total.stats["parallel_worker_cpu_max_s"] = *std::max_element(cpu.begin(), cpu.end());

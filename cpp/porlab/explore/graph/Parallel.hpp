@@ -6,15 +6,22 @@
 // and zne state) and of the program state its witness replays to: nothing else of the caller's
 // recursion reaches into it. So a subtree is a self-contained task (a graph and a witness), and
 // exploring it anywhere else explores the same graphs. Each worker has its own explorer (its
-// own Execution, consistency checkers, scratch and Reporter) and a deque of tasks. A worker with
-// nothing to do raises `idle`; a busy worker, at its next visit(), hands that subtree over
-// instead of exploring it (pushes a task to its deque) and goes on with its siblings; idle
-// workers take their own newest task or steal another worker's oldest (the oldest is nearest the
-// root of its donor's path, so the largest). A donor declines a few offers of subtrees deep in
-// its path (most visits are deep, their subtrees small: the thief would soon be idle again and
-// replay again) for a shallower one: mcslock(5) 1,100 tasks -> 258, and the busier worker's CPU
-// time from 1/1.81 to 1/2.03 of one job's. The hot path (visit) reads one atomic; the deques
-// are locked only when a task is pushed or taken.
+// own Execution, consistency checkers, scratch and Reporter) and a deque of tasks.
+//
+// The hand-over: the shallowest pending subtrees of the donor's path. A worker with nothing to
+// do raises `idle`; a busy worker sees it at its next visit() (one relaxed load on the hot path
+// while nobody is idle) and *splits*: from then on every visit of its current task is taken as
+// a task instead of explored, so its steps, resumed from the deepest, run through what is left
+// of their loops (the other sources of its reads, places in coherence, revisits) and turn every
+// pending subtree of its path, its frontier, into a task, down to the task's root. That is the
+// frontier the Dask side hands out from (TaskCodec.hpp's TaskChannel); the donor does not
+// explore any of it (each visit is explored once: by whoever takes its task). The frontier goes
+// to the donor's deque in one push, ordered as the search met it: the donor takes its newest
+// (the deepest, where one job would go on), thieves take the oldest (the shallowest: the
+// largest subtrees). Further idle workers take the next shallowest without another split; a
+// split happens only when every deque is empty. (Before: the donor handed over the one subtree
+// it was about to visit, mostly deep and small. casrot(11) made 5,000 tasks of ~0.1 ms and the
+// worker without the root did a quarter of the work.)
 //
 // Totals are those of one job: every subtree is explored exactly once, whoever explores it. The
 // only cross-subtree state of the engine, the set of failing prefixes already reported as error
@@ -55,19 +62,27 @@ struct Task {
 
 class WorkPool : public PoolStop {
   public:
+    static constexpr std::uint64_t kSplitBytes = std::uint64_t{64} << 20;
     // eager (option split=eager, for tests): subtrees are handed over whether or not a worker
     // is idle, up to `eager` of them, so that small programs are split too.
-    WorkPool(unsigned workers, std::uint64_t eager);
+    // splitBytes: a split stops at this many bytes of graphs (Split; option split_bytes, tests).
+    WorkPool(unsigned workers, std::uint64_t eager, std::uint64_t splitBytes = kSplitBytes);
 
-    // Is some worker waiting for a task none has published yet? (The hot path: relaxed loads.)
-    [[nodiscard]] bool hungry() const {
-        if (stop_.load(std::memory_order_relaxed)) return false;
+    // Should worker w take its next visit as a task: is it splitting, or is some worker waiting
+    // for a task none has published yet? (The hot path: a plain and two relaxed loads.)
+    [[nodiscard]] bool hungry(unsigned w) const {
+        const Split& s = splits_[w];
+        if (s.on) return true;
+        if (s.capped || stop_.load(std::memory_order_relaxed)) return false;
         return idle_.load(std::memory_order_relaxed) > queued_.load(std::memory_order_relaxed) ||
                eager_.load(std::memory_order_relaxed) > 0;
     }
-    // The calling worker hands over the subtree of visit(g, ·) with witness `order`; true if it
-    // did (it must then not explore it itself; false: it declined a deep subtree, for now).
+    // The calling worker takes the subtree of visit(g, ·) with witness `order` as a task, and
+    // goes on splitting (see above) until its task ends (endSplit). True: it must not explore
+    // it itself. (A distributed task's subtree is published at once.)
     bool donate(const ExecutionGraph& g, std::span<const Ref> order);
+    // Worker w's task ended: the frontier it split off goes to its deque (shallowest first).
+    void endSplit(unsigned w);
     // A failing prefix (by its 128-bit hash) reported for the first time? (One error trace per
     // failing prefix, whichever worker meets it first.)
     [[nodiscard]] bool firstFailure(std::uint64_t h1, std::uint64_t h2);
@@ -81,7 +96,7 @@ class WorkPool : public PoolStop {
     // Called with each worker's ExploreControl, whose interrupt stop() sets.
 
     // Measurements (stats of the result).
-    std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0};
+    std::atomic<std::uint64_t> tasks{0}, taskEvents{0}, taskBytes{0}, splits{0};
 
     // One task of a distributed run (TaskRun): every subtree handed over from now on is given to
     // `publish` (serialised, for another process) instead of a deque.
@@ -104,14 +119,19 @@ class WorkPool : public PoolStop {
     };
     bool take(unsigned w, std::unique_ptr<Task>& out);
 
-    // Per worker (only its own thread touches it): the deepest graph it offered, and how many
-    // deep offers in a row it declined (donate).
-    struct alignas(64) Offers {
-        std::uint64_t deepest = 0;
-        unsigned declined = 0;
+    // Per worker (only its own thread touches it): a split under way and the tasks it made, in
+    // the order it met them (the deepest first), with their size. A split stops at kSplitBytes
+    // of graphs (`capped`: the frontier so far is pushed, and the worker explores the rest of
+    // its task itself): a frontier is as many graphs as the path has pending subtrees, and on an
+    // execution of 100,000 events that is memory without a bound.
+    struct alignas(64) Split {
+        bool on = false, capped = false;
+        std::uint64_t bytes = 0;
+        std::vector<std::unique_ptr<Task>> frontier;
     };
-    static constexpr unsigned kPatience = 64;
-    std::vector<Offers> offers_;
+    void flush(unsigned w);  // pushes worker w's frontier to its deque
+    std::uint64_t splitBytes_;
+    std::vector<Split> splits_;
 
     std::vector<std::unique_ptr<Deque>> deques_;
     std::atomic<std::int64_t> eager_{0};

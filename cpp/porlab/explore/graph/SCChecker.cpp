@@ -13,6 +13,40 @@ namespace porlab::graph {
 bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
                       bool placeholders, std::vector<Ref>& order) {
     ++searches;
+    setUp(g, lim, placeholders);
+    // Small graphs are saturated first. Larger ones get the plain search first, within a budget
+    // of a few states per event (most searches need far fewer); past it, the saturation and
+    // the search again.
+    const auto n = static_cast<std::size_t>(off_.back());
+    pruning_ = false;
+    budgetStart_ = states;
+    stateBudget_ = saturation && n <= saturateUpTo ? budgetPerEvent * n + 16 : 0;
+    overBudget_ = saturation && n <= saturateFirstUpTo;
+    bool ok = !overBudget_ && dfs() && !interrupted_;
+    if (overBudget_ && !interrupted_) {
+        ++saturations;
+        if (finals_) finals_->clear();
+        if (finalOrders_) finalOrders_->clear();
+        if (states != budgetStart_) setUp(g, lim, placeholders);
+        stateBudget_ = 0;
+        overBudget_ = false;
+        if (!saturate()) {
+            ++saturationRefuted;
+            order.clear();
+            return false;
+        }
+        pruning_ = true;
+        ok = dfs() && !interrupted_;
+        pruning_ = false;
+    }
+    order.clear();
+    if (ok)
+        for (const auto& [r, prev] : trail_) order.push_back(r);
+    return ok;
+}
+
+void SCChecker::setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
+                      bool placeholders) {
     g_ = &g;
     placeholders_ = placeholders;
     const std::size_t T = g.threads.size();
@@ -36,13 +70,21 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         }
         off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
     }
-    // Per-location state for the locations the nodes use only (a C program's table reserves
-    // thousands: clearing all of them per search was most of a search's cost on small graphs).
-    // The final states (enumerate_) cover every location.
-    std::size_t locs = enumerate_ ? g.initial.size() : 0;
-    for (const auto& th : g.threads)
-        for (const Node& n : th)
-            if (n.ev.loc >= 0) locs = std::max(locs, static_cast<std::size_t>(n.ev.loc) + 1);
+    // The per-location state covers the locations the search touches (a C program has many
+    // more: clearing them all was most of a small search), all of them for the finals.
+    std::size_t locs = 0;
+    if (enumerate_) {
+        locs = g.initial.size();
+    } else {
+        for (std::size_t t = 0; t < T; ++t) {
+            const auto& th = g.threads[t];
+            const auto end = std::min(th.size(), static_cast<std::size_t>(lim_[t]) + 1);
+            for (std::size_t i = 0; i < end; ++i)
+                if (th[i].ev.loc >= 0)
+                    locs = std::max(locs, static_cast<std::size_t>(th[i].ev.loc) + 1);
+        }
+        locs = std::min(locs, g.initial.size());
+    }
     readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
     holder_.assign(locs, -1);
     pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
@@ -80,11 +122,6 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         for (std::size_t l = 0; l < g.initial.size(); ++l)
             watched_.push_back(static_cast<LocId>(l));
     }
-    const bool ok = dfs() && !interrupted_;
-    order.clear();
-    if (ok)
-        for (const auto& [r, prev] : trail_) order.push_back(r);
-    return ok;
 }
 
 void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
@@ -151,6 +188,11 @@ bool SCChecker::step(ThreadId t, bool) {
     const Ref r{t, pos_[t]};
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
     std::int32_t prev = 0;
+    if (pruning_) {
+        const auto v = static_cast<std::size_t>(flat(r));
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
+            --predLeft_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+    }
     if (isMutexEvent(n)) {
         auto& h = holder_[static_cast<std::size_t>(n.ev.loc)];
         prev = h;
@@ -184,6 +226,11 @@ void SCChecker::undo() {
     trail_.pop_back();
     --pos_[r.t];
     const Node& n = g_->threads[r.t][static_cast<std::size_t>(r.i)];
+    if (pruning_) {
+        const auto v = static_cast<std::size_t>(flat(r));
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
+            ++predLeft_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
+    }
     if (isMutexEvent(n)) {
         holder_[static_cast<std::size_t>(n.ev.loc)] = prev;
         if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
@@ -209,6 +256,11 @@ void SCChecker::key(std::string& k) const {
 bool SCChecker::dfs() {
     if (interrupted_ || ((++polls_ & 63) == 0 && interrupt && interrupt())) {
         interrupted_ = true;
+        return false;
+    }
+    if (overBudget_) return false;
+    if (stateBudget_ && states - budgetStart_ > stateBudget_) {
+        overBudget_ = true;  // (the search starts over: check)
         return false;
     }
     const std::size_t mark = trail_.size();
@@ -286,9 +338,16 @@ bool SCChecker::dfs() {
     if (enumerate_) failed_.insert(keyBuf_);  // visited: its finals are being collected
     for (ThreadId t = 0; t < T; ++t) {
         if (!enabledWrite(t)) continue;
+        // (The saturated order puts it after an event not executed yet: no witness there.)
+        if (pruning_ && predLeft_[static_cast<std::size_t>(off_[t] + pos_[t])] > 0) continue;
         step(t, true);
         if (dfs()) return true;
         undo();
+        if (overBudget_) break;
+    }
+    if (overBudget_) {
+        rollback();
+        return false;
     }
     key(keyBuf_);
     failed_.insert(keyBuf_);

@@ -643,6 +643,10 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_sources_overwritten"] = static_cast<double>(overwritten_);
     r.stats["wb_maximality_along_porf"] = static_cast<double>(porfOrdered_);
     r.stats["wb_maximality_memo"] = static_cast<double>(maximalityMemo_);
+    r.stats["wb_sc_searches"] = static_cast<double>(sc_.searches);
+    r.stats["wb_sc_states"] = static_cast<double>(sc_.states);
+    r.stats["wb_sc_saturations"] = static_cast<double>(sc_.saturations);
+    r.stats["wb_sc_saturation_refuted"] = static_cast<double>(sc_.saturationRefuted);
 }
 
 }  // namespace porlab::graph
