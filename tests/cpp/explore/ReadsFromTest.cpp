@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "RandomProgram.hpp"
+#include "RvfRun.hpp"
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/PartitionSizes.hpp"
@@ -399,12 +400,7 @@ TEST(ReadsFromRfSmc, PatchedPostponedWitnessesEqualReplays) {
             ExploreOptions opts;
             ClassCounter cc;
             opts.onTrace = [&](const Trace& t) { cc.add(t); };
-            try {
-                rvfsmc::RvfSmc(*p, opts, r, ro).run();
-            } catch (const std::exception& e) {
-                if (++bad <= 5) ADD_FAILURE() << "seed " << seed << ": " << e.what();
-                continue;
-            }
+            if (!testrvf::runRvfSmc(*p, opts, r, ro, seed, bad)) continue;
             // (rf: one trace per class; rvf reports no more than one per class, and as many
             // as the classic engine, which replays every witness)
             const auto eq = perWrite ? Equivalence::ReadsFrom : Equivalence::Rvf;
@@ -442,12 +438,7 @@ TEST(ReadsFromRfSmc, SaturatedClocksRefuteOnlyInfeasibleChildren) {
         ExploreOptions opts;
         ClassCounter cc;
         opts.onTrace = [&](const Trace& t) { cc.add(t); };
-        try {
-            rvfsmc::RvfSmc(*p, opts, r, ro).run();
-        } catch (const std::exception& e) {
-            if (++bad <= 5) ADD_FAILURE() << "seed " << seed << ": " << e.what();
-            continue;
-        }
+        if (!testrvf::runRvfSmc(*p, opts, r, ro, seed, bad)) continue;
         if ((r.complete != o.complete.size() || r.outcomes != o.run.outcomes ||
              cc.duplicates(Equivalence::ReadsFrom) != 0) &&
             ++bad <= 5)

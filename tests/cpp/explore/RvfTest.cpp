@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "RandomProgram.hpp"
+#include "RvfRun.hpp"
 #include "TestPrograms.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/PartitionSizes.hpp"
@@ -300,12 +301,7 @@ TEST(Rvf, SaturatedClocksRefuteOnlyInfeasibleChildren) {
             if (t.status() == TraceStatus::Complete)
                 dup = !complete.insert(traceKey(Equivalence::Rvf, t)).second || dup;
         };
-        try {
-            rvfsmc::RvfSmc(*p, opts, r, ro).run();
-        } catch (const std::exception& e) {
-            if (++bad <= 5) ADD_FAILURE() << "seed " << seed << ": " << e.what();
-            continue;
-        }
+        if (!testrvf::runRvfSmc(*p, opts, r, ro, seed, bad)) continue;
         const auto c = explore(*p, "rvf", classic);
         const bool same =
             r.complete == c.complete && r.blocked == c.blocked && r.outcomes == o.run.outcomes &&
