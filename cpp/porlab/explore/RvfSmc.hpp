@@ -36,6 +36,7 @@
 #include "porlab/core/Conflict.hpp"
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
+#include "porlab/explore/RvfSmcEvents.hpp"
 #include "porlab/explore/RvfVerifySC.hpp"
 
 namespace porlab::rvfsmc {
@@ -45,46 +46,6 @@ using rvf::kInitWrite;
 using rvf::SpawnPoint;
 using rvf::Step;
 using rvf::WriteRef;
-
-[[nodiscard]] inline bool isBlocking(EventKind k) {
-    return k == EventKind::Await || k == EventKind::XchgAwait || k == EventKind::Lock;
-}
-
-// A pending read of this kind may turn out to write (a read-modify-write).
-[[nodiscard]] inline bool mayWrite(EventKind k) {
-    return writesMemory(k) || k == EventKind::CasFailure;
-}
-
-// Can the pending read-like event `p` read value v (and so execute)?
-[[nodiscard]] inline bool admits(const Event& p, Value v) {
-    switch (p.kind) {
-        case EventKind::Lock:
-            return v == 0;
-        case EventKind::Await:
-        case EventKind::XchgAwait:
-            return evalAwaitCond(p.cond, v, p.operand);
-        default:
-            return true;
-    }
-}
-
-[[nodiscard]] inline bool hasError(std::span<const Event> out) {
-    return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
-}
-
-// Does a step end its thread with a block whose cause depends on the interleaving rather than on
-// the values read: the C front end's livelock check asks whether another thread can run, the
-// execution cut and the thread/location limits count the events, threads or locations of all
-// threads so far. A step performed at the end of a trace but placed earlier in the witness
-// (performedAt) may be blocked in one place and not in the other.
-[[nodiscard]] inline bool orderDependentBlock(std::span<const Event> out) {
-    return std::any_of(out.begin(), out.end(), [](const Event& e) {
-        if (e.kind != EventKind::AssumeBlock) return false;
-        const auto c = static_cast<BlockCause>(e.aux);
-        return c == BlockCause::Livelock || c == BlockCause::ExecutionCut ||
-               c == BlockCause::ThreadLimit || c == BlockCause::LocationLimit;
-    });
-}
 
 struct RvfOptions {
     bool signals = true;
@@ -519,7 +480,6 @@ class RvfSmc {
         return sp.i < static_cast<std::int32_t>(a.size()) ? a[static_cast<std::size_t>(sp.i)] : -1;
     }
 
-    // ---- maximal traces and final memory ------------------------------------------------------
     // ---- maximal traces and final memory ------------------------------------------------------
 
     [[nodiscard]] rvf::Instance instance(const std::vector<std::int32_t>& len) const {
