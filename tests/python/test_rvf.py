@@ -75,8 +75,9 @@ def test_figure13_one_trace_for_every_n(fig: str) -> None:
 
 @pytest.mark.parametrize("option", OFF)
 def test_ablations_change_work_not_results(option: str) -> None:
+    # (godot_fig3: mutual exclusion now refutes fib_bench's children that the closure rejected)
     progs = [example("rvf_fig6"), example("rvf_fig13a", n=3), example("lapor_fib_bench", num=2),
-             example("godot_fig5"), bench("singleton", n=3)]
+             example("godot_fig5"), example("godot_fig3"), bench("singleton", n=3)]
     changed = False
     for prog in progs:
         # greedy steps act inside VerifySC's search, which guidance and closure mostly spare:

@@ -41,7 +41,8 @@
 //    witness (relink: the trace relinked, the memory it reorders patched). A child that the
 //    saturated clocks refute (kept per step along the exploration: program order, what
 //    precedes all of a read's good writes, and the coherence edges each new step forces;
-//    RvfSmcSaturate.cpp) costs no call either. `classic` runs the search every time (ablation).
+//    RvfSmcSaturate.cpp, with what mutual exclusion forces: RvfSmcMutex.cpp) costs no call
+//    either. `classic` runs the search every time (ablation).
 #include "porlab/explore/RvfSmc.hpp"
 
 #include "porlab/explore/RvfParallel.hpp"
@@ -95,6 +96,7 @@ void RvfSmc::finish() {
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
     s["saturated_clocks"] = static_cast<double>(satClocks_);
+    s["mutex_refutations"] = static_cast<double>(mutexRefuted_);
     s["visible_writes_inherited"] = static_cast<double>(visInherited_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
     s["nodes"] = static_cast<double>(nodes_);

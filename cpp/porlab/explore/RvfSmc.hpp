@@ -18,8 +18,8 @@
 // This header is the explorer's own (not an interface): the class is split by concern over
 // RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
 // visible writes of a read), RvfSmcReport.cpp (error traces, maximal traces and final
-// memory, kill races), RvfSmcReplay.cpp (replays from an ancestor's state) and
-// RvfSmcSaturate.cpp (saturated clocks).
+// memory, kill races), RvfSmcReplay.cpp (replays from an ancestor's state),
+// RvfSmcSaturate.cpp (saturated clocks) and RvfSmcMutex.cpp (lock children refuted).
 #pragma once
 
 #include <algorithm>
@@ -63,6 +63,8 @@ struct RvfOptions {
     // Tests: the saturated clocks computed when a step is registered rather than when a child
     // asks for a refutation (ensureSat); the clocks, so the refutations, are the same.
     bool eagerSat = false;
+    // Tests: false leaves mutual exclusion out of the saturated order (RvfSmcMutex.cpp).
+    bool mutexOrder = true;
     // Tests: a child entered by a patch (relink) is replayed too; another state is an error.
     bool checkPatches = false;
     rvf::VscOptions vsc;
@@ -658,6 +660,11 @@ class RvfSmc {
     // yet registered) reads one of `good`?
     [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
                                          const std::vector<WriteRef>& good, const Step& rs);
+    // Mutual exclusion (RvfSmcMutex.cpp): refutes the child, or joins edges into r's clock c.
+    [[nodiscard]] bool mutexRefutes(ThreadId t, std::int32_t ridx, const Step& rs,
+                                    const std::vector<std::int32_t>& sl,
+                                    const std::vector<WriteRef>& good, std::int32_t* c,
+                                    bool& joined);
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
@@ -725,11 +732,11 @@ class RvfSmc {
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
-    std::vector<WriteRef> satLog_;       // registered steps without a saturated clock, in order
-    std::size_t satPending_ = 0;         // how many (satLog_'s size when no entry is stale)
-    std::vector<std::int32_t> satBuf_;   // saturationRefutes: the new read's clock
-    std::vector<std::int32_t> satMeet_;  // joinGoodMeet's scratch
-    std::uint64_t satRefuted_ = 0, satClocks_ = 0;
+    std::vector<WriteRef> satLog_;      // registered steps without a saturated clock, in order
+    std::size_t satPending_ = 0;        // how many (satLog_'s size when no entry is stale)
+    std::vector<std::int32_t> satBuf_;  // saturationRefutes: the new read's clock
+    std::vector<std::int32_t> satMeet_, mutexLast_, mutexHeld_;  // joinGoodMeet's, mutexRefutes'
+    std::uint64_t satRefuted_ = 0, satClocks_ = 0, mutexRefuted_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace

@@ -161,6 +161,8 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
     if (good.empty()) return false;
     joinGoodMeet(good, C.data());
     C[static_cast<std::size_t>(t)] = ridx + 1;
+    bool joined = false;  // (mutual exclusion: what it forces, RvfSmcMutex.cpp)
+    if (ro_.mutexOrder && mutexRefutes(t, ridx, rs, sl, good, C.data(), joined)) return true;
     if (rs.writes) satJoinEarlierReads(x, {t, ridx}, C.data());
     // A write b of x other than w with w before b and b before r hides w from r. Per thread,
     // the latest write before r is the likeliest to come after w (clocks grow along a thread);
@@ -178,7 +180,9 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
         }
         return false;
     };
-    return std::ranges::all_of(good, hidden);
+    const bool refuted = std::ranges::all_of(good, hidden);
+    if (refuted && joined) ++mutexRefuted_;
+    return refuted;
 }
 
 }  // namespace porlab::rvfsmc

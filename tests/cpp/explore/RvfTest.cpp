@@ -358,6 +358,80 @@ TEST(Rvf, LazySaturatedClocksEqualEagerOnes) {
     EXPECT_LT(lazyClocks, eagerClocks);
 }
 
+// Mutual exclusion in the saturated order (RvfSmcMutex.cpp): a child whose new read is a lock,
+// or a read inside a critical section, refuted by the order of the sections without VerifySC.
+// With checkRefutations every refuted child goes to VerifySC as well (a witness found there
+// throws). On fibBench, where RVF's lock reads have every unlock as a good write, the closure
+// rejected such children only: none is left, mutual exclusion refuted them, and the classes
+// are the oracle's; with mutexOrder off the closure rejects them again. On the random
+// families (locks, sync-heavy) the refutations agree with VerifySC and the results are those
+// of naive and of mutexOrder off, for rvf and rf (perWrite), with guidance and without (then
+// no child is decided by the node's trace before the refutation is asked).
+TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
+    {
+        auto fib = testprog::fibBench(3);
+        rvfsmc::RvfOptions ro;
+        ExploreOptions opts;
+        ExploreResult on, checked, off;
+        rvfsmc::RvfSmc(*fib, opts, on, ro).run();
+        ro.checkRefutations = true;  // (its VerifySC calls count as closure rejections)
+        EXPECT_NO_THROW(rvfsmc::RvfSmc(*fib, opts, checked, ro).run());
+        ro.checkRefutations = false;
+        ro.mutexOrder = false;
+        rvfsmc::RvfSmc(*fib, opts, off, ro).run();
+        EXPECT_GT(on.stats.at("mutex_refutations"), 0.0);
+        EXPECT_EQ(on.stats.at("closure_rejections"), 0.0);
+        EXPECT_EQ(off.stats.at("mutex_refutations"), 0.0);
+        EXPECT_GT(off.stats.at("closure_rejections"), 0.0);
+        EXPECT_EQ(on.complete, off.complete);
+        EXPECT_EQ(on.complete,
+                  partitionSizes(*fib).classes[static_cast<int>(Equivalence::Rvf)].complete);
+        EXPECT_TRUE(on.outcomes == off.outcomes);
+    }
+    // (the lock programs first, their seeds 0-3; the random ones 8200000 + i)
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<BytecodeProgram>>> progs = {
+        {0, testprog::fibBench(2)},
+        {1, testprog::fibBench(3)},
+        {2, testprog::lockDeadlock()},
+        {3, testprog::nReadsLock(3)}};
+    const int n = std::max(1, randomProgramCount() / 5);
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t seed = 8200000 + static_cast<std::uint64_t>(i);
+        progs.emplace_back(seed,
+                           testprog::randomProgram(seed, i % 2 ? testprog::syncHeavyOptions()
+                                                               : testprog::RandomProgramOptions{}));
+    }
+    double refuted = 0;
+    int bad = 0;
+    for (const auto& [seed, p] : progs) {
+        const auto o = rvfOracle(*p);
+        for (const int mode : {0, 1, 2, 3}) {
+            const bool perWrite = mode % 2 != 0;
+            rvfsmc::RvfOptions ro;
+            ro.perWrite = perWrite;
+            ro.checkRefutations = true;
+            // (without guidance no child is decided by the node's trace: every child is asked)
+            ro.vsc.guidance = mode < 2;
+            ExploreOptions opts;
+            ExploreResult on, off;
+            if (!testrvf::runRvfSmc(*p, opts, on, ro, seed, bad)) continue;
+            ro.mutexOrder = false;
+            rvfsmc::RvfSmc(*p, opts, off, ro).run();
+            const bool same = on.complete == off.complete && on.blocked == off.blocked &&
+                              on.outcomes == o.run.outcomes && on.outcomes == off.outcomes &&
+                              on.errorSites == o.run.errorSites;
+            if (!same && ++bad <= 5)
+                ADD_FAILURE() << "seed " << seed << (perWrite ? " rf" : " rvf") << ": complete "
+                              << on.complete << " vs " << off.complete << " without, blocked "
+                              << on.blocked << " vs " << off.blocked;
+            EXPECT_EQ(off.stats.at("mutex_refutations"), 0.0);
+            refuted += on.stats.at("mutex_refutations");
+        }
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_GT(refuted, 0.0);
+}
+
 TEST(Rvf, Registered) {
     const auto& info = explorerInfo("rvf");
     EXPECT_EQ(info.equivalence, "rvf");
