@@ -250,6 +250,24 @@ def test_rvf_saturated_clocks_refute_value_children_before_verifysc() -> None:
     assert rvf.stats["closure_rejections"] < classic.stats["closure_rejections"]
 
 
+def test_rvf_mutual_exclusion_refutes_lock_children_before_verifysc() -> None:
+    """fib_bench(3) (the C program): under RVF a lock reads 0 from any unlock, so nothing in its
+    good writes orders the critical sections, and the closure rejected the children whose new
+    read is a lock or a read inside a section. Mutual exclusion refutes them in the saturated
+    order (RvfSmcMutex.cpp): no VerifySC call is left, and the classes are optimal's (every
+    order of the sections is its own class, 8!/(3!·3!·2!)) and the outcomes the classic engine's."""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "fib_bench.c"),
+                         defines={"N": 3})
+    rvf = porlab.explore(prog, "rvf")
+    classic = porlab.explore(prog, "rvf", engine="classic")
+    assert rvf.complete == classic.complete == porlab.explore(prog, "optimal").complete == 560
+    assert rvf.outcomes == classic.outcomes
+    assert rvf.stats["mutex_refutations"] > 0
+    assert rvf.stats["verifysc_calls"] == rvf.stats["closure_rejections"] == 0
+    assert classic.stats["mutex_refutations"] == 0
+    assert classic.stats["closure_rejections"] > 0
+
+
 def test_rvf_saturated_clocks_are_computed_only_when_a_child_asks() -> None:
     """casrot(4): every child of rf and rvf has a witness from the node's own trace (read last
     or inserted), so no child asks the saturated clocks for a refutation and none is computed;
