@@ -96,6 +96,8 @@ void RvfSmc::finish() {
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
     s["saturated_clocks"] = static_cast<double>(satClocks_);
+    // (of the saturation refutations: those mutual exclusion decided, or whose read's clock it
+    // strengthened, RvfSmcMutex.cpp)
     s["mutex_refutations"] = static_cast<double>(mutexRefuted_);
     s["visible_writes_inherited"] = static_cast<double>(visInherited_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);

@@ -63,7 +63,7 @@ struct RvfOptions {
     // Tests: the saturated clocks computed when a step is registered rather than when a child
     // asks for a refutation (ensureSat); the clocks, so the refutations, are the same.
     bool eagerSat = false;
-    // Tests: false leaves mutual exclusion out of the saturated order (RvfSmcMutex.cpp).
+    // Tests: false leaves mutual exclusion out of RVF's saturated order (RvfSmcMutex.cpp).
     bool mutexOrder = true;
     // Tests: a child entered by a patch (relink) is replayed too; another state is an error.
     bool checkPatches = false;

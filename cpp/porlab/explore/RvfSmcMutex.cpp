@@ -6,8 +6,8 @@
 // initial write): nothing in them orders its critical section against the others, so the
 // saturated clocks miss what mutual exclusion forces, and on lock programs (fib_bench) VerifySC's
 // closure rejected tens of thousands of children whose new read is a lock or a read inside a
-// section. (Reads-from SMC fixes each lock's source, which orders the sections: the clocks see
-// it.)
+// section. (Reads-from SMC fixes each lock's source, which orders the sections: its clocks see
+// it, and it does not ask here; its children are many more, the scans below would cost it.)
 //
 // A mutex m is plain in the child X ∪ {r} when its initial value is 0, every write of m is a
 // Lock (a read of 0 that writes a non-zero value) or an Unlock (a write of 0), each thread's

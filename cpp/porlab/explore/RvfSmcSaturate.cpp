@@ -161,8 +161,11 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
     if (good.empty()) return false;
     joinGoodMeet(good, C.data());
     C[static_cast<std::size_t>(t)] = ridx + 1;
-    bool joined = false;  // (mutual exclusion: what it forces, RvfSmcMutex.cpp)
-    if (ro_.mutexOrder && mutexRefutes(t, ridx, rs, sl, good, C.data(), joined)) return true;
+    // What mutual exclusion forces (RvfSmcMutex.cpp), for RVF: reads-from SMC fixes the source
+    // of each lock, which orders the sections in the clocks already.
+    bool joined = false;
+    if (ro_.mutexOrder && !ro_.perWrite && mutexRefutes(t, ridx, rs, sl, good, C.data(), joined))
+        return true;
     if (rs.writes) satJoinEarlierReads(x, {t, ridx}, C.data());
     // A write b of x other than w with w before b and b before r hides w from r. Per thread,
     // the latest write before r is the likeliest to come after w (clocks grow along a thread);

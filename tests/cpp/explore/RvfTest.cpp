@@ -358,6 +358,18 @@ TEST(Rvf, LazySaturatedClocksEqualEagerOnes) {
     EXPECT_LT(lazyClocks, eagerClocks);
 }
 
+// t0: lock; r := y; unlock. t1: lock; unlock; y := 1. t0 reads 0 or 1 after t1's section: an
+// event of t1 after its last unlock does not come before t0's read (mutual exclusion orders
+// only the sections).
+std::shared_ptr<BytecodeProgram> writeAfterSection() {
+    SpecBuilder b("write_after_section");
+    auto y = b.var("y");
+    auto l = b.mutex("l");
+    b.thread("t0").lock(l).load(-1, y).unlock(l);
+    b.thread("t1").lock(l).unlock(l).store(y, 1);
+    return b.build();
+}
+
 // Mutual exclusion in the saturated order (RvfSmcMutex.cpp): a child whose new read is a lock,
 // or a read inside a critical section, refuted by the order of the sections without VerifySC.
 // With checkRefutations every refuted child goes to VerifySC as well (a witness found there
@@ -365,8 +377,8 @@ TEST(Rvf, LazySaturatedClocksEqualEagerOnes) {
 // rejected such children only: none is left, mutual exclusion refuted them, and the classes
 // are the oracle's; with mutexOrder off the closure rejects them again. On the random
 // families (locks, sync-heavy) the refutations agree with VerifySC and the results are those
-// of naive and of mutexOrder off, for rvf and rf (perWrite), with guidance and without (then
-// no child is decided by the node's trace before the refutation is asked).
+// of naive and of mutexOrder off, with guidance and without (then no child is decided by the
+// node's trace before the refutation is asked). (rf does not ask: mutex_refutations 0.)
 TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
     {
         auto fib = testprog::fibBench(3);
@@ -387,13 +399,22 @@ TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
         EXPECT_EQ(on.complete,
                   partitionSizes(*fib).classes[static_cast<int>(Equivalence::Rvf)].complete);
         EXPECT_TRUE(on.outcomes == off.outcomes);
+        // rf: each lock's source orders the sections in its clocks, no closure rejection either
+        ExploreResult rf;
+        ro.mutexOrder = true;
+        ro.perWrite = true;
+        rvfsmc::RvfSmc(*fib, opts, rf, ro).run();
+        EXPECT_EQ(rf.stats.at("mutex_refutations"), 0.0);
+        EXPECT_EQ(rf.stats.at("closure_rejections"), 0.0);
+        EXPECT_GT(rf.stats.at("saturation_refutations"), 0.0);
     }
     // (the lock programs first, their seeds 0-3; the random ones 8200000 + i)
     std::vector<std::pair<std::uint64_t, std::shared_ptr<BytecodeProgram>>> progs = {
         {0, testprog::fibBench(2)},
         {1, testprog::fibBench(3)},
         {2, testprog::lockDeadlock()},
-        {3, testprog::nReadsLock(3)}};
+        {3, testprog::nReadsLock(3)},
+        {4, writeAfterSection()}};
     const int n = std::max(1, randomProgramCount() / 5);
     for (int i = 0; i < n; ++i) {
         const std::uint64_t seed = 8200000 + static_cast<std::uint64_t>(i);
@@ -405,13 +426,11 @@ TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
     int bad = 0;
     for (const auto& [seed, p] : progs) {
         const auto o = rvfOracle(*p);
-        for (const int mode : {0, 1, 2, 3}) {
-            const bool perWrite = mode % 2 != 0;
+        for (const bool guidance : {true, false}) {
             rvfsmc::RvfOptions ro;
-            ro.perWrite = perWrite;
             ro.checkRefutations = true;
             // (without guidance no child is decided by the node's trace: every child is asked)
-            ro.vsc.guidance = mode < 2;
+            ro.vsc.guidance = guidance;
             ExploreOptions opts;
             ExploreResult on, off;
             if (!testrvf::runRvfSmc(*p, opts, on, ro, seed, bad)) continue;
@@ -421,9 +440,9 @@ TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
                               on.outcomes == o.run.outcomes && on.outcomes == off.outcomes &&
                               on.errorSites == o.run.errorSites;
             if (!same && ++bad <= 5)
-                ADD_FAILURE() << "seed " << seed << (perWrite ? " rf" : " rvf") << ": complete "
-                              << on.complete << " vs " << off.complete << " without, blocked "
-                              << on.blocked << " vs " << off.blocked;
+                ADD_FAILURE() << "seed " << seed << (guidance ? "" : " no guidance")
+                              << ": complete " << on.complete << " vs " << off.complete
+                              << " without, blocked " << on.blocked << " vs " << off.blocked;
             EXPECT_EQ(off.stats.at("mutex_refutations"), 0.0);
             refuted += on.stats.at("mutex_refutations");
         }
