@@ -304,6 +304,8 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
             f.Cn.push_back(e);
         ++m;
     }
+    // (the dropped entries' buffers serve the next ones: see pooledCopy)
+    for (std::size_t k = m; k < f.Cn.size(); ++k) countPool_.push_back(std::move(f.Cn[k].counts));
     f.Cn.resize(m);
     f.backtrack = true;
     f.firstChild = true;
@@ -404,7 +406,7 @@ void RvfSmc::finishRead(Frame& f) {
     if (it != f.Cn.end())
         it->counts = f.sl;
     else
-        f.Cn.push_back({r.t, f.ridx, f.sl});
+        f.Cn.push_back({r.t, f.ridx, pooledCopy(f.sl)});
 }
 
 bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
@@ -438,7 +440,8 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
         s.writes = true;
         s.out.assign(1, s.ev);
     }
-    std::vector<std::int32_t> xl = sl;
+    std::vector<std::int32_t>& xl = f.xl;  // (the frame's: a vector per child cost its allocation)
+    xl = sl;
     ++xl[r.t];
     steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
     bool atAux = false, wit = false, post = false;

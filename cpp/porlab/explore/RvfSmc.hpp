@@ -107,7 +107,7 @@ struct RvfOptions {
     rvf::VscOptions vsc;
 };
 
-// (the initial write is forbidden too once C(r) is defined).
+// C(r): r may read no write among the first counts[u] steps of each u, nor the initial write.
 struct CausalEntry {
     ThreadId t = 0;
     std::int32_t idx = 0;
@@ -370,6 +370,8 @@ class RvfSmc {
         std::size_t base = 0;
         std::vector<std::size_t> off;
     };
+    // A copy of `from` in the buffer of dropped step counts (causal-map entries, records).
+    [[nodiscard]] std::vector<std::int32_t> pooledCopy(const std::vector<std::int32_t>& from);
     void pushPrefixSnap(std::size_t frame, std::size_t pos, const std::vector<std::int32_t>& counts,
                         bool anyFail);
     void dropStaleSnaps(std::size_t depth);
@@ -499,7 +501,6 @@ class RvfSmc {
     }
 
     // ---- error traces ---------------------------------------------------------------------------
-
     // The causal past (program order with spawn and join edges, reads-from) of the step at
     // position p of order_, which fails: a real execution whose first error is that step's.
     void reportError(std::size_t p);
@@ -519,7 +520,6 @@ class RvfSmc {
         return sp.i < static_cast<std::int32_t>(a.size()) ? a[static_cast<std::size_t>(sp.i)] : -1;
     }
 
-    // ---- maximal traces and final memory ------------------------------------------------------
     // ---- maximal traces and final memory ------------------------------------------------------
 
     [[nodiscard]] rvf::Instance instance(const std::vector<std::int32_t>& len) const {
@@ -601,6 +601,7 @@ class RvfSmc {
     struct Frame {
         SavedTrace sv;                 // what the node's replay replaced (put back at its end)
         std::vector<std::int32_t> sl;  // per thread, the node's steps after its extension
+        std::vector<std::int32_t> xl;  // per thread, the steps of its current child
         std::vector<Pending> mutate;   // the reads to mutate, in order (lines 7-14)
         CausalMap Cn;                  // the causal map passed to the children
         Snapshot snap;                 // the program state after the extension
@@ -761,6 +762,7 @@ class RvfSmc {
     std::vector<WriteRef> visBuf_;                   // visibleWrites' result
     std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
     std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
+    std::vector<std::vector<std::int32_t>> countPool_;  // see pooledCopy
     std::vector<std::int32_t> replayCnt_;            // replay's step counts
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
@@ -779,8 +781,7 @@ class RvfSmc {
     std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
-    std::vector<Event> traceBuf_;
-    std::vector<Event> cutOut_;  // a replayed step the execution-length cut stopped (redo)
+    std::vector<Event> traceBuf_, cutOut_;  // cutOut_: a replayed step the length cut stopped
     std::vector<ThreadId> auxBuf_, lastWitness_, insBuf_;
     rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported
