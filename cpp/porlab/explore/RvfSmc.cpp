@@ -151,13 +151,22 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
 bool RvfSmc::extend(std::vector<std::int32_t>& sl,
                     std::vector<std::pair<ThreadId, LocId>>& writes) {
     noteKills();
-    for (bool progress = true; progress;) {
-        progress = false;
+    // A pass steps every thread up to its next read. Another pass is needed only when a step
+    // may have changed another thread's status or enabled its join (a spawn, a thread that
+    // stops, a failure); pendBuf_ gets the threads the last pass stopped at a read (their
+    // events are taken after the extension, as memory is then). Passes that only found
+    // nothing to do cost rf's short runs a few percent in the interpreter's status queries.
+    for (bool again = true; again;) {
+        again = false;
+        pendBuf_.clear();
         for (ThreadId t = 0; t < T_; ++t)
             while (exec_->status(t) == ThreadStatus::Ready) {
                 const Event& p = exec_->pending(t);
                 noteKill(p);
-                if (readsMemory(p.kind) || guarded(p)) break;
+                if (readsMemory(p.kind) || guarded(p)) {
+                    pendBuf_.push_back({t, Event{}});
+                    break;
+                }
                 if (p.kind == EventKind::Join && !p.enabled) break;
                 if (rep_.stop()) return false;
                 auto out = exec_->step(t);
@@ -178,9 +187,11 @@ bool RvfSmc::extend(std::vector<std::int32_t>& sl,
                 const Step& st = steps_[static_cast<std::size_t>(t)].back();
                 performed(t, st);
                 if (st.fails) reportError(order_.size() - 1);
-                progress = true;
+                again = again || st.fails || st.ev.kind == EventKind::Spawn ||
+                        exec_->status(t) != ThreadStatus::Ready;
             }
     }
+    for (Pending& p : pendBuf_) p.ev = exec_->pending(p.t);
     return true;
 }
 
@@ -251,18 +262,11 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     extWrites.clear();
     if (!extend(sl, extWrites)) return false;
     if (!killable_.empty()) checkKillRaces(sl);  // (no kill seen yet: nothing to check)
-    // Enabled reads: the pending read-like event of every thread that is not done.
-    std::vector<Pending>& pend = pendBuf_;
-    pend.clear();
+    // Enabled reads: the pending read-like event of every thread that is not done (extend).
+    // (not: a join waiting for a thread that waits)
+    const std::vector<Pending>& pend = pendBuf_;
     bool nonBlocking = false;
-    for (ThreadId t = 0; t < T_; ++t) {
-        if (exec_->status(t) != ThreadStatus::Ready) continue;
-        const Event& p = exec_->pending(t);
-        // (not: a join waiting for a thread that waits)
-        if (!readsMemory(p.kind) && !guarded(p)) continue;
-        pend.push_back({t, p});
-        nonBlocking = nonBlocking || !isBlocking(p.kind);
-    }
+    for (const Pending& p : pend) nonBlocking = nonBlocking || !isBlocking(p.ev.kind);
     // Lines 2-5: backtrack signals for ancestor reads that may gain a new source.
     if (ro_.signals) {
         for (const auto& [u, x] : extWrites) signalWrite(u, x);

@@ -344,7 +344,7 @@ class RvfSmc {
         return true;
     }
 
-    // Extend maximally with events that read nothing; returns the writes performed.
+    // Extend maximally with events that read nothing: the writes performed, pendBuf_ the reads.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
                               std::vector<std::pair<ThreadId, LocId>>& writes);
 
@@ -765,7 +765,7 @@ class RvfSmc {
     std::vector<std::vector<std::int32_t>> countPool_;  // see pooledCopy
     std::vector<std::int32_t> replayCnt_;            // replay's step counts
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
-    std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
+    std::vector<Pending> pendBuf_;                          // extend: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
     std::vector<WriteRef> satLog_;       // registered steps without a saturated clock, in order
     std::size_t satPending_ = 0;         // how many (satLog_'s size when no entry is stale)
