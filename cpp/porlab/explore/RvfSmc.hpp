@@ -547,9 +547,9 @@ class RvfSmc {
     }
 
     // The node's events form a maximal execution when every pending event stays disabled: report
-    // one trace, and every other final memory of the class as an outcome.
+    // one trace, and every other final memory of the class as an outcome (replays: see snap).
     void reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
-                       const Snapshot& snap);
+                       Snapshot& snap, bool& haveSnap);
 
     // ---- the recursion (Algorithm 2) ----------------------------------------------------------
 
@@ -753,17 +753,16 @@ class RvfSmc {
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
     std::vector<std::int32_t> lastPos_;  // postponedWitness: by location, last writer (-1: init)
-    std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer
+    std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer (if set)
     std::vector<char> inF_, threadF_;
-    std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visLatest_;  // visiblePast's scratch
     std::vector<VisPast> visCache_;                  // by thread
     std::uint64_t visInherited_ = 0;                 // past parts taken from visCache_
     std::vector<WriteRef> visBuf_;                   // visibleWrites' result
     std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
     std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
-    std::vector<std::vector<std::int32_t>> countPool_;  // see pooledCopy
-    std::vector<std::int32_t> replayCnt_;            // replay's step counts
+    std::vector<std::vector<std::int32_t>> countPool_;      // see pooledCopy
+    std::vector<std::int32_t> replayCnt_;                   // replay's step counts
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
     std::vector<Pending> pendBuf_;                          // extend: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_

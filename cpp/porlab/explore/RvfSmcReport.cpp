@@ -106,7 +106,7 @@ void RvfSmc::reportError(std::size_t p) {
 }
 
 void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
-                           const Snapshot& snap) {
+                           Snapshot& snap, bool& haveSnap) {
     // Final-value constraints: a pending blocking read must stay disabled.
     auto allowed = [&](LocId x, Value v) {
         for (const Pending& p : pend)
@@ -191,7 +191,14 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
     // The witnesses replayed here replace the node's trace: it is put back at the end.
     SavedTrace sv;
     RestoreGuard guard{*this, sv};
+    bool replayed = false;
     auto replayHere = [&](std::span<const ThreadId> witness) {
+        if (!haveSnap) {  // (the node's state, for the end: the node is at depth_, not pushed)
+            exec_->save(snap);
+            haveSnap = true;
+            pushPrefixSnap(depth_, order_.size(), sl, anyFail_);
+        }
+        replayed = true;
         saveTrace(sv, witness);
         return replay(witness);
     };
@@ -256,7 +263,7 @@ void RvfSmc::reportMaximal(const std::vector<std::int32_t>& sl, const std::vecto
         return true;
     };
     dfs(dfs, 0, true);
-    exec_->restore(snap);
+    if (replayed) exec_->restore(snap);
 }
 
 }  // namespace porlab::rvfsmc
