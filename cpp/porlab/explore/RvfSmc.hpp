@@ -463,15 +463,10 @@ class RvfSmc {
         std::vector<std::vector<std::int32_t>> writes, reads;
     };
     LocLists& lists(LocId l) {
-        auto& p = locLists_[static_cast<std::size_t>(l)];
-        if (!p) {  // (usedLocs_ in location order: reportMaximal goes through it so)
-            usedLocs_.insert(std::upper_bound(usedLocs_.begin(), usedLocs_.end(), l), l);
-            p = std::make_unique<LocLists>();
-            p->writes.resize(static_cast<std::size_t>(T_));
-            p->reads.resize(static_cast<std::size_t>(T_));
-        }
-        return *p;
+        const auto& p = locLists_[static_cast<std::size_t>(l)];
+        return p ? *p : newLists(l);
     }
+    LocLists& newLists(LocId l);
 
     // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
     // clocks: with reads-from edges too (a node fixes the source of every read, so every witness

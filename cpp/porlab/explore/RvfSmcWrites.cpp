@@ -7,20 +7,34 @@
 
 namespace porlab::rvfsmc {
 
+RvfSmc::LocLists& RvfSmc::newLists(LocId l) {
+    auto& p = locLists_[static_cast<std::size_t>(l)];
+    // (usedLocs_ in location order: reportMaximal goes through it so)
+    usedLocs_.insert(std::upper_bound(usedLocs_.begin(), usedLocs_.end(), l), l);
+    p = std::make_unique<LocLists>();
+    p->writes.resize(static_cast<std::size_t>(T_));
+    p->reads.resize(static_cast<std::size_t>(T_));
+    return *p;
+}
+
 void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
     const auto tu = static_cast<std::size_t>(t);
     const auto T = static_cast<std::size_t>(T_);
+    const auto iu = static_cast<std::size_t>(i);
+    // (clk_, src_ and prevDiff_ only grow: a dropped step's entries are written again when a
+    // step comes in its place; resizing them at every step cost rf ~2% on dq-wsq)
     auto& ck = clk_[tu];
-    ck.resize((static_cast<std::size_t>(i) + 1) * T);
-    std::int32_t* c = &ck[static_cast<std::size_t>(i) * T];
-    std::fill_n(c, T, 0);
+    if (ck.size() < (iu + 1) * T) ck.resize((iu + 1) * T);
+    std::int32_t* c = &ck[iu * T];
     auto join = [&](const std::int32_t* o) {
         for (std::size_t u = 0; u < T; ++u) c[u] = std::max(c[u], o[u]);
     };
     if (i > 0)
-        join(poClock(t, i - 1));
+        std::copy_n(c - T, T, c);
     else if (const SpawnPoint sp = spawnOf_[tu]; sp.t >= 0)
-        join(poClock(sp.t, sp.i));
+        std::copy_n(poClock(sp.t, sp.i), T, c);
+    else
+        std::fill_n(c, T, 0);
     if (s.ev.kind == EventKind::Join && s.ev.aux >= 0) {
         const ThreadId ch = s.ev.aux;
         const auto cu = static_cast<std::size_t>(ch);
@@ -30,8 +44,10 @@ void RvfSmc::registerStep(ThreadId t, std::int32_t i, const Step& s) {
             join(poClock(sp.t, sp.i));
     }
     if (ro_.perWrite) {
-        src_[tu].resize(static_cast<std::size_t>(i) + 1, kInitWrite);
-        prevDiff_[tu].resize(static_cast<std::size_t>(i) + 1, -1);
+        if (src_[tu].size() <= iu) {
+            src_[tu].resize(iu + 1, kInitWrite);
+            prevDiff_[tu].resize(iu + 1, -1);
+        }
         if (s.reads && !isLiveness(s)) {  // (a liveness read's source is not fixed)
             const WriteRef w = active_[static_cast<std::size_t>(s.ev.loc)];
             src_[tu][static_cast<std::size_t>(i)] = w;
