@@ -774,6 +774,11 @@ class RvfSmc {
     bool patchNext_ = false;             // the next node is entered by relink, not by a replay
     std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
+    // reportMaximal's buffers, kept: made per maximal trace, they cost rf ~3% on szymanski
+    std::vector<LocId> maxLocs_;
+    std::vector<std::vector<Value>> maxValues_;  // (entries past maxLocs_'s size: for reuse)
+    std::vector<Value> maxVs_;
+    std::vector<WriteRef> maxLasts_;
     std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_, cutOut_;  // cutOut_: a replayed step the length cut stopped
     std::vector<ThreadId> auxBuf_, lastWitness_, insBuf_;
