@@ -95,6 +95,7 @@ void RvfSmc::finish() {
     s["verifysc_linearised"] = static_cast<double>(vsc_.linearised + fin_.linearised);
     s["saturation_refutations"] = static_cast<double>(satRefuted_);
     s["saturated_clocks"] = static_cast<double>(satClocks_);
+    s["saturation_refutations_backward"] = static_cast<double>(satBackward_);
     s["visible_writes_inherited"] = static_cast<double>(visInherited_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
     s["nodes"] = static_cast<double>(nodes_);
@@ -474,6 +475,14 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
+    } else if (ro_.fastPaths && !live && saturationRefutes(f, r.t, ridx, good, rs, true)) {
+        // No witness either: the order with the coherence edges that point back into the
+        // node's steps refutes it (asked only here, before VerifySC: see saturationRefutes).
+        ++satBackward_;
+        if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
+            throw std::logic_error(
+                "rf/rvf: internal error: the saturated order with backward edges refuted a "
+                "child that has a witness");
     } else {
         auxBuf_.clear();
         for (const Performed& p : order_) auxBuf_.push_back(p.t);

@@ -16,10 +16,9 @@
 // frame that handed it over waits for it before it decides whether to go on with its next read.
 //
 // This header is the explorer's own (not an interface): the class is split by concern over
-// RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the
-// visible writes of a read), RvfSmcReport.cpp (error traces, maximal traces and final
-// memory, kill races), RvfSmcReplay.cpp (replays from an ancestor's state) and
-// RvfSmcSaturate.cpp (saturated clocks).
+// RvfSmc.cpp (the recursion, replay and extension), RvfSmcWrites.cpp (step clocks and the visible
+// writes of a read), RvfSmcReport.cpp (error traces, maximal traces and final memory, kill races),
+// RvfSmcReplay.cpp (replays from an ancestor's state) and RvfSmcSaturate.cpp (saturated clocks).
 #pragma once
 
 #include <algorithm>
@@ -661,7 +660,6 @@ class RvfSmc {
     void afterChild(Frame& f);
 
     // ---- saturated clocks (RvfSmcSaturate.cpp, which says why they are sound) ----------------
-    //
     // engine=saturate: per step, like the causal clocks, an order that every witness of the
     // node's children linearises (program order, spawn/join, what precedes all of a read's good
     // writes, and the coherence edges that point to the step); a child whose good writes it all
@@ -688,12 +686,15 @@ class RvfSmc {
     template <class Before>
     [[nodiscard]] bool allGoodBefore(ThreadId u, std::int32_t i, WriteRef self,
                                      Before before) const;
+    // Joins into clock c the clocks of the reads that come before a write before c (backward).
+    void satJoinBackward(std::int32_t* c) const;
     // Joins into clock c the meet of the saturated clocks of `good` (none if one is initial).
     void joinGoodMeet(const std::vector<WriteRef>& good, std::int32_t* c);
     // Does the order refute the child of frame f where thread t's step ridx (rs, pushed, not
-    // yet registered) reads one of `good`?
+    // yet registered) reads one of `good`? backward: with the edges into older steps too.
     [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
-                                         const std::vector<WriteRef>& good, const Step& rs);
+                                         const std::vector<WriteRef>& good, const Step& rs,
+                                         bool backward = false);
 
     // ---- visible writes: VisibleW_{PO|E(σ̃)}(r) -------------------------------------------------
 
@@ -765,7 +766,7 @@ class RvfSmc {
     std::size_t satPending_ = 0;         // how many (satLog_'s size when no entry is stale)
     std::vector<std::int32_t> satBuf_;   // saturationRefutes: the new read's clock
     std::vector<std::int32_t> satMeet_;  // joinGoodMeet's scratch
-    std::uint64_t satRefuted_ = 0, satClocks_ = 0;
+    std::uint64_t satRefuted_ = 0, satClocks_ = 0, satBackward_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
@@ -779,7 +780,7 @@ class RvfSmc {
     std::vector<std::vector<Value>> maxValues_;  // (entries past maxLocs_'s size: for reuse)
     std::vector<Value> maxVs_;
     std::vector<WriteRef> maxLasts_;
-    std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
+    std::vector<char> killable_;            // locations a free or frame end kills (liveness reads)
     std::vector<Event> traceBuf_, cutOut_;  // cutOut_: a replayed step the length cut stopped
     std::vector<ThreadId> auxBuf_, lastWitness_, insBuf_;
     rvf::Workspace ws_;
