@@ -169,9 +169,11 @@ void RvfSmc::satJoinBackward(std::int32_t* c) const {
             const auto& rl = ly.reads[u];
             // u's reads not before c yet, latest first: the first to come before a write
             // before c brings the earlier ones (program order)
-            for (auto k = rl.size(); k-- > 0 && rl[k] >= c[u];) {
-                if (!beforeWrite(static_cast<ThreadId>(u), rl[k])) continue;
-                const std::int32_t* o = satClock(static_cast<ThreadId>(u), rl[k]);
+            for (auto k = rl.size(); k > 0; --k) {
+                const std::int32_t i = rl[k - 1];
+                if (i < c[u]) break;
+                if (!beforeWrite(static_cast<ThreadId>(u), i)) continue;
+                const std::int32_t* o = satClock(static_cast<ThreadId>(u), i);
                 for (std::size_t v = 0; v < T; ++v) c[v] = std::max(c[v], o[v]);
                 break;
             }

@@ -330,13 +330,13 @@ bool RvfSmc::postponedWitness(ThreadId t, const Step& s, std::vector<ThreadId>& 
     // σ' = σ's events up to w, those after it outside F, r, then F
     out.clear();
     for (std::ptrdiff_t k = 0; k < from; ++k) out.push_back(order_[static_cast<std::size_t>(k)].t);
-    for (const char inF : {0, 1}) {
+    for (const bool inF : {false, true}) {
         if (inF) {
             out.push_back(t);
             run(t, static_cast<std::int32_t>(steps_[static_cast<std::size_t>(t)].size()) - 1);
         }
         for (auto k = static_cast<std::size_t>(from); k < order_.size(); ++k)
-            if (inF_[k] == inF) {
+            if ((inF_[k] != 0) == inF) {
                 out.push_back(order_[k].t);
                 run(order_[k].t, order_[k].i);
             }
