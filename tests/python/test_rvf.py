@@ -234,6 +234,29 @@ def test_saturated_clocks_refute_children_before_verifysc() -> None:
     assert rf.stats["verifysc_calls"] < classic.stats["verifysc_calls"]
 
 
+def test_backward_coherence_edges_leave_the_closure_nothing_to_reject() -> None:
+    """szymanski(2, unroll 3): a flag read as 0 comes before every write of that flag (they are
+    coherence-after the initial value), also a write that was in the trace before the read; a
+    child after such a write comes after the read and after what precedes it. With these
+    backward edges the saturated order refutes every child that VerifySC's closure rejected
+    (16, the program's only calls): no call left, with the classes, blocked traces and outcomes
+    of the classic engine and of optimal (equal partitions). (rvf, whose children need a value,
+    refutes with them too; 2 of its calls are still rejected by the closure.)"""
+    prog = porlab.load_c(os.path.join(ROOT, "benchmarks", "programs", "shared", "szymanski.c"),
+                         defines={"N": 2}, unroll=3)
+    optimal = porlab.explore(prog, "optimal")
+    classic = porlab.explore(prog, "rf", engine="classic")
+    for name in ("rf", "rvf"):
+        r = porlab.explore(prog, name)
+        assert (r.complete, r.blocked) == (optimal.complete, optimal.blocked), name
+        assert r.outcomes == optimal.outcomes == classic.outcomes, name
+        assert r.stats["saturation_refutations_backward"] > 0, name
+    rf = porlab.explore(prog, "rf")
+    assert rf.stats["closure_rejections"] == rf.stats["verifysc_calls"] == 0
+    assert classic.stats["closure_rejections"] > 0
+    assert classic.stats["saturation_refutations_backward"] == 0
+
+
 def test_rvf_saturated_clocks_refute_value_children_before_verifysc() -> None:
     """dq-wsq(2,2) under rvf: a child that needs a value is refuted by the saturated clocks
     when every write of that value comes before another write of the location that comes

@@ -99,6 +99,7 @@ void RvfSmc::finish() {
     // (of the saturation refutations: those mutual exclusion decided, or whose read's clock it
     // strengthened, RvfSmcMutex.cpp)
     s["mutex_refutations"] = static_cast<double>(mutexRefuted_);
+    s["saturation_refutations_backward"] = static_cast<double>(satBackward_);
     s["visible_writes_inherited"] = static_cast<double>(visInherited_);
     s["closure_rejections"] = static_cast<double>(vsc_.closureRejects + fin_.closureRejects);
     s["nodes"] = static_cast<double>(nodes_);
@@ -155,13 +156,22 @@ bool RvfSmc::redo(ThreadId t, Step& s, bool fresh) {
 bool RvfSmc::extend(std::vector<std::int32_t>& sl,
                     std::vector<std::pair<ThreadId, LocId>>& writes) {
     noteKills();
-    for (bool progress = true; progress;) {
-        progress = false;
+    // A pass steps every thread up to its next read. Another pass is needed only when a step
+    // may have changed another thread's status or enabled its join (a spawn, a thread that
+    // stops, a failure); pendBuf_ gets the threads the last pass stopped at a read (their
+    // events are taken after the extension, as memory is then). Passes that only found
+    // nothing to do cost rf's short runs a few percent in the interpreter's status queries.
+    for (bool again = true; again;) {
+        again = false;
+        pendBuf_.clear();
         for (ThreadId t = 0; t < T_; ++t)
             while (exec_->status(t) == ThreadStatus::Ready) {
                 const Event& p = exec_->pending(t);
                 noteKill(p);
-                if (readsMemory(p.kind) || guarded(p)) break;
+                if (readsMemory(p.kind) || guarded(p)) {
+                    pendBuf_.push_back({t, Event{}});
+                    break;
+                }
                 if (p.kind == EventKind::Join && !p.enabled) break;
                 if (rep_.stop()) return false;
                 auto out = exec_->step(t);
@@ -182,9 +192,11 @@ bool RvfSmc::extend(std::vector<std::int32_t>& sl,
                 const Step& st = steps_[static_cast<std::size_t>(t)].back();
                 performed(t, st);
                 if (st.fails) reportError(order_.size() - 1);
-                progress = true;
+                again = again || st.fails || st.ev.kind == EventKind::Spawn ||
+                        exec_->status(t) != ThreadStatus::Ready;
             }
     }
+    for (Pending& p : pendBuf_) p.ev = exec_->pending(p.t);
     return true;
 }
 
@@ -255,18 +267,11 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     extWrites.clear();
     if (!extend(sl, extWrites)) return false;
     if (!killable_.empty()) checkKillRaces(sl);  // (no kill seen yet: nothing to check)
-    // Enabled reads: the pending read-like event of every thread that is not done.
-    std::vector<Pending>& pend = pendBuf_;
-    pend.clear();
+    // Enabled reads: the pending read-like event of every thread that is not done (extend).
+    // (not: a join waiting for a thread that waits)
+    const std::vector<Pending>& pend = pendBuf_;
     bool nonBlocking = false;
-    for (ThreadId t = 0; t < T_; ++t) {
-        if (exec_->status(t) != ThreadStatus::Ready) continue;
-        const Event& p = exec_->pending(t);
-        // (not: a join waiting for a thread that waits)
-        if (!readsMemory(p.kind) && !guarded(p)) continue;
-        pend.push_back({t, p});
-        nonBlocking = nonBlocking || !isBlocking(p.kind);
-    }
+    for (const Pending& p : pend) nonBlocking = nonBlocking || !isBlocking(p.ev.kind);
     // Lines 2-5: backtrack signals for ancestor reads that may gain a new source.
     if (ro_.signals) {
         for (const auto& [u, x] : extWrites) signalWrite(u, x);
@@ -284,16 +289,18 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
     for (const Pending& p : pend)
         if (lookup(C, p.t, sl[p.t])) mutate.push_back(p);
     // The program state to come back to, if anything comes back to it (on a long execution
-    // most nodes have one child; a snapshot per node costs memory per node).
+    // most nodes have one child; a snapshot per node costs memory per node). A maximal trace
+    // needs it only if its final memory is sought with replays (reportMaximal saves it then,
+    // and restores it after them): a save and a restore per trace cost rf ~3% on dq-wsq.
     const bool maximal = !anyFail_ && !nonBlocking;
     f.haveSnap = false;
-    if (maximal || mutate.size() > 1) {
+    if (mutate.size() > 1) {
         exec_->save(f.snap);
         f.haveSnap = true;
         pushPrefixSnap(depth_, f.traceLen, sl, f.anyFail);
     }
     if (maximal) {
-        reportMaximal(sl, pend, f.snap);
+        reportMaximal(sl, pend, f.snap, f.haveSnap);
         if (rep_.stopped()) return false;
     }
     if (pend.empty()) return false;
@@ -308,6 +315,8 @@ bool RvfSmc::enterNode(std::span<const ThreadId> witness, const std::vector<std:
             f.Cn.push_back(e);
         ++m;
     }
+    // (the dropped entries' buffers serve the next ones: see pooledCopy)
+    for (std::size_t k = m; k < f.Cn.size(); ++k) countPool_.push_back(std::move(f.Cn[k].counts));
     f.Cn.resize(m);
     f.backtrack = true;
     f.firstChild = true;
@@ -408,7 +417,7 @@ void RvfSmc::finishRead(Frame& f) {
     if (it != f.Cn.end())
         it->counts = f.sl;
     else
-        f.Cn.push_back({r.t, f.ridx, f.sl});
+        f.Cn.push_back({r.t, f.ridx, pooledCopy(f.sl)});
 }
 
 bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
@@ -442,7 +451,8 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
         s.writes = true;
         s.out.assign(1, s.ev);
     }
-    std::vector<std::int32_t> xl = sl;
+    std::vector<std::int32_t>& xl = f.xl;  // (the frame's: a vector per child cost its allocation)
+    xl = sl;
     ++xl[r.t];
     steps_[static_cast<std::size_t>(r.t)].push_back(std::move(s));
     bool atAux = false, wit = false, post = false;
@@ -469,6 +479,14 @@ bool RvfSmc::child(Frame& f, Value v, const std::vector<WriteRef>& good) {
                postponedWitness(r.t, rs, insBuf_)) {
         ++postponed_;  // so is the node's trace with r before F (postponedWitness)
         post = true;
+    } else if (ro_.fastPaths && !live && saturationRefutes(f, r.t, ridx, good, rs, true)) {
+        // No witness either: the order with the coherence edges that point back into the
+        // node's steps refutes it (asked only here, before VerifySC: see saturationRefutes).
+        ++satBackward_;
+        if (ro_.checkRefutations && rvf::verifySC(instance(xl), ro_.vsc, vsc_, ws_))
+            throw std::logic_error(
+                "rf/rvf: internal error: the saturated order with backward edges refuted a "
+                "child that has a witness");
     } else {
         auxBuf_.clear();
         for (const Performed& p : order_) auxBuf_.push_back(p.t);

@@ -70,7 +70,7 @@ struct RvfOptions {
     rvf::VscOptions vsc;
 };
 
-// (the initial write is forbidden too once C(r) is defined).
+// C(r): r may read no write among the first counts[u] steps of each u, nor the initial write.
 struct CausalEntry {
     ThreadId t = 0;
     std::int32_t idx = 0;
@@ -307,7 +307,7 @@ class RvfSmc {
         return true;
     }
 
-    // Extend maximally with events that read nothing; returns the writes performed.
+    // Extend maximally with events that read nothing: the writes performed, pendBuf_ the reads.
     [[nodiscard]] bool extend(std::vector<std::int32_t>& sl,
                               std::vector<std::pair<ThreadId, LocId>>& writes);
 
@@ -333,6 +333,8 @@ class RvfSmc {
         std::size_t base = 0;
         std::vector<std::size_t> off;
     };
+    // A copy of `from` in the buffer of dropped step counts (causal-map entries, records).
+    [[nodiscard]] std::vector<std::int32_t> pooledCopy(const std::vector<std::int32_t>& from);
     void pushPrefixSnap(std::size_t frame, std::size_t pos, const std::vector<std::int32_t>& counts,
                         bool anyFail);
     void dropStaleSnaps(std::size_t depth);
@@ -424,15 +426,10 @@ class RvfSmc {
         std::vector<std::vector<std::int32_t>> writes, reads;
     };
     LocLists& lists(LocId l) {
-        auto& p = locLists_[static_cast<std::size_t>(l)];
-        if (!p) {  // (usedLocs_ in location order: reportMaximal goes through it so)
-            usedLocs_.insert(std::upper_bound(usedLocs_.begin(), usedLocs_.end(), l), l);
-            p = std::make_unique<LocLists>();
-            p->writes.resize(static_cast<std::size_t>(T_));
-            p->reads.resize(static_cast<std::size_t>(T_));
-        }
-        return *p;
+        const auto& p = locLists_[static_cast<std::size_t>(l)];
+        return p ? *p : newLists(l);
     }
+    LocLists& newLists(LocId l);
 
     // Program-order clocks (with spawn and join edges) of the steps. For reads-from SMC, causal
     // clocks: with reads-from edges too (a node fixes the source of every read, so every witness
@@ -462,7 +459,6 @@ class RvfSmc {
     }
 
     // ---- error traces ---------------------------------------------------------------------------
-
     // The causal past (program order with spawn and join edges, reads-from) of the step at
     // position p of order_, which fails: a real execution whose first error is that step's.
     void reportError(std::size_t p);
@@ -509,9 +505,9 @@ class RvfSmc {
     }
 
     // The node's events form a maximal execution when every pending event stays disabled: report
-    // one trace, and every other final memory of the class as an outcome.
+    // one trace, and every other final memory of the class as an outcome (replays: see snap).
     void reportMaximal(const std::vector<std::int32_t>& sl, const std::vector<Pending>& pend,
-                       const Snapshot& snap);
+                       Snapshot& snap, bool& haveSnap);
 
     // ---- the recursion (Algorithm 2) ----------------------------------------------------------
 
@@ -563,6 +559,7 @@ class RvfSmc {
     struct Frame {
         SavedTrace sv;                 // what the node's replay replaced (put back at its end)
         std::vector<std::int32_t> sl;  // per thread, the node's steps after its extension
+        std::vector<std::int32_t> xl;  // per thread, the steps of its current child
         std::vector<Pending> mutate;   // the reads to mutate, in order (lines 7-14)
         CausalMap Cn;                  // the causal map passed to the children
         Snapshot snap;                 // the program state after the extension
@@ -627,7 +624,6 @@ class RvfSmc {
     void afterChild(Frame& f);
 
     // ---- saturated clocks (RvfSmcSaturate.cpp, which says why they are sound) ----------------
-    //
     // engine=saturate: per step, like the causal clocks, an order that every witness of the
     // node's children linearises (program order, spawn/join, what precedes all of a read's good
     // writes, and the coherence edges that point to the step); a child whose good writes it all
@@ -654,12 +650,15 @@ class RvfSmc {
     template <class Before>
     [[nodiscard]] bool allGoodBefore(ThreadId u, std::int32_t i, WriteRef self,
                                      Before before) const;
+    // Joins into clock c the clocks of the reads that come before a write before c (backward).
+    void satJoinBackward(std::int32_t* c) const;
     // Joins into clock c the meet of the saturated clocks of `good` (none if one is initial).
     void joinGoodMeet(const std::vector<WriteRef>& good, std::int32_t* c);
     // Does the order refute the child of frame f where thread t's step ridx (rs, pushed, not
-    // yet registered) reads one of `good`?
+    // yet registered) reads one of `good`? backward: with the edges into older steps too.
     [[nodiscard]] bool saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
-                                         const std::vector<WriteRef>& good, const Step& rs);
+                                         const std::vector<WriteRef>& good, const Step& rs,
+                                         bool backward = false);
     // Mutual exclusion (RvfSmcMutex.cpp): refutes the child, or joins edges into r's clock c.
     [[nodiscard]] bool mutexRefutes(ThreadId t, std::int32_t ridx, const Step& rs,
                                     const std::vector<std::int32_t>& sl,
@@ -719,24 +718,24 @@ class RvfSmc {
     std::vector<WriteRef> active_;
     bool anyFail_ = false;
     std::vector<std::int32_t> lastPos_;  // postponedWitness: by location, last writer (-1: init)
-    std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer
+    std::vector<WriteRef> lastW_;        // postponedWitness: by location, last writer (if set)
     std::vector<char> inF_, threadF_;
-    std::vector<std::int32_t> postCnt_;
     std::vector<std::int32_t> visPast_, visLatest_;  // visiblePast's scratch
     std::vector<VisPast> visCache_;                  // by thread
     std::uint64_t visInherited_ = 0;                 // past parts taken from visCache_
     std::vector<WriteRef> visBuf_;                   // visibleWrites' result
     std::vector<Step> stepPool_;                     // dropped steps, for their buffers (newStep)
     std::vector<std::vector<WriteRef>> groupPool_;   // startRead: dropped good-writes sets
-    std::vector<std::int32_t> replayCnt_;            // replay's step counts
+    std::vector<std::vector<std::int32_t>> countPool_;      // see pooledCopy
+    std::vector<std::int32_t> replayCnt_;                   // replay's step counts
     std::vector<std::pair<ThreadId, LocId>> extWritesBuf_;  // enterNode: the extension's writes
-    std::vector<Pending> pendBuf_;                          // enterNode: the enabled reads
+    std::vector<Pending> pendBuf_;                          // extend: the enabled reads
     std::vector<std::vector<std::int32_t>> satClk_;         // saturated clocks, like clk_
     std::vector<WriteRef> satLog_;      // registered steps without a saturated clock, in order
     std::size_t satPending_ = 0;        // how many (satLog_'s size when no entry is stale)
     std::vector<std::int32_t> satBuf_;  // saturationRefutes: the new read's clock
     std::vector<std::int32_t> satMeet_, mutexLast_, mutexHeld_;  // joinGoodMeet's, mutexRefutes'
-    std::uint64_t satRefuted_ = 0, satClocks_ = 0, mutexRefuted_ = 0;
+    std::uint64_t satRefuted_ = 0, satClocks_ = 0, mutexRefuted_ = 0, satBackward_ = 0;
     std::vector<PrefixSnap> prefixSnaps_;     // see enterChild
     std::vector<ChildSnaps> childSnaps_;      // by frame: what its current child changed
     std::size_t snapBase_ = 0;                // records below it are not prefixes of the trace
@@ -745,9 +744,13 @@ class RvfSmc {
     bool patchNext_ = false;             // the next node is entered by relink, not by a replay
     std::vector<std::int32_t> meetBuf_;  // registerStep (rvf): the meet of the good writes' clocks
     std::vector<std::int32_t> locSlot_;  // reportMaximal: by location, its index (-1: none)
-    std::vector<char> killable_;         // locations a free or frame end kills (liveness reads)
-    std::vector<Event> traceBuf_;
-    std::vector<Event> cutOut_;  // a replayed step the execution-length cut stopped (redo)
+    // reportMaximal's buffers, kept: made per maximal trace, they cost rf ~3% on szymanski
+    std::vector<LocId> maxLocs_;
+    std::vector<std::vector<Value>> maxValues_;  // (entries past maxLocs_'s size: for reuse)
+    std::vector<Value> maxVs_;
+    std::vector<WriteRef> maxLasts_;
+    std::vector<char> killable_;            // locations a free or frame end kills (liveness reads)
+    std::vector<Event> traceBuf_, cutOut_;  // cutOut_: a replayed step the length cut stopped
     std::vector<ThreadId> auxBuf_, lastWitness_, insBuf_;
     rvf::Workspace ws_;
     std::unordered_set<std::vector<std::int32_t>, IntsHash> errorsSeen_;  // error classes reported

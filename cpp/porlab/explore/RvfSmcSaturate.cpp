@@ -10,13 +10,18 @@
 // reads-from SMC: a read reads one of them), and the coherence edges that point to the new
 // step, which are the ones that can be known then: a write e of location x comes after every
 // read of x whose good writes all come before e (that read would otherwise read e or a later
-// write, none of them good). (Edges that point back to an earlier step, such as a write before
-// r coming before r's source, are left out: the order is weaker than VerifySC's closure, so
-// what it refutes the closure refutes too.) A child is refuted without VerifySC when for every
-// good write w a write of r's location comes after w and before r in that order (with r's own
-// clock: its predecessor, the meet of G's clocks and, for a read-modify-write, the reads its
-// write must come after): r can read none of them. checkRefutations asserts that VerifySC
-// finds no witness either.
+// write, none of them good). (Edges that point back to an earlier step, such as a write before r
+// coming before r's source, are left out: the order is weaker than VerifySC's closure, so what it
+// refutes the closure refutes too.) Before a VerifySC call (no cheaper answer found), the new
+// read's clock gets the backward coherence edges too (satJoinBackward): a read whose good writes
+// all come before a write b that comes before r is before b (it reads one of them, and b is
+// coherence-after them all), so before r; joined until r's clock stops growing. They refute what
+// the closure rejected on dq-wsq(3,3) (97 calls) and szymanski(2) (16, its only calls). Kept out of
+// the clocks themselves: an edge into an older step changes the clocks of all the steps after it. A
+// child is refuted without VerifySC when for every good write w a write of r's location comes after
+// w and before r in that order (with r's own clock: its predecessor, the meet of G's clocks and,
+// for a read-modify-write, the reads its write must come after): r can read none of them.
+// checkRefutations asserts that VerifySC finds no witness either.
 // The clocks are computed lazily: registering a step only logs it (satLog_), and the first
 // child that asks for a refutation computes the clocks of the logged steps in their order of
 // registration (ensureSat), which gives the clocks an eager computation would (each step sees
@@ -27,6 +32,7 @@
 #include "porlab/explore/RvfSmc.hpp"
 
 #include <limits>
+#include <numeric>
 
 namespace porlab::rvfsmc {
 
@@ -139,8 +145,44 @@ void RvfSmc::registerSat(ThreadId t, std::int32_t i, const Step& s) {
     if (s.writes) satJoinEarlierReads(s.ev.loc, {t, i}, c);
 }
 
+void RvfSmc::satJoinBackward(std::int32_t* c) const {
+    const auto T = static_cast<std::size_t>(T_);
+    for (const LocId y : usedLocs_) {
+        const LocLists& ly = *locLists_[static_cast<std::size_t>(y)];
+        // The write b of y before c that a read has to come before: per thread, its latest
+        // write before c (the likeliest to come after the read's good writes).
+        auto beforeWrite = [&](ThreadId u, std::int32_t i) {
+            for (std::size_t v = 0; v < T; ++v) {
+                const auto& wl = ly.writes[v];
+                const auto end = std::lower_bound(wl.begin(), wl.end(), c[v]);
+                if (end == wl.begin()) continue;
+                const WriteRef b{static_cast<std::int32_t>(v), *(end - 1)};
+                const std::int32_t* bc = satClock(b.t, b.i);
+                auto before = [&](WriteRef w) {
+                    return w.t == kInitThread || bc[static_cast<std::size_t>(w.t)] > w.i;
+                };
+                if (allGoodBefore(u, i, b, before)) return true;
+            }
+            return false;
+        };
+        for (std::size_t u = 0; u < T; ++u) {
+            const auto& rl = ly.reads[u];
+            // u's reads not before c yet, latest first: the first to come before a write
+            // before c brings the earlier ones (program order)
+            for (auto k = rl.size(); k > 0; --k) {
+                const std::int32_t i = rl[k - 1];
+                if (i < c[u]) break;
+                if (!beforeWrite(static_cast<ThreadId>(u), i)) continue;
+                const std::int32_t* o = satClock(static_cast<ThreadId>(u), i);
+                for (std::size_t v = 0; v < T; ++v) c[v] = std::max(c[v], o[v]);
+                break;
+            }
+        }
+    }
+}
+
 bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
-                               const std::vector<WriteRef>& good, const Step& rs) {
+                               const std::vector<WriteRef>& good, const Step& rs, bool backward) {
     const LocId x = rs.ev.loc;
     if (x < 0 || !locLists_[static_cast<std::size_t>(x)]) return false;  // no write of x yet
     ensureSat();
@@ -167,6 +209,15 @@ bool RvfSmc::saturationRefutes(const Frame& f, ThreadId t, std::int32_t ridx,
     if (ro_.mutexOrder && !ro_.perWrite && mutexRefutes(t, ridx, rs, sl, good, C.data(), joined))
         return true;
     if (rs.writes) satJoinEarlierReads(x, {t, ridx}, C.data());
+    // backward: the coherence edges that point back into the node's steps, joined into r's
+    // clock until it stops growing (see satJoinBackward)
+    for (bool grew = backward; grew;) {
+        const auto sum = [&] { return std::accumulate(C.begin(), C.end(), std::int64_t{0}); };
+        const std::int64_t before = sum();
+        satJoinBackward(C.data());
+        if (rs.writes) satJoinEarlierReads(x, {t, ridx}, C.data());
+        grew = sum() != before;
+    }
     // A write b of x other than w with w before b and b before r hides w from r. Per thread,
     // the latest write before r is the likeliest to come after w (clocks grow along a thread);
     // if it is w itself, the earlier ones come before w. Refuted: every good write hidden.
