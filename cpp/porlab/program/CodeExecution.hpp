@@ -8,8 +8,10 @@
 
 #include <array>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -18,6 +20,34 @@
 #include "porlab/program/CodeProgram.hpp"
 
 namespace porlab::code {
+
+// Storage of a vector that lives in a fixed block the owner provides (a flat thread's frame and
+// registers, CodeExecution::flat_), as long as it fits there; else on the heap. The vector takes
+// the whole block at once (reserve(cap) right after it gets the allocator), so it never asks for
+// the block again while it holds it.
+template <class T>
+struct BlockAllocator {
+    using value_type = T;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::false_type;
+    T* block = nullptr;
+    std::size_t cap = 0;
+    BlockAllocator() = default;
+    BlockAllocator(T* b, std::size_t c) : block(b), cap(c) {}
+    template <class U>
+    explicit BlockAllocator(const BlockAllocator<U>& /*other*/) {}  // (a rebind: the heap)
+    T* allocate(std::size_t n) {
+        if (block != nullptr && n <= cap) return block;
+        return std::allocator<T>{}.allocate(n);
+    }
+    void deallocate(T* p, std::size_t n) {
+        if (p != block) std::allocator<T>{}.deallocate(p, n);
+    }
+    friend bool operator==(const BlockAllocator& a, const BlockAllocator& b) {
+        return a.block == b.block;
+    }
+};
 
 class CodeExecution final : public Execution {
   public:
@@ -29,9 +59,13 @@ class CodeExecution final : public Execution {
           owner_(p.capacity_, -1),
           threads_(static_cast<std::size_t>(T_)),
           statuses_(static_cast<std::size_t>(T_), ThreadStatus::NotStarted),
-          knownLocs_(p.numLocs_.load()) {
+          knownLocs_(p.numLocs_.load()),
+          flat_(p.flatThreads()) {
         emitted_.reserve(8);
+        if (flat_) placeFlatThreads();
     }
+    CodeExecution(const CodeExecution&) = delete;  // (threads point into block_)
+    CodeExecution& operator=(const CodeExecution&) = delete;
 
     std::span<const Event> reset() override {
         // Only locations created so far can have been written (numLocs_ never shrinks).
@@ -234,16 +268,18 @@ class CodeExecution final : public Execution {
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
-        bool pendTry = false;      // pthread_mutex_trylock
+        bool pendTry = false;  // pthread_mutex_trylock
+        // (here, in the scalars' padding: a flat snapshot copies it with them)
+        ThreadStatus status = ThreadStatus::NotStarted;
         Value pendNew = 0;         // CAS new value
         std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
     };
     static_assert(std::is_trivially_copyable_v<ThreadScalars> && sizeof(ThreadScalars) % 8 == 0);
     static constexpr std::size_t kScalarWords = sizeof(ThreadScalars) / 8;
     struct Thread : ThreadScalars {
-        ThreadStatus status = ThreadStatus::NotStarted;
-        std::vector<Frame> frames;
-        std::vector<Value> regs;
+        // (in block_ for a flat program: placeFlatThreads)
+        std::vector<Frame, BlockAllocator<Frame>> frames;
+        std::vector<Value, BlockAllocator<Value>> regs;
         std::vector<std::uint8_t> local;
         std::vector<std::pair<std::int64_t, std::int64_t>> stackObjs;  // (frame depth, object)
         std::vector<LocId> wrHeld;  // the read-write locks (their mutexes) it holds for writing
@@ -510,6 +546,9 @@ class CodeExecution final : public Execution {
         th.local.assign(m_.tlsTemplate.begin(), m_.tlsTemplate.end());  // private thread-locals
         th.wrHeld.clear();
         const CFunction& f = m_.functions[static_cast<std::size_t>(fn)];
+        // (a flat program's thread t runs its own function, whose registers its block holds)
+        if (flat_ && fn != m_.threadFunctions[static_cast<std::size_t>(t)])
+            throw std::logic_error("flat program: thread started with another function");
         Frame fr;
         fr.fn = fn;
         fr.localBase = static_cast<std::int32_t>(th.local.size());
@@ -664,6 +703,31 @@ class CodeExecution final : public Execution {
     std::vector<ThreadStatus> statuses_;
     std::vector<ObjState> objs_;
     LocId knownLocs_ = 0;                    // see known()
+    // A flat program (CodeProgram::flatThreads): the frames and registers of all threads live in
+    // block_ (blockWords_ words), thread t's at a fixed place: [its frame (3 words) | the
+    // registers of its function]. A snapshot copies the block at once (Snapshots.cpp).
+    bool flat_ = false;
+    std::unique_ptr<std::int64_t[]> block_;
+    std::size_t blockWords_ = 0;
+    void placeFlatThreads() {
+        const auto slots = [&](std::size_t t) {
+            const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
+            return static_cast<std::size_t>(m_.functions[fn].numSlots);
+        };
+        for (std::size_t t = 0; t < threads_.size(); ++t) blockWords_ += 3 + slots(t);
+        block_ = std::make_unique<std::int64_t[]>(blockWords_);
+        std::int64_t* b = block_.get();
+        for (std::size_t t = 0; t < threads_.size(); ++t) {
+            Thread& th = threads_[t];
+            const std::size_t n = slots(t);
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the frame's 3 words
+            th.frames = decltype(th.frames)(BlockAllocator<Frame>(reinterpret_cast<Frame*>(b), 1));
+            th.frames.reserve(1);
+            th.regs = decltype(th.regs)(BlockAllocator<Value>(b + 3, n));
+            th.regs.reserve(n);
+            b += 3 + n;
+        }
+    }
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
@@ -713,13 +777,7 @@ class CodeExecution final : public Execution {
     // so far): true when the thread was blocked (livelock).
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
     static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
-    // A thread whose whole state is its one frame's registers (every started thread of a
-    // builder program; a C thread with nothing on its private stack and no call under way): its
-    // snapshot record is flat (Snapshots.cpp).
-    static bool isFlat(const Thread& th) {
-        return th.frames.size() == 1 && th.local.empty() && th.stackObjs.empty() &&
-               th.wrHeld.empty();
-    }
+    void restoreFlat(const std::int64_t* w);  // (restore of a flat program's threads)
     // Did a thread other than t observe location l after step s?
     // Step totalEvents_ + 1, event ev of thread t, is made (zne awaits): if it observes its
     // location's value (any access but a fetch-and-add whose result is unused), record it.

@@ -137,6 +137,10 @@ class CodeProgram final : public Program, public InputChoices {
     }
     [[nodiscard]] bool usesAssignment(const Execution& e) const override;
     const CodeOptions& opts() const { return opts_; }
+    // Every thread's whole state is its fixed-size scalars, one frame and its function's
+    // registers (a builder program): executions keep the frames and registers of all threads in
+    // one block, which a snapshot copies at once (CodeExecution::flat_).
+    [[nodiscard]] bool flatThreads() const { return flatThreads_; }
     std::vector<std::string> warnings() const {
         std::lock_guard lk(mu_);
         return warnings_;
@@ -200,6 +204,7 @@ class CodeProgram final : public Program, public InputChoices {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
     void setDisplayInfo(ProgramInfo& info);
+    static bool keepsThreadFlat(const CInstr& in);
     void resolveStaticLocations(const ProgramInfo& info);
     // Tells the trace display a new dynamic object (its name is dyn_.back()'s; mu_ held).
     void addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind, std::uint32_t size,
@@ -244,6 +249,9 @@ class CodeProgram final : public Program, public InputChoices {
         dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
     mutable bool locationLimitWarned_ = false;
+    // A builder program whose every thread keeps one frame (no call), nothing on its private
+    // stack (no alloca, no thread-local) and no read-write lock (flatThreads()).
+    bool flatThreads_ = false;
     // Some read-modify-write is a zne candidate (CInstr::imm2 & kAccessMarked): only then do zne
     // awaits (Execution::setZneAwaits) change anything, and executions track observations.
     bool zneRmws_ = false;

@@ -13,52 +13,9 @@ namespace {
 // A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
 constexpr std::size_t kFinishedWords = 5;
 constexpr std::int64_t kKeptFrame = 256;  // status word: a finished thread saved in full
-constexpr std::int64_t kFlat = 512;       // status word: a flat record (isFlat)
 // memcpy without the undefined behaviour of an empty vector's null data().
 inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
-}
-// A few words, copied inline: a builder thread has a handful of registers, and a library memcpy
-// of a variable size cost more than the copy (two per thread in every snapshot). Longer blocks
-// (a C function's registers) go to the library's vector copy.
-inline void copyWords(std::int64_t* dst, const std::int64_t* src, std::size_t n) {
-    if (n > 8) {
-        std::memcpy(dst, src, n * 8);
-        return;
-    }
-    for (; n >= 4; n -= 4, dst += 4, src += 4) std::memcpy(dst, src, 32);
-    if (n >= 2) {
-        std::memcpy(dst, src, 16);
-        dst += 2;
-        src += 2;
-        n -= 2;
-    }
-    if (n) *dst = *src;
-}
-// A flat record (CodeExecution::isFlat) holds the frame and the registers without the sizes of
-// the vectors the thread leaves empty, copied inline (no library call per thread). Returns the
-// end of what it wrote.
-template <class Th>
-[[gnu::always_inline]] inline std::int64_t* saveFlatTail(const Th& th, std::int64_t* w) {
-    *w++ = static_cast<std::int64_t>(th.regs.size());
-    std::memcpy(static_cast<void*>(w), th.frames.data(), sizeof(th.frames[0]));
-    w += 3;
-    copyWords(w, th.regs.data(), th.regs.size());
-    return w + th.regs.size();
-}
-// A flat record's frame and registers, into thread th (Th: the execution's Thread). Inline: it
-// runs for most threads of every restore of a builder program.
-template <class Th>
-[[gnu::always_inline]] inline void restoreFlatTail(Th& th, const std::int64_t* w, std::size_t& i) {
-    const auto nr = static_cast<std::size_t>(w[i++]);
-    if (th.frames.size() != 1) th.frames.resize(1);
-    std::memcpy(static_cast<void*>(th.frames.data()), w + i, sizeof(th.frames[0]));
-    i += 3;
-    if (th.regs.size() != nr) th.regs.resize(nr);
-    copyWords(th.regs.data(), w + i, nr);
-    i += nr;
-    th.local.clear();
-    th.stackObjs.clear();
 }
 // What a finished thread's record holds (see CodeExecution::restoreFinished); the rest of its
 // fixed-size part is what a thread that ran to its end has.
@@ -146,30 +103,14 @@ std::vector<Value> CodeExecution::builderOutcome() const {
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    // A builder program's started threads are flat (isFlat: SpecLowering makes no calls and no
-    // private stack). Flat records for them only: on C programs (many registers per thread, few
-    // threads with one frame and no private stack) their extra branches cost more than they save
-    // (callgrind, readers(11) optimal: +1.3% instructions).
     const std::size_t fixed = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
     std::size_t size = fixed;
-    bool builder = !m_.threadFunctions.empty();
-    if (builder) {
-        for (const auto& th : threads_) {
-            if (th.status == ThreadStatus::NotStarted) {
-                size += 1;
-            } else if (th.status == ThreadStatus::Finished && (th.frames.empty() || isFlat(th))) {
-                size +=
-                    1 + kFinishedWords + th.wrHeld.size() + (isFlat(th) ? 4 + th.regs.size() : 0);
-            } else if (isFlat(th)) {
-                size += 1 + kScalarWords + 4 + th.regs.size();
-            } else {  // (not reached: SpecLowering makes no calls nor private stack)
-                builder = false;
-                size = fixed;
-                break;
-            }
-        }
-    }
-    if (!builder) {
+    if (flat_) {
+        // A flat program (placeFlatThreads): every thread's scalars and the sizes of its two
+        // vectors, then the block of all frames and registers, with no branch per thread (the
+        // records of separate vectors cost ~130 instructions per thread, callgrind).
+        size += threads_.size() * (kScalarWords + 1) + blockWords_;
+    } else {
         for (const auto& th : threads_) {
             size += 1;
             if (th.status == ThreadStatus::NotStarted) continue;
@@ -202,32 +143,15 @@ void CodeExecution::save(Snapshot& s) const {
                (static_cast<std::int64_t>(o.published) << 48);
         *w++ = o.base;
     }
-    if (builder) {
+    if (flat_) {
         for (const auto& th : threads_) {
-            if (th.status == ThreadStatus::NotStarted) {
-                *w++ = static_cast<std::int64_t>(th.status);
-                continue;
-            }
-            if (th.status == ThreadStatus::Finished) {
-                // What a finished thread still shows (restoreFinished), then the frame and the
-                // registers it keeps (Builtin::FinishThread).
-                const bool flat = isFlat(th);
-                *w++ = static_cast<std::int64_t>(th.status) | (flat ? kKeptFrame | kFlat : 0);
-                *w++ = th.evCount;
-                *w++ = th.nNondet;
-                *w++ = th.exitVal;
-                *w++ = th.lastLoop;
-                *w++ = static_cast<std::int64_t>(th.wrHeld.size());
-                for (const LocId l : th.wrHeld) *w++ = l;
-                if (flat) w = saveFlatTail(th, w);
-                continue;
-            }
-            *w++ = static_cast<std::int64_t>(th.status) | kFlat;
             std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
                         sizeof(ThreadScalars));
-            w += kScalarWords;
-            w = saveFlatTail(th, w);
+            // (a flat thread has 0 or 1 frame; its registers: none or its function's)
+            w[kScalarWords] = static_cast<std::int64_t>(th.frames.size() | th.regs.size() << 8);
+            w += kScalarWords + 1;
         }
+        std::memcpy(w, block_.get(), blockWords_ * 8);
         return;
     }
     for (const auto& th : threads_) {
@@ -283,6 +207,24 @@ void CodeExecution::restoreFinished(Thread& th, const std::int64_t* w, std::size
     th.stackObjs.clear();
 }
 
+// The threads of a flat program (save): the sizes of the vectors first, then the block (a vector
+// that grows fills its new elements).
+void CodeExecution::restoreFlat(const std::int64_t* w) {
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        Thread& th = threads_[t];
+        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w,
+                    sizeof(ThreadScalars));
+        const auto sizes = static_cast<std::uint64_t>(w[kScalarWords]);
+        w += kScalarWords + 1;
+        if (th.frames.size() != (sizes & 0xff)) th.frames.resize(sizes & 0xff);
+        if (th.regs.size() != sizes >> 8) th.regs.resize(sizes >> 8);
+        th.cand.valid = false;  // the livelock check starts over after a restore
+        th.cand.runnableAt = -1;
+        statuses_[t] = th.status;
+    }
+    std::memcpy(block_.get(), w, blockWords_ * 8);
+}
+
 void CodeExecution::restore(const Snapshot& s) {
     const auto& w = s.words;
     std::size_t i = 0;
@@ -317,9 +259,12 @@ void CodeExecution::restore(const Snapshot& s) {
             static_cast<std::uint8_t>((x >> 40) & 0xff),
             static_cast<std::uint8_t>((x >> 48) & 0xff), static_cast<std::uint32_t>(w[i++])};
     }
+    if (flat_) {
+        restoreFlat(w.data() + i);
+        return;
+    }
     for (auto& th : threads_) {
         const bool kept = (w[i] & kKeptFrame) != 0;
-        const bool flat = (w[i] & kFlat) != 0;
         th.status = static_cast<ThreadStatus>(w[i++] & 0xff);
         if (th.status == ThreadStatus::NotStarted) {
             th.frames.clear();
@@ -335,20 +280,6 @@ void CodeExecution::restore(const Snapshot& s) {
             th.lastWriteIndex = th.lastWriteLoc = -1;
             th.cand.valid = false;
             th.cand.runnableAt = -1;
-            continue;
-        }
-        if (flat) {  // (a flat record holds no read-write locks)
-            if (th.status == ThreadStatus::Finished) {
-                restoreFinishedScalars(th, w.data(), i);
-            } else {
-                std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w.data() + i,
-                            sizeof(ThreadScalars));
-                i += kScalarWords;
-                th.cand.valid = false;  // the livelock check starts over after a restore
-                th.cand.runnableAt = -1;
-                th.wrHeld.clear();
-            }
-            restoreFlatTail(th, w.data(), i);
             continue;
         }
         if (th.status == ThreadStatus::Finished && !kept) {
