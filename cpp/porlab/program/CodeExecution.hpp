@@ -641,14 +641,21 @@ class CodeExecution final : public Execution {
     void runLocalGuarded(ThreadId t);
     // The thread's next instruction is an access to a global's cell or an await or a mutex lock
     // or unlock on one (CInstr::loc): it becomes the pending event without entering the
-    // interpreter's loop (most steps of a builder program end at such an instruction). False,
-    // with nothing done, for any other instruction.
+    // interpreter's loop (most steps of a builder program end at such an instruction); or it is
+    // a builder thread's end, made there too. False, with nothing done, for any other
+    // instruction.
     bool quickStop(ThreadId t) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         const Frame& fr = th.frames.back();
         const CInstr& in =
             m_.functions[static_cast<std::size_t>(fr.fn)].code[static_cast<std::size_t>(fr.pc)];
-        if (in.loc < 0) return false;
+        if (in.loc < 0) {
+            // A builder thread's end (Builtin::FinishThread, as localBuiltin makes it).
+            if (in.op != COp::Builtin || static_cast<Builtin>(in.sub) != Builtin::FinishThread)
+                return false;
+            mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+            return true;
+        }
         switch (in.op) {
             case COp::Load:
             case COp::Store:
@@ -666,6 +673,20 @@ class CodeExecution final : public Execution {
                     th.pend.operand = norm(arg(th, in, 2), in.w);
                     if (in.plain) th.pend.mode = AccessMode::Plain;
                     th.pendW = in.w;
+                    return true;
+                }
+                // A lock or an unlock of a global's mutex that does not fault (as visibleBuiltin).
+                if (static_cast<Builtin>(in.sub) == Builtin::MutexLock) {
+                    if (!relaxedLocks_ && owner_[static_cast<std::size_t>(in.loc)] == t)
+                        return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Lock, in.loc, in.pos);
+                    return true;
+                }
+                if (static_cast<Builtin>(in.sub) == Builtin::MutexUnlock) {
+                    const ThreadId o = owner_[static_cast<std::size_t>(in.loc)];
+                    if (!relaxedLocks_ && o != t && o != kDestroyedOwner)
+                        return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Unlock, in.loc, in.pos);
                     return true;
                 }
                 return visibleBuiltin(t, in);
