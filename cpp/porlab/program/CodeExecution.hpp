@@ -644,7 +644,7 @@ class CodeExecution final : public Execution {
     // interpreter's loop (most steps of a builder program end at such an instruction); or it is
     // a builder thread's end, made there too. False, with nothing done, for any other
     // instruction.
-    bool quickStop(ThreadId t) {
+    [[gnu::always_inline]] bool quickStop(ThreadId t) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         const Frame& fr = th.frames.back();
         const CInstr& in =

@@ -59,15 +59,16 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
     for (const auto& w : mod_.warnings) warnings_.push_back(w);
 }
 
-// Can a thread that runs `in` stop being flat (CodeProgram::flatThreads): a call pushes a frame,
-// an alloca fills the private stack or adds a stack object, a read-write lock's write lock is
-// held in Thread::wrHeld.
+// Does a thread that runs `in` stay flat (CodeProgram::flatThreads): a call pushes a frame, a
+// return or an exit pops one, an alloca fills the private stack or adds a stack object, a
+// read-write lock's write lock is held in Thread::wrHeld.
 bool CodeProgram::keepsThreadFlat(const CInstr& in) {
     switch (in.op) {
         case COp::Call:
         case COp::CallPtr:
         case COp::AllocaLocal:
         case COp::AllocaShared:
+        case COp::Ret:  // (the last return leaves the thread without a frame)
             return false;
         case COp::Builtin:
             switch (static_cast<Builtin>(in.sub)) {
@@ -79,6 +80,9 @@ bool CodeProgram::keepsThreadFlat(const CInstr& in) {
                 case Builtin::TlsAddress:
                 case Builtin::ThreadCreate:
                 case Builtin::ThrdCreate:
+                case Builtin::Abort:  // (these end every frame)
+                case Builtin::Exit:
+                case Builtin::ThreadExit:
                     return false;
                 default:
                     return true;

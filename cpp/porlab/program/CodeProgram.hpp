@@ -137,9 +137,9 @@ class CodeProgram final : public Program, public InputChoices {
     }
     [[nodiscard]] bool usesAssignment(const Execution& e) const override;
     const CodeOptions& opts() const { return opts_; }
-    // Every thread's whole state is its fixed-size scalars, one frame and its function's
-    // registers (a builder program): executions keep the frames and registers of all threads in
-    // one block, which a snapshot copies at once (CodeExecution::flat_).
+    // Every thread's whole state is its fixed-size scalars and, once started, one frame and its
+    // function's registers (a builder program): executions keep the frames and registers of all
+    // threads in one block, which a snapshot copies at once (CodeExecution::flat_).
     [[nodiscard]] bool flatThreads() const { return flatThreads_; }
     std::vector<std::string> warnings() const {
         std::lock_guard lk(mu_);
@@ -249,8 +249,9 @@ class CodeProgram final : public Program, public InputChoices {
         dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
     mutable bool locationLimitWarned_ = false;
-    // A builder program whose every thread keeps one frame (no call), nothing on its private
-    // stack (no alloca, no thread-local) and no read-write lock (flatThreads()).
+    // A builder program whose every thread keeps its one frame (no call, no return, no exit),
+    // nothing on its private stack (no alloca, no thread-local) and no read-write lock
+    // (flatThreads()).
     bool flatThreads_ = false;
     // Some read-modify-write is a zne candidate (CInstr::imm2 & kAccessMarked): only then do zne
     // awaits (Execution::setZneAwaits) change anything, and executions track observations.

@@ -109,7 +109,7 @@ void CodeExecution::save(Snapshot& s) const {
         // A flat program (placeFlatThreads): every thread's scalars and the sizes of its two
         // vectors, then the block of all frames and registers, with no branch per thread (the
         // records of separate vectors cost ~130 instructions per thread, callgrind).
-        size += threads_.size() * (kScalarWords + 1) + blockWords_;
+        size += threads_.size() * kScalarWords + blockWords_;
     } else {
         for (const auto& th : threads_) {
             size += 1;
@@ -129,7 +129,11 @@ void CodeExecution::save(Snapshot& s) const {
     *w++ = totalEvents_;
     *w++ = static_cast<std::int64_t>(nl);
     *w++ = static_cast<std::int64_t>(objs_.size());
-    std::copy_n(mem_.begin(), nl, w);
+    if (nl <= 8) {  // (a builder program's few locations: a library copy costs more)
+        for (std::size_t i = 0; i < nl; ++i) w[i] = mem_[i];
+    } else {
+        std::copy_n(mem_.begin(), nl, w);
+    }
     w += nl;
     for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
     if (zneAwaits_) {
@@ -147,9 +151,7 @@ void CodeExecution::save(Snapshot& s) const {
         for (const auto& th : threads_) {
             std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
                         sizeof(ThreadScalars));
-            // (a flat thread has 0 or 1 frame; its registers: none or its function's)
-            w[kScalarWords] = static_cast<std::int64_t>(th.frames.size() | th.regs.size() << 8);
-            w += kScalarWords + 1;
+            w += kScalarWords;
         }
         std::memcpy(w, block_.get(), blockWords_ * 8);
         return;
@@ -207,17 +209,25 @@ void CodeExecution::restoreFinished(Thread& th, const std::int64_t* w, std::size
     th.stackObjs.clear();
 }
 
-// The threads of a flat program (save): the sizes of the vectors first, then the block (a vector
-// that grows fills its new elements).
+// The threads of a flat program (save): their scalars, then the block. A thread's vectors are
+// empty before it starts and full after (CodeProgram::keepsThreadFlat): resized where that
+// differs, before the block's copy fills them.
 void CodeExecution::restoreFlat(const std::int64_t* w) {
     for (std::size_t t = 0; t < threads_.size(); ++t) {
         Thread& th = threads_[t];
         std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w,
                     sizeof(ThreadScalars));
-        const auto sizes = static_cast<std::uint64_t>(w[kScalarWords]);
-        w += kScalarWords + 1;
-        if (th.frames.size() != (sizes & 0xff)) th.frames.resize(sizes & 0xff);
-        if (th.regs.size() != sizes >> 8) th.regs.resize(sizes >> 8);
+        w += kScalarWords;
+        if (th.frames.empty() != (th.status == ThreadStatus::NotStarted)) {
+            if (th.frames.empty()) {
+                th.frames.resize(1);
+                const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
+                th.regs.resize(static_cast<std::size_t>(m_.functions[fn].numSlots));
+            } else {
+                th.frames.clear();
+                th.regs.clear();
+            }
+        }
         th.cand.valid = false;  // the livelock check starts over after a restore
         th.cand.runnableAt = -1;
         statuses_[t] = th.status;
@@ -232,8 +242,12 @@ void CodeExecution::restore(const Snapshot& s) {
     totalEvents_ = w[i++];
     const auto nl = static_cast<std::size_t>(w[i++]);
     const auto no = static_cast<std::size_t>(w[i++]);
-    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i),
-              w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    if (nl <= 8) {  // (as in save)
+        for (std::size_t k = 0; k < nl; ++k) mem_[k] = w[i + k];
+    } else {
+        std::copy(w.begin() + static_cast<std::ptrdiff_t>(i),
+                  w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    }
     i += nl;
     for (std::size_t k = 0; k < nl; ++k) owner_[k] = static_cast<ThreadId>(w[i++]);
     const auto now = static_cast<std::size_t>(p_.numLocs_.load());
