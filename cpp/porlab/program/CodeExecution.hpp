@@ -752,6 +752,7 @@ class CodeExecution final : public Execution {
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
+    mutable std::vector<Value> outcomeBuf_;  // (builderOutcome)
     // (caller's context, call pc, callee) -> context: this execution's cache of the program's
     // CallContexts, so that re-executions intern without taking its lock.
     struct CtxKeyHash {

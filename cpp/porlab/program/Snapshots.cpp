@@ -75,13 +75,20 @@ std::vector<Value> CodeExecution::outcome() const {
 
 std::vector<Value> CodeExecution::builderOutcome() const {
     const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
-    std::size_t size = L;
-    for (const auto& init : m_.regInit) size += 1 + init.size();
-    // Sized once and written by index: it runs once per complete execution, and a push_back per
-    // register cost more than the rest (callgrind).
-    std::vector<Value> o(size);
-    Value* w = o.data();
-    std::copy_n(mem_.begin(), L, w);
+    // Written into a buffer of the execution, sized once, then copied out in one allocation and
+    // one copy: it runs once per complete execution, and a push_back per register, or a vector
+    // zeroed and then written, cost more than the rest (callgrind).
+    if (outcomeBuf_.empty()) {
+        std::size_t size = L;
+        for (const auto& init : m_.regInit) size += 1 + init.size();
+        outcomeBuf_.resize(size);
+    }
+    Value* w = outcomeBuf_.data();
+    if (L <= 8) {  // (a builder program's few locations: a library copy costs more)
+        for (std::size_t i = 0; i < L; ++i) w[i] = mem_[i];
+    } else {
+        std::copy_n(mem_.begin(), L, w);
+    }
     w += L;
     for (std::size_t t = 0; t < threads_.size(); ++t) {
         const Thread& th = threads_[t];
@@ -97,7 +104,7 @@ std::vector<Value> CodeExecution::builderOutcome() const {
         }
         w += n;
     }
-    return o;
+    return {outcomeBuf_.begin(), outcomeBuf_.end()};
 }
 
 void CodeExecution::save(Snapshot& s) const {
