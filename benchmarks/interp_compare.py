@@ -7,9 +7,10 @@ C programs under ``optimal`` (the Code interpreter must not get slower on them).
 Each measurement is one valgrind run that builds the program outside the measured region, then
 explores it N times with ``max_memory=0`` (no memory poller); callgrind collects only inside the
 registered explorer's run function (``--toggle-collect`` on the std::function that calls it), so
-program construction, option parsing, Python start-up and imports do not count. Prints, per builder program and explorer, the instructions of the
-bytecode, of the Code interpreter and their ratio bytecode / Code (>= 1.0: the Code interpreter
-is at least as fast); per C program its instructions under ``optimal``. Instruction counts do
+program construction, option parsing, Python start-up and imports do not count. Prints, per
+builder program and explorer, the instructions of the bytecode, of the Code interpreter and their
+ratio bytecode / Code (>= 1.0: the Code interpreter is at least as fast); per C program its
+instructions under ``optimal``. Instruction counts do
 not depend on the machine's load, unlike times (run it with the venv's python whose ``porlab``
 is the tree under test).
 """
@@ -62,8 +63,8 @@ def instructions(kind: str, name: str, explorer: str, repeats: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-               "--toggle-collect=*_Function_handler<porlab::ExploreResult*", sys.executable, __file__, "--worker",
-               kind, name, explorer, str(repeats)]
+               "--toggle-collect=*_Function_handler<porlab::ExploreResult*", sys.executable,
+               __file__, "--worker", kind, name, explorer, str(repeats)]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         text = out.read_text()
     m = re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)

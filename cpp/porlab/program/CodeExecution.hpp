@@ -723,7 +723,7 @@ class CodeExecution final : public Execution {
     // line of memory answers them all.
     std::vector<ThreadStatus> statuses_;
     std::vector<ObjState> objs_;
-    LocId knownLocs_ = 0;                    // see known()
+    LocId knownLocs_ = 0;  // see known()
     // A flat program (CodeProgram::flatThreads): the frames and registers of all threads live in
     // block_ (blockWords_ words), thread t's at a fixed place: [its frame (3 words) | the
     // registers of its function]. A snapshot copies the block at once (Snapshots.cpp).

@@ -222,8 +222,7 @@ void CodeExecution::restoreFinished(Thread& th, const std::int64_t* w, std::size
 void CodeExecution::restoreFlat(const std::int64_t* w) {
     for (std::size_t t = 0; t < threads_.size(); ++t) {
         Thread& th = threads_[t];
-        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w,
-                    sizeof(ThreadScalars));
+        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w, sizeof(ThreadScalars));
         w += kScalarWords;
         if (th.frames.empty() != (th.status == ThreadStatus::NotStarted)) {
             if (th.frames.empty()) {
