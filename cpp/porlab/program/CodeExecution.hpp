@@ -21,34 +21,6 @@
 
 namespace porlab::code {
 
-// Storage of a vector that lives in a fixed block the owner provides (a flat thread's frame and
-// registers, CodeExecution::flat_), as long as it fits there; else on the heap. The vector takes
-// the whole block at once (reserve(cap) right after it gets the allocator), so it never asks for
-// the block again while it holds it.
-template <class T>
-struct BlockAllocator {
-    using value_type = T;
-    using propagate_on_container_move_assignment = std::true_type;
-    using propagate_on_container_swap = std::true_type;
-    using is_always_equal = std::false_type;
-    T* block = nullptr;
-    std::size_t cap = 0;
-    BlockAllocator() = default;
-    BlockAllocator(T* b, std::size_t c) : block(b), cap(c) {}
-    template <class U>
-    explicit BlockAllocator(const BlockAllocator<U>& /*other*/) {}  // (a rebind: the heap)
-    T* allocate(std::size_t n) {
-        if (block != nullptr && n <= cap) return block;
-        return std::allocator<T>{}.allocate(n);
-    }
-    void deallocate(T* p, std::size_t n) {
-        if (p != block) std::allocator<T>{}.deallocate(p, n);
-    }
-    friend bool operator==(const BlockAllocator& a, const BlockAllocator& b) {
-        return a.block == b.block;
-    }
-};
-
 class CodeExecution final : public Execution {
   public:
     explicit CodeExecution(const CodeProgram& p)
@@ -730,25 +702,7 @@ class CodeExecution final : public Execution {
     bool flat_ = false;
     std::unique_ptr<std::int64_t[]> block_;
     std::size_t blockWords_ = 0;
-    void placeFlatThreads() {
-        const auto slots = [&](std::size_t t) {
-            const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
-            return static_cast<std::size_t>(m_.functions[fn].numSlots);
-        };
-        for (std::size_t t = 0; t < threads_.size(); ++t) blockWords_ += 3 + slots(t);
-        block_ = std::make_unique<std::int64_t[]>(blockWords_);
-        std::int64_t* b = block_.get();
-        for (std::size_t t = 0; t < threads_.size(); ++t) {
-            Thread& th = threads_[t];
-            const std::size_t n = slots(t);
-            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the frame's 3 words
-            th.frames = decltype(th.frames)(BlockAllocator<Frame>(reinterpret_cast<Frame*>(b), 1));
-            th.frames.reserve(1);
-            th.regs = decltype(th.regs)(BlockAllocator<Value>(b + 3, n));
-            th.regs.reserve(n);
-            b += 3 + n;
-        }
-    }
+    void placeFlatThreads();                 // (Snapshots.cpp)
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;

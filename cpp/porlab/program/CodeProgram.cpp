@@ -61,14 +61,16 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
 
 // Does a thread that runs `in` stay flat (CodeProgram::flatThreads): a call pushes a frame, a
 // return or an exit pops one, an alloca fills the private stack or adds a stack object, a
-// read-write lock's write lock is held in Thread::wrHeld.
+// read-write lock's write lock is held in Thread::wrHeld; a jump back of a loop keeps a livelock
+// candidate (which a restore would have to drop).
 bool CodeProgram::keepsThreadFlat(const CInstr& in) {
     switch (in.op) {
         case COp::Call:
         case COp::CallPtr:
         case COp::AllocaLocal:
         case COp::AllocaShared:
-        case COp::Ret:  // (the last return leaves the thread without a frame)
+        case COp::Ret:       // (the last return leaves the thread without a frame)
+        case COp::LoopBack:  // (the livelock check keeps a candidate state: Thread::cand)
             return false;
         case COp::Builtin:
             switch (static_cast<Builtin>(in.sub)) {

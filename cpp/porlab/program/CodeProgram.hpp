@@ -76,6 +76,34 @@ inline constexpr std::uint64_t kBarrierDestroyedHi = 0xdeadba11ULL;
 // (memcpy) carries it over, so that only a use of the copied bytes is an error.
 inline constexpr Value kUninit = static_cast<Value>(0x8badf00d0badcafeULL);
 
+// Storage of a vector that lives in a fixed block the owner provides (a flat thread's frame and
+// registers, CodeExecution::flat_), as long as it fits there; else on the heap. The vector takes
+// the whole block at once (reserve(cap) right after it gets the allocator), so it never asks for
+// the block again while it holds it.
+template <class T>
+struct BlockAllocator {
+    using value_type = T;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::false_type;
+    T* block = nullptr;
+    std::size_t cap = 0;
+    BlockAllocator() = default;
+    BlockAllocator(T* b, std::size_t c) : block(b), cap(c) {}
+    template <class U>
+    explicit BlockAllocator(const BlockAllocator<U>& /*other*/) {}  // (a rebind: the heap)
+    T* allocate(std::size_t n) {
+        if (block != nullptr && n <= cap) return block;
+        return std::allocator<T>{}.allocate(n);
+    }
+    void deallocate(T* p, std::size_t n) {
+        if (p != block) std::allocator<T>{}.deallocate(p, n);
+    }
+    friend bool operator==(const BlockAllocator& a, const BlockAllocator& b) {
+        return a.block == b.block;
+    }
+};
+
 class CodeExecution;
 
 // ---- the program: code plus the program-wide name tables ---------------------------------------

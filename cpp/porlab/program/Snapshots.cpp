@@ -113,9 +113,9 @@ void CodeExecution::save(Snapshot& s) const {
     const std::size_t fixed = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
     std::size_t size = fixed;
     if (flat_) {
-        // A flat program (placeFlatThreads): every thread's scalars and the sizes of its two
-        // vectors, then the block of all frames and registers, with no branch per thread (the
-        // records of separate vectors cost ~130 instructions per thread, callgrind).
+        // A flat program (placeFlatThreads): every thread's scalars, then the block of all
+        // frames and registers, with no branch per thread (the records of separate vectors cost
+        // ~130 instructions per thread, callgrind).
         size += threads_.size() * kScalarWords + blockWords_;
     } else {
         for (const auto& th : threads_) {
@@ -204,6 +204,28 @@ void CodeExecution::save(Snapshot& s) const {
     }
 }
 
+// A flat program's frames and registers in block_ (CodeExecution::flat_): every thread's vectors
+// get their place in it, and take it at once.
+void CodeExecution::placeFlatThreads() {
+    const auto slots = [&](std::size_t t) {
+        const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
+        return static_cast<std::size_t>(m_.functions[fn].numSlots);
+    };
+    for (std::size_t t = 0; t < threads_.size(); ++t) blockWords_ += 3 + slots(t);
+    block_ = std::make_unique<std::int64_t[]>(blockWords_);
+    std::int64_t* b = block_.get();
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        Thread& th = threads_[t];
+        const std::size_t n = slots(t);
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the frame's 3 words
+        th.frames = decltype(th.frames)(BlockAllocator<Frame>(reinterpret_cast<Frame*>(b), 1));
+        th.frames.reserve(1);
+        th.regs = decltype(th.regs)(BlockAllocator<Value>(b + 3, n));
+        th.regs.reserve(n);
+        b += 3 + n;
+    }
+}
+
 // A finished thread has no frames, registers nor stack objects; what it still shows: its event
 // count, the choice points it used (usesAssignedChoices), its exit value (pthread_join), the
 // loop it last jumped back in (the execution-cut warning) and the read-write locks it left held.
@@ -234,9 +256,7 @@ void CodeExecution::restoreFlat(const std::int64_t* w) {
                 th.regs.clear();
             }
         }
-        th.cand.valid = false;  // the livelock check starts over after a restore
-        th.cand.runnableAt = -1;
-        statuses_[t] = th.status;
+        statuses_[t] = th.status;  // (no livelock candidate: no loop jumps back)
     }
     std::memcpy(block_.get(), w, blockWords_ * 8);
 }
