@@ -8,8 +8,10 @@
 
 #include <array>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -29,9 +31,13 @@ class CodeExecution final : public Execution {
           owner_(p.capacity_, -1),
           threads_(static_cast<std::size_t>(T_)),
           statuses_(static_cast<std::size_t>(T_), ThreadStatus::NotStarted),
-          knownLocs_(p.numLocs_.load()) {
+          knownLocs_(p.numLocs_.load()),
+          flat_(p.flatThreads()) {
         emitted_.reserve(8);
+        if (flat_) placeFlatThreads();
     }
+    CodeExecution(const CodeExecution&) = delete;  // (threads point into block_)
+    CodeExecution& operator=(const CodeExecution&) = delete;
 
     std::span<const Event> reset() override {
         // Only locations created so far can have been written (numLocs_ never shrinks).
@@ -234,16 +240,18 @@ class CodeExecution final : public Execution {
         // the pending visible operation (fields that depend on memory are filled by pending())
         Event pend;
         std::uint8_t pendW = 64;
-        bool pendTry = false;      // pthread_mutex_trylock
+        bool pendTry = false;  // pthread_mutex_trylock
+        // (here, in the scalars' padding: a flat snapshot copies it with them)
+        ThreadStatus status = ThreadStatus::NotStarted;
         Value pendNew = 0;         // CAS new value
         std::int64_t pendObj = 0;  // heap object the pending access touches (0: none)
     };
     static_assert(std::is_trivially_copyable_v<ThreadScalars> && sizeof(ThreadScalars) % 8 == 0);
     static constexpr std::size_t kScalarWords = sizeof(ThreadScalars) / 8;
     struct Thread : ThreadScalars {
-        ThreadStatus status = ThreadStatus::NotStarted;
-        std::vector<Frame> frames;
-        std::vector<Value> regs;
+        // (in block_ for a flat program: placeFlatThreads)
+        std::vector<Frame, BlockAllocator<Frame>> frames;
+        std::vector<Value, BlockAllocator<Value>> regs;
         std::vector<std::uint8_t> local;
         std::vector<std::pair<std::int64_t, std::int64_t>> stackObjs;  // (frame depth, object)
         std::vector<LocId> wrHeld;  // the read-write locks (their mutexes) it holds for writing
@@ -510,6 +518,9 @@ class CodeExecution final : public Execution {
         th.local.assign(m_.tlsTemplate.begin(), m_.tlsTemplate.end());  // private thread-locals
         th.wrHeld.clear();
         const CFunction& f = m_.functions[static_cast<std::size_t>(fn)];
+        // (a flat program's thread t runs its own function, whose registers its block holds)
+        if (flat_ && fn != m_.threadFunctions[static_cast<std::size_t>(t)])
+            throw std::logic_error("flat program: thread started with another function");
         Frame fr;
         fr.fn = fn;
         fr.localBase = static_cast<std::int32_t>(th.local.size());
@@ -602,14 +613,21 @@ class CodeExecution final : public Execution {
     void runLocalGuarded(ThreadId t);
     // The thread's next instruction is an access to a global's cell or an await or a mutex lock
     // or unlock on one (CInstr::loc): it becomes the pending event without entering the
-    // interpreter's loop (most steps of a builder program end at such an instruction). False,
-    // with nothing done, for any other instruction.
-    bool quickStop(ThreadId t) {
+    // interpreter's loop (most steps of a builder program end at such an instruction); or it is
+    // a builder thread's end, made there too. False, with nothing done, for any other
+    // instruction.
+    [[gnu::always_inline]] bool quickStop(ThreadId t) {
         Thread& th = threads_[static_cast<std::size_t>(t)];
         const Frame& fr = th.frames.back();
         const CInstr& in =
             m_.functions[static_cast<std::size_t>(fr.fn)].code[static_cast<std::size_t>(fr.pc)];
-        if (in.loc < 0) return false;
+        if (in.loc < 0) {
+            // A builder thread's end (Builtin::FinishThread, as localBuiltin makes it).
+            if (in.op != COp::Builtin || static_cast<Builtin>(in.sub) != Builtin::FinishThread)
+                return false;
+            mark(t, EventKind::ThreadEnd, ThreadStatus::Finished, -1, in.pos);
+            return true;
+        }
         switch (in.op) {
             case COp::Load:
             case COp::Store:
@@ -627,6 +645,20 @@ class CodeExecution final : public Execution {
                     th.pend.operand = norm(arg(th, in, 2), in.w);
                     if (in.plain) th.pend.mode = AccessMode::Plain;
                     th.pendW = in.w;
+                    return true;
+                }
+                // A lock or an unlock of a global's mutex that does not fault (as visibleBuiltin).
+                if (static_cast<Builtin>(in.sub) == Builtin::MutexLock) {
+                    if (!relaxedLocks_ && owner_[static_cast<std::size_t>(in.loc)] == t)
+                        return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Lock, in.loc, in.pos);
+                    return true;
+                }
+                if (static_cast<Builtin>(in.sub) == Builtin::MutexUnlock) {
+                    const ThreadId o = owner_[static_cast<std::size_t>(in.loc)];
+                    if (!relaxedLocks_ && o != t && o != kDestroyedOwner)
+                        return visibleBuiltin(t, in);
+                    setPend(th, t, EventKind::Unlock, in.loc, in.pos);
                     return true;
                 }
                 return visibleBuiltin(t, in);
@@ -663,10 +695,18 @@ class CodeExecution final : public Execution {
     // line of memory answers them all.
     std::vector<ThreadStatus> statuses_;
     std::vector<ObjState> objs_;
-    LocId knownLocs_ = 0;                    // see known()
+    LocId knownLocs_ = 0;  // see known()
+    // A flat program (CodeProgram::flatThreads): the frames and registers of all threads live in
+    // block_ (blockWords_ words), thread t's at a fixed place: [its frame (3 words) | the
+    // registers of its function]. A snapshot copies the block at once (Snapshots.cpp).
+    bool flat_ = false;
+    std::unique_ptr<std::int64_t[]> block_;
+    std::size_t blockWords_ = 0;
+    void placeFlatThreads();                 // (Snapshots.cpp)
     std::vector<std::vector<LocId>> cache_;  // (object, offset) -> LocId, a cache of p_.cells_
     std::vector<Event> emitted_;
     std::vector<Value> tmp_;
+    mutable std::vector<Value> outcomeBuf_;  // (builderOutcome)
     // (caller's context, call pc, callee) -> context: this execution's cache of the program's
     // CallContexts, so that re-executions intern without taking its lock.
     struct CtxKeyHash {
@@ -713,13 +753,7 @@ class CodeExecution final : public Execution {
     // so far): true when the thread was blocked (livelock).
     bool livelock(ThreadId t, const CInstr& in, const Value* L, std::int64_t others);
     static void restoreFinished(Thread& th, const std::int64_t* w, std::size_t& i);
-    // A thread whose whole state is its one frame's registers (every started thread of a
-    // builder program; a C thread with nothing on its private stack and no call under way): its
-    // snapshot record is flat (Snapshots.cpp).
-    static bool isFlat(const Thread& th) {
-        return th.frames.size() == 1 && th.local.empty() && th.stackObjs.empty() &&
-               th.wrHeld.empty();
-    }
+    void restoreFlat(const std::int64_t* w);  // (restore of a flat program's threads)
     // Did a thread other than t observe location l after step s?
     // Step totalEvents_ + 1, event ev of thread t, is made (zne awaits): if it observes its
     // location's value (any access but a fetch-and-add whose result is unused), record it.

@@ -47,12 +47,51 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
         }
     }
     numLocs_ = next;
+    flatThreads_ = !mod_.threadFunctions.empty() && mod_.tlsTemplate.empty();
+    for (const auto& f : mod_.functions)
+        for (const auto& in : f.code)
+            if (!keepsThreadFlat(in)) flatThreads_ = false;
     resolveStaticLocations(*info);
     initMem_ = info->initialValues;
     setDisplayInfo(*info);
     infoMut_ = info;
     info_ = info;
     for (const auto& w : mod_.warnings) warnings_.push_back(w);
+}
+
+// Does a thread that runs `in` stay flat (CodeProgram::flatThreads): a call pushes a frame, a
+// return or an exit pops one, an alloca fills the private stack or adds a stack object, a
+// read-write lock's write lock is held in Thread::wrHeld; a jump back of a loop keeps a livelock
+// candidate (which a restore would have to drop).
+bool CodeProgram::keepsThreadFlat(const CInstr& in) {
+    switch (in.op) {
+        case COp::Call:
+        case COp::CallPtr:
+        case COp::AllocaLocal:
+        case COp::AllocaShared:
+        case COp::Ret:       // (the last return leaves the thread without a frame)
+        case COp::LoopBack:  // (the livelock check keeps a candidate state: Thread::cand)
+            return false;
+        case COp::Builtin:
+            switch (static_cast<Builtin>(in.sub)) {
+                case Builtin::RwWrLock:
+                case Builtin::RwTryWrLock:
+                case Builtin::RwRdLock:
+                case Builtin::RwTryRdLock:
+                case Builtin::RwUnlock:
+                case Builtin::TlsAddress:
+                case Builtin::ThreadCreate:
+                case Builtin::ThrdCreate:
+                case Builtin::Abort:  // (these end every frame)
+                case Builtin::Exit:
+                case Builtin::ThreadExit:
+                    return false;
+                default:
+                    return true;
+            }
+        default:
+            return true;
+    }
 }
 
 // Accesses whose address is a constant pointer to a cell of a (shared, non-constant) global go

@@ -76,6 +76,34 @@ inline constexpr std::uint64_t kBarrierDestroyedHi = 0xdeadba11ULL;
 // (memcpy) carries it over, so that only a use of the copied bytes is an error.
 inline constexpr Value kUninit = static_cast<Value>(0x8badf00d0badcafeULL);
 
+// Storage of a vector that lives in a fixed block the owner provides (a flat thread's frame and
+// registers, CodeExecution::flat_), as long as it fits there; else on the heap. The vector takes
+// the whole block at once (reserve(cap) right after it gets the allocator), so it never asks for
+// the block again while it holds it.
+template <class T>
+struct BlockAllocator {
+    using value_type = T;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::false_type;
+    T* block = nullptr;
+    std::size_t cap = 0;
+    BlockAllocator() = default;
+    BlockAllocator(T* b, std::size_t c) : block(b), cap(c) {}
+    template <class U>
+    explicit BlockAllocator(const BlockAllocator<U>& /*other*/) {}  // (a rebind: the heap)
+    T* allocate(std::size_t n) {
+        if (block != nullptr && n <= cap) return block;
+        return std::allocator<T>{}.allocate(n);
+    }
+    void deallocate(T* p, std::size_t n) {
+        if (p != block) std::allocator<T>{}.deallocate(p, n);
+    }
+    friend bool operator==(const BlockAllocator& a, const BlockAllocator& b) {
+        return a.block == b.block;
+    }
+};
+
 class CodeExecution;
 
 // ---- the program: code plus the program-wide name tables ---------------------------------------
@@ -137,6 +165,10 @@ class CodeProgram final : public Program, public InputChoices {
     }
     [[nodiscard]] bool usesAssignment(const Execution& e) const override;
     const CodeOptions& opts() const { return opts_; }
+    // Every thread's whole state is its fixed-size scalars and, once started, one frame and its
+    // function's registers (a builder program): executions keep the frames and registers of all
+    // threads in one block, which a snapshot copies at once (CodeExecution::flat_).
+    [[nodiscard]] bool flatThreads() const { return flatThreads_; }
     std::vector<std::string> warnings() const {
         std::lock_guard lk(mu_);
         return warnings_;
@@ -200,6 +232,7 @@ class CodeProgram final : public Program, public InputChoices {
         return p.line ? mod_.files[p.file] + ":" + std::to_string(p.line) + ": " : "";
     }
     void setDisplayInfo(ProgramInfo& info);
+    static bool keepsThreadFlat(const CInstr& in);
     void resolveStaticLocations(const ProgramInfo& info);
     // Tells the trace display a new dynamic object (its name is dyn_.back()'s; mu_ held).
     void addObjectName(std::int64_t id, std::uint64_t base, std::int64_t kind, std::uint32_t size,
@@ -244,6 +277,10 @@ class CodeProgram final : public Program, public InputChoices {
         dynIds_;
     mutable std::uint64_t nextDynBase_ = 0;
     mutable bool locationLimitWarned_ = false;
+    // A builder program whose every thread keeps its one frame (no call, no return, no exit),
+    // nothing on its private stack (no alloca, no thread-local) and no read-write lock
+    // (flatThreads()).
+    bool flatThreads_ = false;
     // Some read-modify-write is a zne candidate (CInstr::imm2 & kAccessMarked): only then do zne
     // awaits (Execution::setZneAwaits) change anything, and executions track observations.
     bool zneRmws_ = false;

@@ -13,52 +13,9 @@ namespace {
 // A finished thread's record: evCount, nNondet, exitVal, lastLoop, then wrHeld (size, entries).
 constexpr std::size_t kFinishedWords = 5;
 constexpr std::int64_t kKeptFrame = 256;  // status word: a finished thread saved in full
-constexpr std::int64_t kFlat = 512;       // status word: a flat record (isFlat)
 // memcpy without the undefined behaviour of an empty vector's null data().
 inline void copyBytes(void* dst, const void* src, std::size_t n) {
     if (n) std::memcpy(dst, src, n);
-}
-// A few words, copied inline: a builder thread has a handful of registers, and a library memcpy
-// of a variable size cost more than the copy (two per thread in every snapshot). Longer blocks
-// (a C function's registers) go to the library's vector copy.
-inline void copyWords(std::int64_t* dst, const std::int64_t* src, std::size_t n) {
-    if (n > 8) {
-        std::memcpy(dst, src, n * 8);
-        return;
-    }
-    for (; n >= 4; n -= 4, dst += 4, src += 4) std::memcpy(dst, src, 32);
-    if (n >= 2) {
-        std::memcpy(dst, src, 16);
-        dst += 2;
-        src += 2;
-        n -= 2;
-    }
-    if (n) *dst = *src;
-}
-// A flat record (CodeExecution::isFlat) holds the frame and the registers without the sizes of
-// the vectors the thread leaves empty, copied inline (no library call per thread). Returns the
-// end of what it wrote.
-template <class Th>
-[[gnu::always_inline]] inline std::int64_t* saveFlatTail(const Th& th, std::int64_t* w) {
-    *w++ = static_cast<std::int64_t>(th.regs.size());
-    std::memcpy(static_cast<void*>(w), th.frames.data(), sizeof(th.frames[0]));
-    w += 3;
-    copyWords(w, th.regs.data(), th.regs.size());
-    return w + th.regs.size();
-}
-// A flat record's frame and registers, into thread th (Th: the execution's Thread). Inline: it
-// runs for most threads of every restore of a builder program.
-template <class Th>
-[[gnu::always_inline]] inline void restoreFlatTail(Th& th, const std::int64_t* w, std::size_t& i) {
-    const auto nr = static_cast<std::size_t>(w[i++]);
-    if (th.frames.size() != 1) th.frames.resize(1);
-    std::memcpy(static_cast<void*>(th.frames.data()), w + i, sizeof(th.frames[0]));
-    i += 3;
-    if (th.regs.size() != nr) th.regs.resize(nr);
-    copyWords(th.regs.data(), w + i, nr);
-    i += nr;
-    th.local.clear();
-    th.stackObjs.clear();
 }
 // What a finished thread's record holds (see CodeExecution::restoreFinished); the rest of its
 // fixed-size part is what a thread that ran to its end has.
@@ -118,13 +75,20 @@ std::vector<Value> CodeExecution::outcome() const {
 
 std::vector<Value> CodeExecution::builderOutcome() const {
     const auto L = static_cast<std::size_t>(m_.globals[0].cells.size());
-    std::size_t size = L;
-    for (const auto& init : m_.regInit) size += 1 + init.size();
-    // Sized once and written by index: it runs once per complete execution, and a push_back per
-    // register cost more than the rest (callgrind).
-    std::vector<Value> o(size);
-    Value* w = o.data();
-    std::copy_n(mem_.begin(), L, w);
+    // Written into a buffer of the execution, sized once, then copied out in one allocation and
+    // one copy: it runs once per complete execution, and a push_back per register, or a vector
+    // zeroed and then written, cost more than the rest (callgrind).
+    if (outcomeBuf_.empty()) {
+        std::size_t size = L;
+        for (const auto& init : m_.regInit) size += 1 + init.size();
+        outcomeBuf_.resize(size);
+    }
+    Value* w = outcomeBuf_.data();
+    if (L <= 8) {  // (a builder program's few locations: a library copy costs more)
+        for (std::size_t i = 0; i < L; ++i) w[i] = mem_[i];
+    } else {
+        std::copy_n(mem_.begin(), L, w);
+    }
     w += L;
     for (std::size_t t = 0; t < threads_.size(); ++t) {
         const Thread& th = threads_[t];
@@ -140,36 +104,20 @@ std::vector<Value> CodeExecution::builderOutcome() const {
         }
         w += n;
     }
-    return o;
+    return {outcomeBuf_.begin(), outcomeBuf_.end()};
 }
 
 void CodeExecution::save(Snapshot& s) const {
     // One resize, then plain stores: save runs once per explored state (no push_back per word).
     const auto nl = static_cast<std::size_t>(p_.numLocs_.load());
-    // A builder program's started threads are flat (isFlat: SpecLowering makes no calls and no
-    // private stack). Flat records for them only: on C programs (many registers per thread, few
-    // threads with one frame and no private stack) their extra branches cost more than they save
-    // (callgrind, readers(11) optimal: +1.3% instructions).
     const std::size_t fixed = 4 + 2 * nl + 2 * objs_.size() + (zneAwaits_ ? 3 * nl : 0);
     std::size_t size = fixed;
-    bool builder = !m_.threadFunctions.empty();
-    if (builder) {
-        for (const auto& th : threads_) {
-            if (th.status == ThreadStatus::NotStarted) {
-                size += 1;
-            } else if (th.status == ThreadStatus::Finished && (th.frames.empty() || isFlat(th))) {
-                size +=
-                    1 + kFinishedWords + th.wrHeld.size() + (isFlat(th) ? 4 + th.regs.size() : 0);
-            } else if (isFlat(th)) {
-                size += 1 + kScalarWords + 4 + th.regs.size();
-            } else {  // (not reached: SpecLowering makes no calls nor private stack)
-                builder = false;
-                size = fixed;
-                break;
-            }
-        }
-    }
-    if (!builder) {
+    if (flat_) {
+        // A flat program (placeFlatThreads): every thread's scalars, then the block of all
+        // frames and registers, with no branch per thread (the records of separate vectors cost
+        // ~130 instructions per thread, callgrind).
+        size += threads_.size() * kScalarWords + blockWords_;
+    } else {
         for (const auto& th : threads_) {
             size += 1;
             if (th.status == ThreadStatus::NotStarted) continue;
@@ -188,7 +136,11 @@ void CodeExecution::save(Snapshot& s) const {
     *w++ = totalEvents_;
     *w++ = static_cast<std::int64_t>(nl);
     *w++ = static_cast<std::int64_t>(objs_.size());
-    std::copy_n(mem_.begin(), nl, w);
+    if (nl <= 8) {  // (a builder program's few locations: a library copy costs more)
+        for (std::size_t i = 0; i < nl; ++i) w[i] = mem_[i];
+    } else {
+        std::copy_n(mem_.begin(), nl, w);
+    }
     w += nl;
     for (std::size_t i = 0; i < nl; ++i) *w++ = owner_[i];
     if (zneAwaits_) {
@@ -202,32 +154,13 @@ void CodeExecution::save(Snapshot& s) const {
                (static_cast<std::int64_t>(o.published) << 48);
         *w++ = o.base;
     }
-    if (builder) {
+    if (flat_) {
         for (const auto& th : threads_) {
-            if (th.status == ThreadStatus::NotStarted) {
-                *w++ = static_cast<std::int64_t>(th.status);
-                continue;
-            }
-            if (th.status == ThreadStatus::Finished) {
-                // What a finished thread still shows (restoreFinished), then the frame and the
-                // registers it keeps (Builtin::FinishThread).
-                const bool flat = isFlat(th);
-                *w++ = static_cast<std::int64_t>(th.status) | (flat ? kKeptFrame | kFlat : 0);
-                *w++ = th.evCount;
-                *w++ = th.nNondet;
-                *w++ = th.exitVal;
-                *w++ = th.lastLoop;
-                *w++ = static_cast<std::int64_t>(th.wrHeld.size());
-                for (const LocId l : th.wrHeld) *w++ = l;
-                if (flat) w = saveFlatTail(th, w);
-                continue;
-            }
-            *w++ = static_cast<std::int64_t>(th.status) | kFlat;
             std::memcpy(static_cast<void*>(w), static_cast<const ThreadScalars*>(&th),
                         sizeof(ThreadScalars));
             w += kScalarWords;
-            w = saveFlatTail(th, w);
         }
+        std::memcpy(w, block_.get(), blockWords_ * 8);
         return;
     }
     for (const auto& th : threads_) {
@@ -271,6 +204,28 @@ void CodeExecution::save(Snapshot& s) const {
     }
 }
 
+// A flat program's frames and registers in block_ (CodeExecution::flat_): every thread's vectors
+// get their place in it, and take it at once.
+void CodeExecution::placeFlatThreads() {
+    const auto slots = [&](std::size_t t) {
+        const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
+        return static_cast<std::size_t>(m_.functions[fn].numSlots);
+    };
+    for (std::size_t t = 0; t < threads_.size(); ++t) blockWords_ += 3 + slots(t);
+    block_ = std::make_unique<std::int64_t[]>(blockWords_);
+    std::int64_t* b = block_.get();
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        Thread& th = threads_[t];
+        const std::size_t n = slots(t);
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the frame's 3 words
+        th.frames = decltype(th.frames)(BlockAllocator<Frame>(reinterpret_cast<Frame*>(b), 1));
+        th.frames.reserve(1);
+        th.regs = decltype(th.regs)(BlockAllocator<Value>(b + 3, n));
+        th.regs.reserve(n);
+        b += 3 + n;
+    }
+}
+
 // A finished thread has no frames, registers nor stack objects; what it still shows: its event
 // count, the choice points it used (usesAssignedChoices), its exit value (pthread_join), the
 // loop it last jumped back in (the execution-cut warning) and the read-write locks it left held.
@@ -283,6 +238,29 @@ void CodeExecution::restoreFinished(Thread& th, const std::int64_t* w, std::size
     th.stackObjs.clear();
 }
 
+// The threads of a flat program (save): their scalars, then the block. A thread's vectors are
+// empty before it starts and full after (CodeProgram::keepsThreadFlat): resized where that
+// differs, before the block's copy fills them.
+void CodeExecution::restoreFlat(const std::int64_t* w) {
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        Thread& th = threads_[t];
+        std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w, sizeof(ThreadScalars));
+        w += kScalarWords;
+        if (th.frames.empty() != (th.status == ThreadStatus::NotStarted)) {
+            if (th.frames.empty()) {
+                th.frames.resize(1);
+                const auto fn = static_cast<std::size_t>(m_.threadFunctions[t]);
+                th.regs.resize(static_cast<std::size_t>(m_.functions[fn].numSlots));
+            } else {
+                th.frames.clear();
+                th.regs.clear();
+            }
+        }
+        statuses_[t] = th.status;  // (no livelock candidate: no loop jumps back)
+    }
+    std::memcpy(block_.get(), w, blockWords_ * 8);
+}
+
 void CodeExecution::restore(const Snapshot& s) {
     const auto& w = s.words;
     std::size_t i = 0;
@@ -290,8 +268,12 @@ void CodeExecution::restore(const Snapshot& s) {
     totalEvents_ = w[i++];
     const auto nl = static_cast<std::size_t>(w[i++]);
     const auto no = static_cast<std::size_t>(w[i++]);
-    std::copy(w.begin() + static_cast<std::ptrdiff_t>(i),
-              w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    if (nl <= 8) {  // (as in save)
+        for (std::size_t k = 0; k < nl; ++k) mem_[k] = w[i + k];
+    } else {
+        std::copy(w.begin() + static_cast<std::ptrdiff_t>(i),
+                  w.begin() + static_cast<std::ptrdiff_t>(i + nl), mem_.begin());
+    }
     i += nl;
     for (std::size_t k = 0; k < nl; ++k) owner_[k] = static_cast<ThreadId>(w[i++]);
     const auto now = static_cast<std::size_t>(p_.numLocs_.load());
@@ -317,9 +299,12 @@ void CodeExecution::restore(const Snapshot& s) {
             static_cast<std::uint8_t>((x >> 40) & 0xff),
             static_cast<std::uint8_t>((x >> 48) & 0xff), static_cast<std::uint32_t>(w[i++])};
     }
+    if (flat_) {
+        restoreFlat(w.data() + i);
+        return;
+    }
     for (auto& th : threads_) {
         const bool kept = (w[i] & kKeptFrame) != 0;
-        const bool flat = (w[i] & kFlat) != 0;
         th.status = static_cast<ThreadStatus>(w[i++] & 0xff);
         if (th.status == ThreadStatus::NotStarted) {
             th.frames.clear();
@@ -335,20 +320,6 @@ void CodeExecution::restore(const Snapshot& s) {
             th.lastWriteIndex = th.lastWriteLoc = -1;
             th.cand.valid = false;
             th.cand.runnableAt = -1;
-            continue;
-        }
-        if (flat) {  // (a flat record holds no read-write locks)
-            if (th.status == ThreadStatus::Finished) {
-                restoreFinishedScalars(th, w.data(), i);
-            } else {
-                std::memcpy(static_cast<void*>(static_cast<ThreadScalars*>(&th)), w.data() + i,
-                            sizeof(ThreadScalars));
-                i += kScalarWords;
-                th.cand.valid = false;  // the livelock check starts over after a restore
-                th.cand.runnableAt = -1;
-                th.wrHeld.clear();
-            }
-            restoreFlatTail(th, w.data(), i);
             continue;
         }
         if (th.status == ThreadStatus::Finished && !kept) {
