@@ -102,7 +102,7 @@ class ThreadLowering {
         if (r >= 0) written_[static_cast<std::size_t>(r)] = 1;
     }
     std::int32_t konst(Value v) {
-        for (std::size_t k = 0; k < m_.constants.size(); ++k)
+        for (std::size_t k = 1; k < m_.constants.size(); ++k)  // (constant 0: lowerSpec)
             if (m_.constants[k] == v) return ~static_cast<std::int32_t>(k);
         m_.constants.push_back(v);
         return ~static_cast<std::int32_t>(m_.constants.size() - 1);
@@ -532,6 +532,9 @@ void validateSpec(const ProgramSpec& s) {
 CModule lowerSpec(const ProgramSpec& spec) {
     CModule m;
     m.files = spec.files;
+    // Constant k is operand ~k and operand -1 means "none": constant 0 is a placeholder no
+    // operand refers to (as in the C front end's lowering).
+    m.constants.push_back(0);
     const std::size_t T = spec.threads.size();
     // One global holds every location of the spec, location l at byte 8 l.
     CGlobal g;
