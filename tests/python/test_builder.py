@@ -550,6 +550,8 @@ def test_disassemble_lists_the_code():
     assert "function t0" in text and "function t1" in text
     accesses = [ln for ln in text.splitlines() if ": store " in ln or ": load " in ln]
     assert len(accesses) == 4 and all(" b=#" in ln for ln in accesses), text
+    # addresses by the program's names, as the builder wrote them
+    assert sum("(&x)" in ln for ln in accesses) == 2 and sum("(&y)" in ln for ln in accesses) == 2
 
 
 # --- invalid programs -------------------------------------------------------------------------
