@@ -1,11 +1,11 @@
-"""Events per second of porlab's C interpreter against the builder interpreter, on the same
-programs (the C versions in benchmarks/programs/ and their builder twins in examples/), and of
-the builder twins lowered to the C interpreter's decoded form (Program(interpreter="code")).
+"""Events per second of C programs against builder programs, on the same programs (the C
+versions in benchmarks/programs/ and their builder twins in examples/). Both run on porlab's one
+interpreter: the C front end and the builder lower to the same decoded form.
 
     python3 benchmarks/c_vs_builder.py [--seconds S] [--repeats N] [--explorers naive,optimal]
 
 Prints one row per program and explorer: events/s of each (the median of N runs of S CPU
-seconds), the ratio builder / C and the ratio lowered / builder bytecode. All run
+seconds) and the ratio builder / C. All run
 without the data-race check (check_races=False): the C twins have plain accesses, whose races the
 Reporter checks in every execution, while builder programs have none, so with the check on this
 compared the race checker, not the interpreters (rvf_fig1.c naive: ~3x slower with it). Rates are
@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import porlab
-from porlab import _core
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,20 +54,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=1, help="runs per measurement (median)")
     ap.add_argument("--explorers", default="naive,optimal")
     args = ap.parse_args()
-    print(f"{'program':<16} {'explorer':<9} {'C ev/s':>12} {'builder ev/s':>13} {'ratio':>6} "
-          f"{'lowered ev/s':>13} {'lowered/builder':>15}")
+    print(f"{'program':<16} {'explorer':<9} {'C ev/s':>12} {'builder ev/s':>13} {'ratio':>6}")
     for cfile, defines, example, params in PAIRS:
         c = porlab.load_c(ROOT / "benchmarks" / "programs" / cfile, defines=defines, loops="none")
         b = porlab.load_program(str(ROOT / "examples" / example), **params)
-        b.compile()
-        lowered = _core.lower_spec(b._spec)  # the same spec on the C programs' interpreter
         for explorer in args.explorers.split(","):
             rc = median_rate(c, explorer, args.seconds, args.repeats)
             rb = median_rate(b, explorer, args.seconds, args.repeats)
-            rl = median_rate(lowered, explorer, args.seconds, args.repeats)
             ratio = rb / rc if rc else float("inf")
-            print(f"{cfile:<16} {explorer:<9} {rc:>12,.0f} {rb:>13,.0f} {ratio:>6.2f} "
-                  f"{rl:>13,.0f} {rl / rb:>15.2f}", flush=True)
+            print(f"{cfile:<16} {explorer:<9} {rc:>12,.0f} {rb:>13,.0f} {ratio:>6.2f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

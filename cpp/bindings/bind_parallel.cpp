@@ -9,7 +9,7 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/graph/Parallel.hpp"
 #include "porlab/explore/graph/TaskCodec.hpp"
-#include "porlab/program/Bytecode.hpp"
+#include "porlab/program/BuilderSpec.hpp"
 #include "porlab/program/CodeProgramApi.hpp"
 
 namespace py = pybind11;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Programs: the bytecode spec the Python builder fills in, the compiled program, and the
+// Programs: the spec the Python builder fills in, the program it lowers to, and the
 // execution interface explorers use (exposed so that explorers can be prototyped in Python).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "porlab/core/Errors.hpp"
-#include "porlab/program/BytecodeProgram.hpp"
 #include "porlab/program/CodeProgramApi.hpp"
 #include "porlab/program/SpecLowering.hpp"
 
@@ -52,8 +51,8 @@ void bindProgram(py::module_& m) {
     }
 
     py::class_<ProgramSpec>(m, "ProgramSpec",
-                            "The bytecode of a program under construction (filled in by "
-                            "porlab.Program; validated when compiled).")
+                            "A builder program under construction (filled in by porlab.Program; "
+                            "validated and lowered by lower_spec).")
         .def(py::init([](const std::string& n) {
                  ProgramSpec s;
                  s.name = n;
@@ -167,15 +166,9 @@ void bindProgram(py::module_& m) {
         .def("new_execution", &Program::newExecution, py::keep_alive<0, 1>(),
              "A fresh execution of the program (the interface explorers drive).");
 
-    py::class_<BytecodeProgram, Program, std::shared_ptr<BytecodeProgram>>(
-        m, "BytecodeProgram", "A program compiled to porlab's bytecode.")
-        .def(py::init([](const ProgramSpec& s) { return std::make_shared<BytecodeProgram>(s); }),
-             py::arg("spec"), "Validate and compile a spec (raises InputError when invalid).")
-        .def("disassemble", &BytecodeProgram::disassemble, "A listing of the bytecode.");
-
     m.def("lower_spec", &makeSpecProgram, py::arg("spec"),
-          "Validate a spec and lower it to the decoded form of the C interpreter (raises "
-          "InputError when invalid).");
+          "Validate a spec and lower it to the decoded form porlab's interpreter runs (C programs "
+          "run in it too); raises InputError when invalid.");
     m.def(
         "disassemble_code", [](const Program& p) { return disassembleCode(p); }, py::arg("program"),
         "The listing of a program's decoded form ('' for other programs).");

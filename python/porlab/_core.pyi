@@ -18,7 +18,7 @@ _Int = SupportsInt | SupportsIndex
 
 __version__: str
 
-#: Opcode name -> number, of porlab's bytecode.
+#: Instruction name -> number, of the spec porlab.Program writes (lowered by lower_spec).
 OPCODES: dict[str, int]
 #: Binary operator -> number (``+``, ``==``, ``and``, ...).
 BINOPS: dict[str, int]
@@ -211,8 +211,8 @@ class ErrorSiteTraces:
 # ---- programs and executions ------------------------------------------------------------------
 
 class ProgramSpec:
-    """The bytecode of a program under construction (filled in by porlab.Program; validated
-    when compiled)."""
+    """A builder program under construction (filled in by porlab.Program; validated and lowered
+    by lower_spec)."""
 
     def __init__(self, name: str) -> None: ...
     @property
@@ -267,14 +267,6 @@ class ProgramBase:
         """Source file names by SourcePos file index (files[0] = '')."""
     def new_execution(self) -> Execution:
         """A fresh execution of the program (the interface explorers drive)."""
-
-class BytecodeProgram(ProgramBase):
-    """A program compiled to porlab's bytecode."""
-
-    def __init__(self, spec: ProgramSpec) -> None:
-        """Validate and compile a spec (raises InputError when invalid)."""
-    def disassemble(self) -> str:
-        """A listing of the bytecode."""
 
 class Snapshot:
     """A saved execution state."""
@@ -581,8 +573,8 @@ def spec_from_bytes(data: bytes) -> ProgramSpec:
     """The builder program spec spec_bytes wrote."""
 
 def lower_spec(spec: ProgramSpec) -> ProgramBase:
-    """Validate a spec and lower it to the decoded form of the C interpreter (raises
-    InputError when invalid)."""
+    """Validate a spec and lower it to the decoded form porlab's interpreter runs (C programs
+    run in it too); raises InputError when invalid."""
 
 def disassemble_code(program: ProgramBase) -> str:
     """The listing of a program's decoded form ('' for other programs)."""

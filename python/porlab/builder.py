@@ -3,8 +3,8 @@
 A :class:`Program` has shared variables (and arrays) with initial values, mutexes and threads.
 Each :class:`Thread` emits visible operations (loads, stores, read-modify-writes, CAS, locks,
 awaits, spawn/join) and local code (arithmetic on registers, ``if_``/``else_``, loops,
-``assume``, ``assert_``). The program compiles to porlab's bytecode, which the C++ interpreter
-runs: no Python is called during exploration.
+``assume``, ``assert_``). The program is lowered to the decoded form C programs run in, which
+porlab's C++ interpreter runs: no Python is called during exploration.
 
 Example::
 
@@ -463,16 +463,11 @@ class Program:
     """A concurrent program: shared variables, mutexes and threads.
 
     ``Program`` objects are accepted by :func:`porlab.explore`, :func:`porlab.partition_sizes`
-    and the CLI; they compile once (on first use) to porlab's bytecode. With
-    ``interpreter="code"`` they are lowered instead to the decoded form C programs run in, and run
-    by the same interpreter (same results; for now slower than the bytecode, see
-    ``benchmarks/c_vs_builder.py``).
+    and the CLI; they compile once (on first use): the program is lowered to the decoded form C
+    programs run in, and runs on the same interpreter.
     """
 
-    def __init__(self, name: str = "program", *, interpreter: str = "bytecode") -> None:
-        if interpreter not in ("bytecode", "code"):
-            raise ProgramError(f"interpreter must be 'bytecode' or 'code', not {interpreter!r}")
-        self.interpreter = interpreter
+    def __init__(self, name: str = "program") -> None:
         self.name = name
         self._spec = _core.ProgramSpec(name)
         self._threads: list[Thread] = []
@@ -536,7 +531,8 @@ class Program:
         return list(self._threads)
 
     def compile(self) -> _core.ProgramBase:
-        """Compile (once) to bytecode; raises :class:`porlab.errors.ProgramError` if invalid."""
+        """Compile (once) to the decoded form; raises :class:`porlab.errors.ProgramError` if
+        invalid."""
         if self._compiled is None:
             if not self._threads:
                 raise ProgramError(f"program '{self.name}' has no threads")
@@ -548,20 +544,14 @@ class Program:
                         self._spec.set_result_used(t.tid, pc, False)
                 self._spec.emit(t.tid, "end")
             try:
-                if self.interpreter == "code":
-                    self._compiled = _core.lower_spec(self._spec)
-                else:
-                    self._compiled = _core.BytecodeProgram(self._spec)
+                self._compiled = _core.lower_spec(self._spec)
             except _core.InputError as e:
                 raise ProgramError(str(e)) from None
         return self._compiled
 
     def disassemble(self) -> str:
-        """The listing of the compiled program (bytecode, or the decoded form)."""
-        compiled = self.compile()
-        if isinstance(compiled, _core.BytecodeProgram):
-            return compiled.disassemble()
-        return _core.disassemble_code(compiled)
+        """The listing of the compiled program (its decoded form)."""
+        return _core.disassemble_code(self.compile())
 
     def __repr__(self) -> str:
         return f"Program({self.name!r}, {len(self._threads)} threads)"

@@ -123,7 +123,7 @@ _WORKER_PROGRAMS: dict[int, _core.ProgramBase] = {}
 
 def _code_hash(core: _core.ProgramBase) -> str:
     """A hash of the code the program was compiled to (checked on the workers)."""
-    text = core.disassemble() if hasattr(core, "disassemble") else _core.disassemble_c(core)
+    text = _core.disassemble_code(core)  # (C and builder programs alike)
     return hashlib.sha256(str(text).encode()).hexdigest()
 
 
@@ -198,7 +198,7 @@ def _worker_program(s: ProgramShip) -> _core.ProgramBase:
         prog = pickle.loads(s.payload).load()  # (the driver's own data)
         _core.set_portable_outcomes(prog, True)  # (read back by the driver: local_outcome)
     else:
-        prog = _core.BytecodeProgram(_core.spec_from_bytes(s.payload))
+        prog = _core.lower_spec(_core.spec_from_bytes(s.payload))  # (the builder's spec)
     if _code_hash(prog) != s.code_hash:
         raise InputError("distributed: the worker compiled the program to other code than the "
                          "driver (another porlab or clang version?)")

@@ -3,7 +3,8 @@ threads too: the example's threads plus the C program's main that spawns them).
 
 Each function builds, with porlab's Python builder, a program with the same visible events as
 the C program of the same name (same threads, same accesses in the same order, main included),
-so that the builder interpreter — an independent implementation — gives the expected counts. The
+so that the builder — an independent front end (the builder's spec and its lowering, not clang
+and the LLVM lowering; both run on porlab's one interpreter) — gives the expected counts. The
 corpus runner (tests/python/test_c_corpus.py) asserts that the C program and its twin have equal
 counts under every explorer and equal partition sizes. Load one with
 ``porlab.load_program("tests/c/twins.py", name="mutex_counter")``.

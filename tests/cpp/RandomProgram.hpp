@@ -170,8 +170,8 @@ class RandomThreadWriter {
 // A random program: 2–4 threads over 1–4 variables and 0–2 mutexes, mixing loads, stores,
 // fetch-and-adds (used and unused results), exchanges, CAS, well-nested lock blocks, awaits,
 // assumes, asserts, forward branches, and sometimes a child thread spawned and joined by T0.
-inline std::shared_ptr<BytecodeProgram> randomProgram(std::uint64_t seed,
-                                                      const RandomProgramOptions& o = {}) {
+inline std::shared_ptr<Program> randomProgram(std::uint64_t seed,
+                                              const RandomProgramOptions& o = {}) {
     SplitMix64 rng(seed * 0x2545F4914F6CDD1DULL + 17);
     SpecBuilder b("random_" + std::to_string(seed));
     const int nThreads = o.minThreads + rng.below(o.maxThreads - o.minThreads + 1);

@@ -13,7 +13,7 @@
 namespace porlab::testprog {
 
 // RVF paper Figure 1: thr1 = w(x,1) w(y,1); thr2 = w(x,1) w(y,1) r(x); thr3 = ... r(y).
-inline std::shared_ptr<BytecodeProgram> rvfFig1() {
+inline std::shared_ptr<Program> rvfFig1() {
     SpecBuilder b("rvf_fig1");
     auto x = b.var("x"), y = b.var("y");
     b.thread("thr1").store(x, 1).store(y, 1);
@@ -23,7 +23,7 @@ inline std::shared_ptr<BytecodeProgram> rvfFig1() {
 }
 
 // RVF Figure 13c: n threads each doing w(x,1); r(x).
-inline std::shared_ptr<BytecodeProgram> rvfFig13c(int n) {
+inline std::shared_ptr<Program> rvfFig13c(int n) {
     SpecBuilder b("rvf_fig13c");
     auto x = b.var("x");
     for (int i = 0; i < n; ++i) b.thread("t" + std::to_string(i)).store(x, 1).load(-1, x);
@@ -31,7 +31,7 @@ inline std::shared_ptr<BytecodeProgram> rvfFig13c(int n) {
 }
 
 // Store buffering: both threads may read 0.
-inline std::shared_ptr<BytecodeProgram> storeBuffering() {
+inline std::shared_ptr<Program> storeBuffering() {
     SpecBuilder b("sb");
     auto x = b.var("x"), y = b.var("y");
     b.thread("t0").store(x, 1).load(-1, y);
@@ -40,7 +40,7 @@ inline std::shared_ptr<BytecodeProgram> storeBuffering() {
 }
 
 // Godot Figure 2 (b)/(c): p waits for x == 1 by assume or await, then reads y; q: y=42; x=1.
-inline std::shared_ptr<BytecodeProgram> godotFig2(bool useAwait) {
+inline std::shared_ptr<Program> godotFig2(bool useAwait) {
     SpecBuilder b(useAwait ? "godot_fig2c" : "godot_fig2b");
     auto x = b.var("x"), y = b.var("y");
     auto& p = b.thread("p");
@@ -57,7 +57,7 @@ inline std::shared_ptr<BytecodeProgram> godotFig2(bool useAwait) {
 }
 
 // Godot Figure 5: p,q: x += 1; r: x += 3; s: await(x == 3); y := 1. FAA results unused.
-inline std::shared_ptr<BytecodeProgram> godotFig5() {
+inline std::shared_ptr<Program> godotFig5() {
     SpecBuilder b("godot_fig5");
     auto x = b.var("x"), y = b.var("y");
     b.thread("p").faa(-1, x, 1, false);
@@ -68,7 +68,7 @@ inline std::shared_ptr<BytecodeProgram> godotFig5() {
 }
 
 // LAPOR N-READS-LOCK: N threads lock(l); a := x; unlock(l).
-inline std::shared_ptr<BytecodeProgram> nReadsLock(int n, bool locked = true) {
+inline std::shared_ptr<Program> nReadsLock(int n, bool locked = true) {
     SpecBuilder b(locked ? "n_reads_lock" : "n_reads");
     auto x = b.var("x");
     auto l = b.mutex("l");
@@ -83,7 +83,7 @@ inline std::shared_ptr<BytecodeProgram> nReadsLock(int n, bool locked = true) {
 
 // Godot Figure 3: main spawns p (x:=1; y:=1) and q (x:=2; y:=2), joins both and asserts
 // |x - y| < 2. Four executions, one per final valuation of (x, y).
-inline std::shared_ptr<BytecodeProgram> godotFig3() {
+inline std::shared_ptr<Program> godotFig3() {
     SpecBuilder b("godot_fig3");
     auto x = b.var("x"), y = b.var("y");
     auto& m = b.thread("main");
@@ -99,7 +99,7 @@ inline std::shared_ptr<BytecodeProgram> godotFig3() {
 }
 
 // Godot Figure 4: p: x := 1; x := 0. q: await(x == 0); y := 1. Two traces.
-inline std::shared_ptr<BytecodeProgram> godotFig4() {
+inline std::shared_ptr<Program> godotFig4() {
     SpecBuilder b("godot_fig4");
     auto x = b.var("x"), y = b.var("y");
     b.thread("p").store(x, 1).store(x, 0);
@@ -108,7 +108,7 @@ inline std::shared_ptr<BytecodeProgram> godotFig4() {
 }
 
 // Two threads taking two mutexes in opposite orders: two complete classes and a deadlock.
-inline std::shared_ptr<BytecodeProgram> lockDeadlock() {
+inline std::shared_ptr<Program> lockDeadlock() {
     SpecBuilder b("lock_deadlock");
     auto m1 = b.mutex("a"), m2 = b.mutex("b");
     b.thread("t0").lock(m1).lock(m2).unlock(m2).unlock(m1);
@@ -117,7 +117,7 @@ inline std::shared_ptr<BytecodeProgram> lockDeadlock() {
 }
 
 // Nested spawns and joins racing on x and y.
-inline std::shared_ptr<BytecodeProgram> spawnJoinChain() {
+inline std::shared_ptr<Program> spawnJoinChain() {
     SpecBuilder b("spawn_join_chain");
     auto x = b.var("x"), y = b.var("y");
     auto& m = b.thread("main");
@@ -131,7 +131,7 @@ inline std::shared_ptr<BytecodeProgram> spawnJoinChain() {
 
 // The assertion only fails after the other thread has done two writes: a DPOR explorer must
 // keep exploring other threads' steps before a failing step.
-inline std::shared_ptr<BytecodeProgram> errorAfterOtherThread() {
+inline std::shared_ptr<Program> errorAfterOtherThread() {
     SpecBuilder b("error_after_other_thread");
     auto x = b.var("x"), y = b.var("y");
     auto& t0 = b.thread("t0");
@@ -143,7 +143,7 @@ inline std::shared_ptr<BytecodeProgram> errorAfterOtherThread() {
 
 // A bounded spin loop (load until x == 1, at most 2 iterations) against a writer: loop-bound
 // blocked executions next to complete ones.
-inline std::shared_ptr<BytecodeProgram> boundedSpin() {
+inline std::shared_ptr<Program> boundedSpin() {
     SpecBuilder b("bounded_spin");
     auto x = b.var("x"), y = b.var("y");
     auto& s = b.thread("spinner");
@@ -160,7 +160,7 @@ inline std::shared_ptr<BytecodeProgram> boundedSpin() {
 
 // A child without visible operations (it ends as it is spawned), joined by its parent while
 // another thread races on x; plus a fault (division by a loaded zero) in a third thread.
-inline std::shared_ptr<BytecodeProgram> emptyChildAndFault() {
+inline std::shared_ptr<Program> emptyChildAndFault() {
     SpecBuilder b("empty_child_and_fault");
     auto x = b.var("x");
     auto& m = b.thread("main");
@@ -175,7 +175,7 @@ inline std::shared_ptr<BytecodeProgram> emptyChildAndFault() {
 }
 
 // A test-and-set spin lock built from xchg-await, protecting a counter, with an unlock by store.
-inline std::shared_ptr<BytecodeProgram> xchgAwaitLock(int n) {
+inline std::shared_ptr<Program> xchgAwaitLock(int n) {
     SpecBuilder b("xchg_await_lock");
     auto l = b.var("l"), cnt = b.var("cnt");
     for (int i = 0; i < n; ++i) {
@@ -191,7 +191,7 @@ inline std::shared_ptr<BytecodeProgram> xchgAwaitLock(int n) {
 // t1: num × {lock; i = i + j; unlock}; t2: num × {lock; j = j + i; unlock};
 // main: {lock; read i; unlock}, {lock; read j; unlock}. Every order of the 2·num+2 critical
 // sections is its own reads-from class: (2num+2)!/(num!·num!·2!) (16632 for num = 5).
-inline std::shared_ptr<BytecodeProgram> fibBench(int num) {
+inline std::shared_ptr<Program> fibBench(int num) {
     SpecBuilder b("fib_bench");
     auto i = b.var("i", 1), j = b.var("j", 1);
     auto l = b.mutex("l");
@@ -214,7 +214,7 @@ inline std::shared_ptr<BytecodeProgram> fibBench(int num) {
 }
 
 // Every hand-written program above, named: the list the conformance suites run explorers on.
-inline std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> handWrittenPrograms() {
+inline std::vector<std::pair<std::string, std::shared_ptr<Program>>> handWrittenPrograms() {
     return {
         {"rvfFig1", rvfFig1()},
         {"rvfFig13c(3)", rvfFig13c(3)},

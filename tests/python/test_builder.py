@@ -544,8 +544,14 @@ def test_lost_update_without_lock():
 
 
 def test_disassemble_lists_the_code():
+    """The decoded form, one function per thread; every load and store shows its address
+    (an operand, not the "none" of operand -1)."""
     text = example("litmus_sb").disassemble()
-    assert "store" in text and "load" in text and "'t0'" in text and "'t1'" in text
+    assert "function t0" in text and "function t1" in text
+    accesses = [ln for ln in text.splitlines() if ": store " in ln or ": load " in ln]
+    assert len(accesses) == 4 and all(" b=#" in ln for ln in accesses), text
+    # addresses by the program's names, as the builder wrote them
+    assert sum("(&x)" in ln for ln in accesses) == 2 and sum("(&y)" in ln for ln in accesses) == 2
 
 
 # --- invalid programs -------------------------------------------------------------------------

@@ -9,11 +9,38 @@ namespace porlab::code {
 // ---- listing
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
+// A constant that points to a function or into a global, by the program's names ("&x", "&A[1]",
+// "&s+4", "&worker"); "" for other values (the listing shows the number, then this).
+std::string pointee(const CModule& m, Value v) {
+    const auto u = static_cast<std::uint64_t>(v);
+    if (v <= 0 || (u & m.localTag) != 0 || u >= m.localTag) return "";
+    const auto obj = static_cast<std::int64_t>(u >> m.objShift);
+    if (obj < 1 || obj >= m.firstDynamicObject() ||
+        static_cast<std::size_t>(obj) >= m.staticBase.size())
+        return "";
+    const std::uint64_t off = (u & m.offMask) - m.staticBase[static_cast<std::size_t>(obj)];
+    const auto nf = static_cast<std::int64_t>(m.functions.size());
+    if (obj <= nf) return off == 0 ? "&" + m.functions[static_cast<std::size_t>(obj - 1)].name : "";
+    const CGlobal& g = m.globals[static_cast<std::size_t>(obj - 1 - nf)];
+    if (off >= g.size) return "";
+    for (const CGlobalCell& c : g.cells)
+        if (c.offset <= off && off < c.offset + std::uint64_t{c.size})
+            return "&" + c.name + (off == c.offset ? "" : "+" + std::to_string(off - c.offset));
+    return "&" + (g.displayName.empty() ? g.name : g.displayName) +
+           (off == 0 ? "" : "+" + std::to_string(off));
+}
+
+}  // namespace
+
 std::string disassemble(const CModule& m) {
     std::ostringstream o;
     auto opd = [&](std::int32_t x) {
-        return x >= 0 ? "r" + std::to_string(x)
-                      : "#" + std::to_string(m.constants[static_cast<std::size_t>(~x)]);
+        if (x >= 0) return "r" + std::to_string(x);
+        const Value v = m.constants[static_cast<std::size_t>(~x)];
+        const std::string name = pointee(m, v);
+        return "#" + std::to_string(v) + (name.empty() ? "" : "(" + name + ")");
     };
     for (const auto& f : m.functions) {
         if (!f.defined) continue;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "porlab/program/SpecBuilder.hpp"
 
+#include "porlab/program/SpecLowering.hpp"
+
 namespace porlab {
 
 SpecBuilder::SpecBuilder(std::string name) { s_.name = std::move(name); }
@@ -46,9 +48,7 @@ ProgramSpec SpecBuilder::spec() const {
     return s;
 }
 
-std::shared_ptr<BytecodeProgram> SpecBuilder::build() const {
-    return std::make_shared<BytecodeProgram>(spec());
-}
+std::shared_ptr<Program> SpecBuilder::build() const { return makeSpecProgram(spec()); }
 
 // ---- threads ----------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A small C++ builder of bytecode programs, for C++ tests, the seeded random program generator
-// and benchmarks. (Python users have porlab.Program, which emits the same bytecode.)
+// A small C++ builder of programs, for C++ tests, the seeded random program generator and
+// benchmarks: it writes a spec (BuilderSpec.hpp) as porlab.Program does from Python, and build()
+// lowers it to the decoded form (SpecLowering.hpp) that the one interpreter runs.
 #pragma once
 
 #include <map>
@@ -8,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "porlab/program/BytecodeProgram.hpp"
+#include "porlab/program/BuilderSpec.hpp"
+#include "porlab/program/Program.hpp"
 
 namespace porlab {
 
@@ -65,9 +67,10 @@ class SpecBuilder {
     LocId mutex(const std::string& name);
     Thread& thread(const std::string& name, bool autostart = true);
 
-    // Appends the final `end` of every thread and returns the spec / the compiled program.
+    // Appends the final `end` of every thread and returns the spec / the program it lowers to
+    // (validated: InputError naming the thread and instruction).
     [[nodiscard]] ProgramSpec spec() const;
-    [[nodiscard]] std::shared_ptr<BytecodeProgram> build() const;
+    [[nodiscard]] std::shared_ptr<Program> build() const;
 
   private:
     friend class Thread;

@@ -2,9 +2,12 @@
 #include "porlab/program/SpecLowering.hpp"
 
 #include <climits>
+#include <iterator>
 #include <limits>
+#include <sstream>
 
-#include "porlab/program/BytecodeProgram.hpp"
+#include "porlab/core/Conflict.hpp"
+#include "porlab/core/Errors.hpp"
 #include "porlab/program/CodeProgramApi.hpp"
 
 namespace porlab {
@@ -12,6 +15,18 @@ namespace porlab {
 namespace {
 
 using namespace code;  // NOLINT(google-build-using-namespace)
+
+// Where an instruction of the spec is, for error messages: file:line, thread and instruction.
+std::string where(const ProgramSpec& s, std::size_t t, std::size_t pc) {
+    std::ostringstream o;
+    const Instr& in = s.threads[t].code[pc];
+    if (in.pos.line != 0)
+        o << (in.pos.file < s.files.size() ? s.files[in.pos.file] : "?") << ":" << in.pos.line
+          << ": ";
+    o << "thread '" << s.threads[t].name << "', instruction " << pc << " ("
+      << kOpcodeNames[static_cast<int>(in.op)] << ")";
+    return o.str();
+}
 
 // One thread's code: builder instruction i becomes the run of Code instructions from start[i].
 class ThreadLowering {
@@ -87,7 +102,7 @@ class ThreadLowering {
         if (r >= 0) written_[static_cast<std::size_t>(r)] = 1;
     }
     std::int32_t konst(Value v) {
-        for (std::size_t k = 0; k < m_.constants.size(); ++k)
+        for (std::size_t k = 1; k < m_.constants.size(); ++k)  // (constant 0: lowerSpec)
             if (m_.constants[k] == v) return ~static_cast<std::int32_t>(k);
         m_.constants.push_back(v);
         return ~static_cast<std::int32_t>(m_.constants.size() - 1);
@@ -323,8 +338,8 @@ class ThreadLowering {
                 return bin(in.a, CBin::Xor, x, y, pos);
             case BinOp::Div:
             case BinOp::Mod: {
-                // Division by zero faults in the interpreter; the builder's bytecode also faulted
-                // (as a division by zero) on the one quotient that overflows, INT64_MIN / -1.
+                // Division by zero faults in the interpreter; builder programs also fault (as a
+                // division by zero) on the one quotient that overflows, INT64_MIN / -1.
                 const std::int32_t k = here();
                 CInstr& c = emit(COp::CmpBr, pos, static_cast<std::uint8_t>(CPred::Eq));
                 c.a = tmp_ + 2;
@@ -381,9 +396,145 @@ class ThreadLowering {
 
 }  // namespace
 
+void validateSpec(const ProgramSpec& s) {
+    const auto L = static_cast<std::int64_t>(s.locNames.size());
+    if (s.locInit.size() != s.locNames.size() || s.locIsMutex.size() != s.locNames.size())
+        throw InputError("program '" + s.name + "': location tables have different sizes");
+    if (s.threads.empty()) throw InputError("program '" + s.name + "' has no threads");
+    bool anyAuto = false;
+    for (std::size_t t = 0; t < s.threads.size(); ++t) {
+        const auto& th = s.threads[t];
+        anyAuto |= th.autostart;
+        const auto R = static_cast<std::int32_t>(th.regInit.size());
+        const auto N = static_cast<std::int32_t>(th.code.size());
+        if (N == 0 || th.code.back().op != Opcode::End)
+            throw InputError("program '" + s.name + "', thread '" + th.name +
+                             "': code must end with an 'end' instruction");
+        for (std::int32_t pc = 0; pc < N; ++pc) {
+            const Instr& in = th.code[pc];
+            auto bad = [&](const std::string& what) {
+                throw InputError(where(s, t, static_cast<std::size_t>(pc)) + ": " + what);
+            };
+            auto reg = [&](std::int32_t r, const char* what) {
+                if (r < 0 || r >= R) bad(std::string("invalid register for ") + what);
+            };
+            auto optReg = [&](std::int32_t r, const char* what) {
+                if (r != -1) reg(r, what);
+            };
+            auto target = [&](std::int32_t x) {
+                if (x < 0 || x >= N) bad("jump target out of range");
+            };
+            auto location = [&](bool mutex) {
+                if (in.loc < 0 || in.len < 1 || in.loc + static_cast<std::int64_t>(in.len) > L)
+                    bad("unknown location");
+                for (std::int32_t k = 0; k < in.len; ++k)
+                    if (s.locIsMutex[in.loc + k] != mutex)
+                        bad(mutex ? "lock/unlock of something that is not a mutex"
+                                  : "memory access to a mutex");
+                optReg(in.idx, "index");
+                if (in.idx == -1 && in.len != 1) bad("array access without an index");
+            };
+            auto thread = [&](std::int32_t x) {
+                if (x < 0 || x >= static_cast<std::int32_t>(s.threads.size()))
+                    bad("unknown thread");
+            };
+            switch (in.op) {
+                case Opcode::Const:
+                    reg(in.a, "result");
+                    break;
+                case Opcode::Move:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    break;
+                case Opcode::Bin:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    reg(in.c, "operand");
+                    if (in.sub > static_cast<int>(BinOp::Max)) bad("unknown binary operator");
+                    break;
+                case Opcode::Un:
+                    reg(in.a, "result");
+                    reg(in.b, "operand");
+                    if (in.sub > static_cast<int>(UnOp::BitNot)) bad("unknown unary operator");
+                    break;
+                case Opcode::Jump:
+                    target(in.a);
+                    break;
+                case Opcode::JumpIfZero:
+                case Opcode::JumpIfNonZero:
+                    target(in.a);
+                    reg(in.b, "condition");
+                    break;
+                case Opcode::Assume:
+                case Opcode::Assert:
+                    reg(in.b, "condition");
+                    break;
+                case Opcode::LoopCheck:
+                    reg(in.b, "loop counter");
+                    if (in.imm < 0) bad("negative loop bound");
+                    break;
+                case Opcode::Load:
+                    location(false);
+                    reg(in.a, "result");
+                    break;
+                case Opcode::Store:
+                    location(false);
+                    reg(in.c, "value");
+                    break;
+                case Opcode::FetchOp:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "operand");
+                    if (in.sub >= static_cast<int>(std::size(kRmwOpNames)))
+                        bad("unknown read-modify-write op");
+                    break;
+                case Opcode::Xchg:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "value");
+                    break;
+                case Opcode::Cas:
+                    location(false);
+                    reg(in.a, "result");
+                    optReg(in.e, "success flag");
+                    reg(in.c, "expected value");
+                    reg(in.d, "new value");
+                    break;
+                case Opcode::Lock:
+                case Opcode::Unlock:
+                    location(true);
+                    break;
+                case Opcode::Spawn:
+                    thread(in.a);
+                    if (s.threads[in.a].autostart) bad("spawn of a thread that starts by itself");
+                    if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot spawn itself");
+                    break;
+                case Opcode::Join:
+                    thread(in.a);
+                    if (in.a == static_cast<std::int32_t>(t)) bad("a thread cannot join itself");
+                    break;
+                case Opcode::Await:
+                case Opcode::XchgAwait:
+                    location(false);
+                    reg(in.a, "result");
+                    reg(in.c, "operand");
+                    if (in.op == Opcode::XchgAwait) reg(in.d, "new value");
+                    if (!awaitCondFromCode(in.sub)) bad("unknown await condition");
+                    break;
+                case Opcode::End:
+                    break;
+            }
+        }
+    }
+    if (!anyAuto) throw InputError("program '" + s.name + "': no thread starts by itself");
+}
+
 CModule lowerSpec(const ProgramSpec& spec) {
     CModule m;
     m.files = spec.files;
+    // Constant k is operand ~k and operand -1 means "none": constant 0 is a placeholder no
+    // operand refers to (as in the C front end's lowering).
+    m.constants.push_back(0);
     const std::size_t T = spec.threads.size();
     // One global holds every location of the spec, location l at byte 8 l.
     CGlobal g;
@@ -416,13 +567,19 @@ CModule lowerSpec(const ProgramSpec& spec) {
 }
 
 std::shared_ptr<Program> makeSpecProgram(const ProgramSpec& spec) {
-    BytecodeProgram::validate(spec);
+    validateSpec(spec);
     CodeOptions opts;
     opts.maxThreads = static_cast<int>(spec.threads.size());
     opts.maxDynamicLocations = 0;
     opts.deadlockIsError = false;  // (the builder's default, ProgramInfo's)
     opts.maxExecutionEvents = std::numeric_limits<std::int64_t>::max() / 2;
-    return makeCodeProgram(lowerSpec(spec), opts, spec.name);
+    auto program = makeCodeProgram(lowerSpec(spec), opts, spec.name);
+    // A builder program makes no calls: its traces have no call stacks and no function column
+    // (a thread's one function is the thread). Without the table of call contexts every event
+    // reads as context 0, "unknown". (The info is its program's to change: CodeProgram names
+    // objects in it as executions run. Better: an option of CodeProgram's display info.)
+    const_cast<ProgramInfo&>(*program->info()).contexts = nullptr;  // NOLINT
+    return program;
 }
 
 }  // namespace porlab

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Builder programs (Bytecode.hpp's ProgramSpec, from porlab.Program or SpecBuilder) lowered to the
-// decoded form (Code.hpp) and run by the one interpreter of C programs (CodeProgram). LLVM-free.
+// Builder programs (BuilderSpec.hpp's ProgramSpec, from porlab.Program or SpecBuilder) lowered to
+// the decoded form (Code.hpp) and run by the one interpreter of C programs (CodeProgram).
+// LLVM-free.
 #pragma once
 
 #include <memory>
 
-#include "porlab/program/Bytecode.hpp"
+#include "porlab/program/BuilderSpec.hpp"
 #include "porlab/program/Code.hpp"
 #include "porlab/program/Program.hpp"
 
@@ -16,8 +17,11 @@ namespace porlab {
 // Builder semantics become explicit checks (index bounds, Python's shifts and division).
 [[nodiscard]] code::CModule lowerSpec(const ProgramSpec& spec);
 
-// The spec validated (as BytecodeProgram does: InputError naming the thread and instruction),
-// lowered and made a Program of the decoded-form interpreter.
+// Throws InputError naming the file:line, thread and instruction of what is wrong in the spec
+// (registers, jump targets, locations, mutexes, threads, operators).
+void validateSpec(const ProgramSpec& spec);
+
+// The spec validated, lowered and made a Program of the decoded-form interpreter.
 [[nodiscard]] std::shared_ptr<Program> makeSpecProgram(const ProgramSpec& spec);
 
 }  // namespace porlab

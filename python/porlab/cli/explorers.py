@@ -132,8 +132,9 @@ def cmd_explorers(args: argparse.Namespace) -> int:
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
-    """``porlab disasm FILE``: a Python program's bytecode, or a C/C++ program's decoded form
-    after the loop transformations (with ``porlab run``'s loading flags)."""
+    """``porlab disasm FILE``: a program's decoded form (what the interpreter runs): a Python
+    program's as lowered, a C/C++ program's after the loop transformations (with ``porlab run``'s
+    loading flags)."""
     from porlab.cli.common import _is_c_file
 
     if _is_c_file(args.file):

@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explorers)
 
-    p = sub.add_parser("disasm", help="show a program's bytecode (C: after the loop passes)")
+    p = sub.add_parser("disasm", help="show a program's decoded form (C: after the loop passes)")
     p.add_argument("file", help="a Python program, or a C/C++ file (loaded as porlab run does)")
     p.add_argument("-p", "--param", action="append", type=_param, metavar="NAME=VALUE",
                    help="a Python program's build(...) parameter")

@@ -26,7 +26,7 @@ constexpr int kDepth = 300'000;
 // main: n reads of y (a loop), then spawns b and writes z := 1; b writes z := 2. Every explorer
 // reaches depth n before it can branch (naive: the interleavings of the last few events; the
 // DPOR explorers: the race on z, reversed from the end of a long execution).
-std::shared_ptr<BytecodeProgram> deepProgram(int n) {
+std::shared_ptr<Program> deepProgram(int n) {
     SpecBuilder b("deep");
     const LocId y = b.var("y"), z = b.var("z");
     auto& m = b.thread("main");
@@ -45,7 +45,7 @@ std::shared_ptr<BytecodeProgram> deepProgram(int n) {
 
 // main spawns a and b; a reads y n times, then writes z := 1; b writes z := 2. Outside main
 // (value/data-centric's preselected thread) one conflicting pair is open: the two writes of z.
-std::shared_ptr<BytecodeProgram> deepPairProgram(int n) {
+std::shared_ptr<Program> deepPairProgram(int n) {
     SpecBuilder b("deep-pair");
     const LocId y = b.var("y"), z = b.var("z");
     auto& m = b.thread("main");

@@ -168,9 +168,10 @@ TEST(SourceDpor, CoversRvfFigure1AndCountsSleepBlocked) {
 
 // ---- regression tests for bugs found by the conformance suite ------------------------------
 
-// Random seed 8: BytecodeExecution::pending() reused its Event without resetting rmwOp/cond, so a
-// read could carry the rmwOp of an earlier fetch-sub of the same thread in an earlier run, and
-// equivalent traces got different class keys (naive overcounted 5 classes instead of 4).
+// Random seed 8: the builder's first interpreter (since replaced by the lowering to the decoded
+// form) reused a pending Event without resetting rmwOp/cond, so a read could carry the rmwOp of an
+// earlier fetch-sub of the same thread in an earlier run, and equivalent traces got different
+// class keys (naive overcounted 5 classes instead of 4). Kept for the interpreter of today.
 TEST(DporRegression, PendingEventHasNoStaleFields) {
     auto p = testprog::randomProgram(8);
     auto classes = partitionSizes(*p).classes[static_cast<int>(Equivalence::Mazurkiewicz)];

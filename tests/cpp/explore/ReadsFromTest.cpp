@@ -461,7 +461,7 @@ TEST(ReadsFromRfSmc, SaturatedClocksRefuteOnlyInfeasibleChildren) {
 
 // The ablations change the work, never the classes.
 TEST(ReadsFromRfSmc, AblationsChangeWorkNotResults) {
-    const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
+    const std::vector<std::pair<std::string, std::shared_ptr<Program>>> progs = {
         {"rvfFig13c(3)", testprog::rvfFig13c(3)},
         {"fibBench(2)", testprog::fibBench(2)},
         {"xchgAwaitLock(3)", testprog::xchgAwaitLock(3)},

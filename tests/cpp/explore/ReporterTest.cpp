@@ -15,7 +15,7 @@ using namespace porlab;
 namespace {
 
 // p: await(x == 1), which nobody writes; q: y := 1. Every execution blocks at p's await.
-std::shared_ptr<BytecodeProgram> stuckAwait() {
+std::shared_ptr<Program> stuckAwait() {
     SpecBuilder b("stuck");
     auto x = b.var("x"), y = b.var("y");
     auto& p = b.thread("p");
@@ -25,7 +25,7 @@ std::shared_ptr<BytecodeProgram> stuckAwait() {
 }
 
 // n threads each writing x twice: (2n)!/2^n interleavings.
-std::shared_ptr<BytecodeProgram> writers(int n) {
+std::shared_ptr<Program> writers(int n) {
     SpecBuilder b("writers");
     auto x = b.var("x");
     for (int i = 0; i < n; ++i) b.thread("t" + std::to_string(i)).store(x, i).store(x, i + 10);

@@ -109,7 +109,7 @@ void runFamily(int n, std::uint64_t seedBase, const testprog::RandomProgramOptio
 std::uint64_t rvfComplete(const Program& p) { return runRvf(p).complete; }
 
 // RVF Figure 6: thr1 = w1(x,1) r1(x) w2(y,1); thr2 = w3(x,1) w4(y,1) r2(y) w5(x,2).
-std::shared_ptr<BytecodeProgram> rvfFig6() {
+std::shared_ptr<Program> rvfFig6() {
     SpecBuilder b("rvf_fig6");
     auto x = b.var("x"), y = b.var("y");
     b.thread("thr1").store(x, 1).load(-1, x).store(y, 1);
@@ -118,7 +118,7 @@ std::shared_ptr<BytecodeProgram> rvfFig6() {
 }
 
 // RVF Figure 13a: thread1 = n × w(x,1); thread2 = n × (w(x,1); r(x)); thread3 = n × w(x,1).
-std::shared_ptr<BytecodeProgram> rvfFig13a(int n) {
+std::shared_ptr<Program> rvfFig13a(int n) {
     SpecBuilder b("rvf_fig13a");
     auto x = b.var("x");
     auto& t1 = b.thread("thread1");
@@ -133,7 +133,7 @@ std::shared_ptr<BytecodeProgram> rvfFig13a(int n) {
 }
 
 // RVF Figure 13b: as 13a, spread over variables x1..xn.
-std::shared_ptr<BytecodeProgram> rvfFig13b(int n) {
+std::shared_ptr<Program> rvfFig13b(int n) {
     SpecBuilder b("rvf_fig13b");
     std::vector<LocId> xs;
     for (int i = 0; i < n; ++i) xs.push_back(b.var("x" + std::to_string(i + 1)));
@@ -150,7 +150,7 @@ std::shared_ptr<BytecodeProgram> rvfFig13b(int n) {
 
 // Unread writes of different values: one RVF class, two final memories.
 //   t0: x := 1      t1: x := 2
-std::shared_ptr<BytecodeProgram> twoWriters() {
+std::shared_ptr<Program> twoWriters() {
     SpecBuilder b("two_writers");
     auto x = b.var("x");
     b.thread("t0").store(x, 1);
@@ -160,7 +160,7 @@ std::shared_ptr<BytecodeProgram> twoWriters() {
 
 // An await that stays blocked only when the writes end in one order:
 //   t0: x := 1      t1: x := 2      t2: await(x == 2)
-std::shared_ptr<BytecodeProgram> awaitFinalOrder() {
+std::shared_ptr<Program> awaitFinalOrder() {
     SpecBuilder b("await_final_order");
     auto x = b.var("x");
     b.thread("t0").store(x, 1);
@@ -173,7 +173,7 @@ std::shared_ptr<BytecodeProgram> awaitFinalOrder() {
 // A write followed by a failing assertion: nobody can read x == 1 (the execution stops), so the
 // assertion of t1 on x == 1 never fails first.
 //   t0: x := 1; assert(false)      t1: r = x; assert(r != 1)
-std::shared_ptr<BytecodeProgram> hiddenFailingWrite() {
+std::shared_ptr<Program> hiddenFailingWrite() {
     SpecBuilder b("hidden_failing_write");
     auto x = b.var("x");
     auto& t0 = b.thread("t0");
@@ -186,7 +186,7 @@ std::shared_ptr<BytecodeProgram> hiddenFailingWrite() {
 
 // CAS rotation: thread i moves x from i to i + 1 once (casrot.c of the shared benchmarks). Every
 // value is written once, so every read has one good write and RVF classes are reads-from ones.
-std::shared_ptr<BytecodeProgram> casRotation(int n) {
+std::shared_ptr<Program> casRotation(int n) {
     SpecBuilder b("cas_rotation");
     auto x = b.var("x");
     for (int i = 0; i < n; ++i) {
@@ -200,7 +200,7 @@ std::shared_ptr<BytecodeProgram> casRotation(int n) {
 // good writes (x == 2: t2's write) do not include w, so t1's read of x, after r' by y, cannot
 // read w (t2's write comes between in every witness).
 //   t0: x := 1; r' = x; y := 1      t1: b = y; c = x      t2: x := 2
-std::shared_ptr<BytecodeProgram> hiddenByARead() {
+std::shared_ptr<Program> hiddenByARead() {
     SpecBuilder b("hidden_by_a_read");
     auto x = b.var("x"), y = b.var("y");
     auto& t0 = b.thread("t0");
@@ -520,7 +520,7 @@ TEST(Rvf, BeyondRvfPartitioning) {
 
 // The ablations (Figure 11) change the work, never the result.
 TEST(Rvf, AblationsChangeWorkNotResults) {
-    const std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> progs = {
+    const std::vector<std::pair<std::string, std::shared_ptr<Program>>> progs = {
         {"rvfFig6", rvfFig6()},
         {"rvfFig13a(4)", rvfFig13a(4)},
         {"fibBench(2)", testprog::fibBench(2)},

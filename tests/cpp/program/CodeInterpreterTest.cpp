@@ -12,7 +12,6 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/program/CodeProgramApi.hpp"
-#include "porlab/program/SpecLowering.hpp"
 
 namespace porlab {
 namespace {
@@ -274,9 +273,9 @@ std::vector<Event> runFrom(Execution& e, const std::vector<ThreadId>& order,
 TEST(CodeInterpreter, SnapshotOfEveryStateRestoresAnywhere) {
     std::vector<std::pair<std::string, std::shared_ptr<Program>>> programs = {
         {"lost-update", makeCodeProgram(lostUpdate(), {}, "lost-update")},
-        {"godot_fig3", makeSpecProgram(testprog::godotFig3()->spec())},
-        {"spawn_join_chain", makeSpecProgram(testprog::spawnJoinChain()->spec())},
-        {"n_reads_lock", makeSpecProgram(testprog::nReadsLock(3)->spec())}};
+        {"godot_fig3", testprog::godotFig3()},
+        {"spawn_join_chain", testprog::spawnJoinChain()},
+        {"n_reads_lock", testprog::nReadsLock(3)}};
     const std::vector<std::vector<ThreadId>> orders = {{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 0, 3, 2}};
     for (const auto& [name, p] : programs) {
         for (const auto& order : orders) {

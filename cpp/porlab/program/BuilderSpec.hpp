@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The compact, pre-decoded form programs run in: a register machine whose operands are resolved
-// to register slots and location ids before exploration starts (decode once, run many times).
+// What a builder writes down (porlab.Program from Python, SpecBuilder from C++): per thread a list
+// of builder instructions over registers and the program's locations. A spec is never run:
+// SpecLowering.hpp validates it and lowers it to the decoded form (Code.hpp) that C programs run
+// in, and CodeProgram is the one interpreter. The comments below give each instruction's meaning,
+// which the lowering implements.
 #pragma once
 
 #include <cstdint>
