@@ -1,23 +1,25 @@
-"""Instructions (callgrind) of exploring builder programs on their bytecode against the same
-programs lowered to the decoded form C programs run in (``Program(interpreter="code")``), and of
-C programs under ``optimal`` (the Code interpreter must not get slower on them).
+"""Instructions (callgrind) of exploring builder programs (naive, optimal) and C programs
+(optimal) on porlab's one interpreter, saved to JSON and compared with an earlier tree's.
 
-    python3 benchmarks/interp_compare.py [--repeats N] [--only NAME,...]
+    python3 benchmarks/interp_compare.py [--repeats N] [--only NAME,...] [--save F] [--against F]
+
+Run it with ``--save before.json`` on one tree and ``--against before.json`` on another: each row
+prints both counts and before / after (>= 1.0: the tree under test is at least as fast). Issue 17
+used it to show the Code interpreter at least as fast as the builder bytecode it replaced (the
+table in docs/architecture.md); the bytecode is gone, so that comparison is now a record.
 
 Each measurement is one valgrind run that builds the program outside the measured region, then
 explores it N times with ``max_memory=0`` (no memory poller); callgrind collects only inside the
 registered explorer's run function (``--toggle-collect`` on the std::function that calls it), so
-program construction, option parsing, Python start-up and imports do not count. Prints, per
-builder program and explorer, the instructions of the bytecode, of the Code interpreter and their
-ratio bytecode / Code (>= 1.0: the Code interpreter is at least as fast); per C program its
-instructions under ``optimal``. Instruction counts do
-not depend on the machine's load, unlike times (run it with the venv's python whose ``porlab``
-is the tree under test).
+program construction, option parsing, Python start-up and imports do not count. Instruction
+counts do not depend on the machine's load, unlike times (run it with the venv's python whose
+``porlab`` is the tree under test).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -43,7 +45,6 @@ C_PROGRAMS = [
 def worker(kind: str, name: str, explorer: str, repeats: int) -> None:
     """Build one program, then explore it `repeats` times (the measured part)."""
     import porlab
-    from porlab import _core
 
     if kind == "c":
         _, cfile, defines = next(c for c in C_PROGRAMS if c[0] == name)
@@ -52,8 +53,7 @@ def worker(kind: str, name: str, explorer: str, repeats: int) -> None:
     else:
         _, example, params = next(b for b in BUILDER if b[0] == name)
         b = porlab.load_program(str(ROOT / "examples" / example), **params)
-        b.compile()
-        program = _core.lower_spec(b._spec) if kind == "code" else b
+        program = b
     for _ in range(repeats):
         porlab.explore(program, explorer, max_memory=0)
 
@@ -78,6 +78,8 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=20, help="explorations per measurement")
     ap.add_argument("--only", default="", help="comma-separated program names (default: all)")
+    ap.add_argument("--save", help="write the counts to this JSON file")
+    ap.add_argument("--against", help="a JSON file of --save from an earlier tree")
     ap.add_argument("--worker", nargs=4, metavar=("KIND", "NAME", "EXPLORER", "REPEATS"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -86,7 +88,17 @@ def main() -> None:
         worker(kind, name, explorer, int(repeats))
         return
     only = set(filter(None, args.only.split(",")))
-    print(f"{'program':<16} {'explorer':<8} {'bytecode':>14} {'code':>14} {'bytecode/code':>13}")
+    before: dict[str, int] = json.loads(Path(args.against).read_text()) if args.against else {}
+    now: dict[str, int] = {}
+    print(f"{'program':<16} {'explorer':<8} {'before':>14} {'now':>14} {'before/now':>10}")
+
+    def row(kind: str, name: str, explorer: str, n: int) -> None:
+        key = f"{name} {explorer}"
+        now[key] = instructions(kind, name, explorer, n)
+        b = before.get(key)
+        ratio = f"{b / now[key]:>10.3f}" if b else f"{'':>10}"
+        print(f"{name:<16} {explorer:<8} {b or '':>14,} {now[key]:>14,} {ratio}", flush=True)
+
     for name, _, _ in BUILDER:
         if only and name not in only:
             continue
@@ -94,15 +106,12 @@ def main() -> None:
             # (sortnet(2) naive explores ~3M events a run: fewer runs suffice)
             n = max(1, args.repeats // 10) if name == "sortnet(2)" and explorer == "naive" else \
                 args.repeats
-            ib = instructions("bytecode", name, explorer, n)
-            ic = instructions("code", name, explorer, n)
-            print(f"{name:<16} {explorer:<8} {ib:>14,} {ic:>14,} {ib / ic:>13.3f}", flush=True)
+            row("builder", name, explorer, n)
     for name, _, _ in C_PROGRAMS:
-        if only and name not in only:
-            continue
-        ic = instructions("c", name, "optimal", 1)
-        print(f"{name:<16} {'optimal':<8} {'':>14} {ic:>14,}", flush=True)
-
+        if not only or name in only:
+            row("c", name, "optimal", 1)
+    if args.save:
+        Path(args.save).write_text(json.dumps(now, indent=1) + "\n")
 
 if __name__ == "__main__":
     main()

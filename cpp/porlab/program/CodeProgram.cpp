@@ -158,7 +158,7 @@ void CodeProgram::setDisplayInfo(ProgramInfo& info) {
     std::vector<std::string> functions;
     for (const auto& f : mod_.functions) functions.push_back(f.name);
     contexts_ = std::make_shared<CallContexts>(std::move(functions));
-    info.contexts = contexts_;
+    if (opts_.callStacks) info.contexts = contexts_;
     names_ = std::make_shared<CodeValueNames>(mod_, kDead, capacity_);
     info.values = names_;
     for (const auto& f : mod_.functions)

@@ -27,6 +27,9 @@ struct CodeOptions {
     std::optional<std::pair<long long, long long>> nondetDomain;
     // The program's loops are as written (no loop reduction): named in the advice of warnings.
     bool loopsAsWritten = false;
+    // Traces show call stacks (a function column). Off for builder programs: they make no calls,
+    // a thread's one function is the thread.
+    bool callStacks = true;
 };
 
 // The interpreter of `mod` (throws InputError on options out of range).

@@ -573,13 +573,8 @@ std::shared_ptr<Program> makeSpecProgram(const ProgramSpec& spec) {
     opts.maxDynamicLocations = 0;
     opts.deadlockIsError = false;  // (the builder's default, ProgramInfo's)
     opts.maxExecutionEvents = std::numeric_limits<std::int64_t>::max() / 2;
-    auto program = makeCodeProgram(lowerSpec(spec), opts, spec.name);
-    // A builder program makes no calls: its traces have no call stacks and no function column
-    // (a thread's one function is the thread). Without the table of call contexts every event
-    // reads as context 0, "unknown". (The info is its program's to change: CodeProgram names
-    // objects in it as executions run. Better: an option of CodeProgram's display info.)
-    const_cast<ProgramInfo&>(*program->info()).contexts = nullptr;  // NOLINT
-    return program;
+    opts.callStacks = false;  // (no calls: its traces have no call stacks, no function column)
+    return makeCodeProgram(lowerSpec(spec), opts, spec.name);
 }
 
 }  // namespace porlab

@@ -477,7 +477,7 @@ std::span<const Event> CodeExecution::slowStep(ThreadId t, std::optional<Value> 
         case EventKind::Spawn: {
             if (bi == Builtin::SpawnThread) {  // a builder program's thread, by its id
                 if (threads_[static_cast<std::size_t>(ev.aux)].status != ThreadStatus::NotStarted) {
-                    ev.kind = EventKind::Fault;  // (as the builder's bytecode reported it)
+                    ev.kind = EventKind::Fault;
                     ev.aux = static_cast<int>(FaultKind::SpawnTwice);
                     th.status = ThreadStatus::Failed;
                     statuses_[static_cast<std::size_t>(t)] = ThreadStatus::Failed;

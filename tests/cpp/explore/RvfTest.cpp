@@ -361,7 +361,7 @@ TEST(Rvf, LazySaturatedClocksEqualEagerOnes) {
 // t0: lock; r := y; unlock. t1: lock; unlock; y := 1. t0 reads 0 or 1 after t1's section: an
 // event of t1 after its last unlock does not come before t0's read (mutual exclusion orders
 // only the sections).
-std::shared_ptr<BytecodeProgram> writeAfterSection() {
+std::shared_ptr<Program> writeAfterSection() {
     SpecBuilder b("write_after_section");
     auto y = b.var("y");
     auto l = b.mutex("l");
@@ -409,7 +409,7 @@ TEST(Rvf, MutualExclusionRefutesOnlyInfeasibleChildren) {
         EXPECT_GT(rf.stats.at("saturation_refutations"), 0.0);
     }
     // (the lock programs first, their seeds 0-3; the random ones 8200000 + i)
-    std::vector<std::pair<std::uint64_t, std::shared_ptr<BytecodeProgram>>> progs = {
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<Program>>> progs = {
         {0, testprog::fibBench(2)},
         {1, testprog::fibBench(3)},
         {2, testprog::lockDeadlock()},
