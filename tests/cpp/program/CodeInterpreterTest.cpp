@@ -327,7 +327,7 @@ TEST(CodeInterpreter, BuilderSnapshotsAreOneFixedSizeBlock) {
         for (const auto& [s, n] : snaps) out.push_back(s.words.size());
         return out;
     };
-    const auto chain = sizes(*makeSpecProgram(testprog::spawnJoinChain()->spec()));
+    const auto chain = sizes(*testprog::spawnJoinChain());
     ASSERT_GE(chain.size(), 3U);
     EXPECT_EQ(std::count(chain.begin(), chain.end(), chain[0]),
               static_cast<std::ptrdiff_t>(chain.size()));
@@ -347,7 +347,7 @@ TEST(CodeInterpreter, BuilderSnapshotOfAThreadNotStartedYet) {
     const int r = c.reg();
     m.store(x, 5).spawn(c.id()).join(c.id());
     c.load(r, x);
-    auto p = makeSpecProgram(b.build()->spec());
+    auto p = b.build();
     auto e = p->newExecution();
     e->reset();
     runFrom(*e, {1, 0}, nullptr);  // the child reads 5
