@@ -97,7 +97,8 @@ def main() -> None:
         now[key] = instructions(kind, name, explorer, n)
         b = before.get(key)
         ratio = f"{b / now[key]:>10.3f}" if b else f"{'':>10}"
-        print(f"{name:<16} {explorer:<8} {b or '':>14,} {now[key]:>14,} {ratio}", flush=True)
+        was = f"{b:>14,}" if b else f"{'':>14}"
+        print(f"{name:<16} {explorer:<8} {was} {now[key]:>14,} {ratio}", flush=True)
 
     for name, _, _ in BUILDER:
         if only and name not in only:
