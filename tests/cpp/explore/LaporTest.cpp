@@ -29,7 +29,8 @@ struct Classes {
 
 // coherence "wb" (coherence orders enumerated, one graph per class reported), "wb-rf" (graphs of
 // reads-from only, experimental: every maximal graph explored is reported) or "mo".
-std::string checkLapor(const Program& p, const std::string& coherence) {
+// sources: option blocked_locks = "sources" (MutexLocks.hpp).
+std::string checkLapor(const Program& p, const std::string& coherence, bool sources = false) {
     const Equivalence eq = coherence == "mo" ? Equivalence::LockAwareMo : Equivalence::LockAware;
     const bool rfOnly = coherence == "wb-rf";
     Classes want, got;
@@ -42,6 +43,7 @@ std::string checkLapor(const Program& p, const std::string& coherence) {
     ExploreOptions lo;
     lo.params["coherence"] = coherence == "mo" ? "mo" : "wb";
     if (rfOnly) lo.params["wb_graphs"] = "rf";
+    if (sources) lo.params["blocked_locks"] = "sources";
     lo.onTrace = [&](const Trace& t) {
         if (t.status() == TraceStatus::Complete)
             got.dups += !got.complete.insert(traceKey(eq, t)).second;
@@ -148,6 +150,74 @@ TEST(Lapor, RfGraphsRandomPrograms) {
         if (!msg.empty() && ++bad <= 10) ADD_FAILURE() << "seed " << seed << ":" << msg;
     }
     EXPECT_EQ(bad, 0) << "of " << n << " + " << n / 2 << " random programs";
+}
+
+// Deadlocks: with lock blocks (and awaits) nested in lock blocks, threads wait for each other's
+// mutexes for good. Locks never block the exploration; a lock may stay blocked (a placeholder)
+// at every lock (blocked_locks = eager) or only with a source, a section that never ends,
+// already open or revisiting the lock later (sources; MutexLocks.hpp). Both modes and both
+// ways against the oracle, blocked classes included. Every other program has neither awaits nor
+// assumes nor asserts: its blocked classes are deadlocks on mutexes, which many of them have.
+std::string checkNestedLocks(int threads, int n, int& deadlocking) {
+    std::ostringstream m;
+    int bad = 0;
+    for (int i = 1; i <= n; ++i) {
+        const auto seed =
+            2000000 + static_cast<std::uint64_t>(threads) * 100000 + static_cast<std::uint64_t>(i);
+        auto opts = testprog::nestedLockOptions(threads);
+        const bool locksOnly = i % 2 == 1;
+        if (locksOnly) opts.awaits = opts.assumes = opts.asserts = false;
+        const auto p = testprog::randomProgram(seed, opts);
+        for (const char* coherence : {"wb", "wb-rf"})
+            for (const bool sources : {false, true}) {
+                const auto msg = checkLapor(*p, coherence, sources);
+                if (!msg.empty() && ++bad <= 10)
+                    m << "seed " << seed << " coherence=" << coherence
+                      << (sources ? " sources" : "") << ":" << msg << "\n";
+            }
+        if (locksOnly) deadlocking += explore(*p, "naive").blocked > 0 ? 1 : 0;
+    }
+    return m.str();
+}
+
+TEST(Lapor, RandomNestedLockPrograms) {
+    const int n = randomProgramCount();
+    int deadlocking = 0;
+    EXPECT_EQ(checkNestedLocks(2, n, deadlocking), "");
+    EXPECT_GE(deadlocking, n / 20) << "of " << n / 2 << " deadlock on their mutexes";
+}
+
+// Known to fail, with blocked_locks = eager as with sources (the same 23 messages with the
+// default before and after issue 16's change): with three threads, of 3,000 programs 16 lose
+// classes (12 in co-filter, 11 in rf mode): seeds 2300145 2300415 2300597 2300855 2300923 2300969
+// 2301050 2301120 2301131 2301133 2301149 2301379 2301788 2302035 2302468 2302583 (e.g. 2300415: 10
+// of 12 complete classes; 2301050: 4 of 5 blocked classes, a deadlock lost). Run with
+// --gtest_also_run_disabled_tests.
+TEST(Lapor, DISABLED_RandomNestedLockProgramsThreeThreads) {
+    int deadlocking = 0;
+    EXPECT_EQ(checkNestedLocks(3, 3000, deadlocking), "");
+}
+
+// blocked_locks = sources on the other families (the nested-lock one is above): exactly as the
+// default, in both modes.
+TEST(Lapor, BlockedLockSources) {
+    for (const char* coherence : {"wb", "wb-rf"})
+        for (const auto& [name, p] : testprog::handWrittenPrograms())
+            EXPECT_EQ(checkLapor(*p, coherence, true), "") << name << " coherence=" << coherence;
+    const int n = std::max(1, randomProgramCount() / 2);
+    int bad = 0;
+    for (int i = 1; i <= n; ++i)
+        for (const bool syncHeavy : {false, true})
+            for (const char* coherence : {"wb", "wb-rf"}) {
+                const auto seed = static_cast<std::uint64_t>(i) + (syncHeavy ? 1000000 : 0);
+                const auto p = syncHeavy
+                                   ? testprog::randomProgram(seed, testprog::syncHeavyOptions())
+                                   : testprog::randomProgram(seed);
+                const auto msg = checkLapor(*p, coherence, true);
+                if (!msg.empty() && ++bad <= 10)
+                    ADD_FAILURE() << "seed " << seed << " coherence=" << coherence << ":" << msg;
+            }
+    EXPECT_EQ(bad, 0) << "of " << 2 * n << " random programs";
 }
 
 // LAPOR Table 2: N-READS-LOCK(N) is one lock-aware class (N! for rf and Mazurkiewicz).

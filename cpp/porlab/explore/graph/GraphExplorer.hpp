@@ -138,7 +138,8 @@ class GraphExplorer : private Engine {
     // LAPOR mode (MutexLocks.hpp): locks are not read-modify-writes but plain events that never
     // block the exploration; mutual exclusion is part of consistency.
     // lockOrder: infer the lock order before the consistency search (CoChecker::lockOrder).
-    void useMutexLocks(bool lockOrder = true);
+    // blockedSources: a lock stays blocked only with a source section (MutexLocks.hpp).
+    void useMutexLocks(bool lockOrder = true, bool blockedSources = false);
     // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
     void useWbGraphs();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
