@@ -15,6 +15,8 @@
 //    stats["graphs_not_reported"]). With wb_graphs = "rf" (WbGraphs.hpp; exact, but slower
 //    than co-filter where reads have many sources) the graphs have no coherence order: one
 //    graph per class.
+// A lock may also stay blocked for good (option blocked_locks, MutexLocks.hpp): eager (default)
+// tries that at every lock, sources only with a critical section that never ends.
 #include <utility>
 #include <vector>
 
