@@ -130,6 +130,11 @@ bool GraphExplorer::canMove(const ExecutionGraph& g, ThreadId t) const {
     return p.kind != EventKind::Join || exec_->status(p.aux) == ThreadStatus::Finished;
 }
 
+bool GraphExplorer::nextAccessesMemory(ThreadId t) const {
+    const Event& p = exec_->pending(t);
+    return (readsMemory(p.kind) || writesMemory(p.kind)) && !(mutex_ && mutex_->handles(p));
+}
+
 ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     const int n = exec_->maxThreads();
     for (ThreadId t = 0; t < n; ++t)
