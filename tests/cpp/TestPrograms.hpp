@@ -217,11 +217,13 @@ inline std::shared_ptr<BytecodeProgram> fibBench(int num) {
 // Three threads, a reader between two critical sections: T0 `lock; r = x; unlock` ∥ T1
 // `s = x; x = 3` ∥ T2 `lock; x = 4; x = 5; unlock`. 9 lock-aware classes; lapor lost r = 3,
 // s = 4 (T2's section before T0's) while only an lb-minimal open section could move (Lapor.cpp).
-inline std::shared_ptr<BytecodeProgram> readBetweenSections() {
-    SpecBuilder b("read_between_sections");
+// blocked: T1 then awaits x == 9 for good: 9 blocked classes, the same one lost (a deadlock).
+inline std::shared_ptr<BytecodeProgram> readBetweenSections(bool blocked = false) {
+    SpecBuilder b(blocked ? "read_between_sections_blocked" : "read_between_sections");
     const LocId x = b.var("x"), m = b.mutex("m");
     b.thread("t0").lock(m).load(-1, x).unlock(m);
-    b.thread("t1").load(-1, x).store(x, 3);
+    auto& t1 = b.thread("t1").load(-1, x).store(x, 3);
+    if (blocked) t1.await(-1, x, AwaitCond::EQ, 9);
     b.thread("t2").lock(m).store(x, 4).store(x, 5).unlock(m);
     return b.build();
 }
@@ -246,6 +248,7 @@ inline std::vector<std::pair<std::string, std::shared_ptr<BytecodeProgram>>> han
         {"xchgAwaitLock(3)", xchgAwaitLock(3)},
         {"fibBench(2)", fibBench(2)},
         {"readBetweenSections", readBetweenSections()},
+        {"readBetweenSections(blocked)", readBetweenSections(true)},
     };
 }
 
