@@ -19,6 +19,7 @@ struct RandomProgramOptions {
     int minThreads = 2;
     int maxThreads = 4;  // autostarted threads; a spawned child may come on top
     int maxVars = 4;
+    int minOpsPerThread = 1;
     int maxOpsPerThread = 8;         // visible operations (a lock block counts its lock and unlock)
     double maxInterleavings = 3000;  // bound on the multinomial of the per-thread op counts
     bool locks = true;
@@ -30,7 +31,23 @@ struct RandomProgramOptions {
     // Synchronisation-heavy mix (Godot Fig. 5 style): mostly unused-result fetch-and-adds,
     // awaits and lock blocks over few variables.
     bool syncHeavy = false;
+    // Lock blocks and awaits inside lock blocks (any mutex, the held one too): threads can end
+    // up waiting for each other's mutexes for good (deadlocks).
+    bool nestedLocks = false;
 };
+
+// Nested lock blocks over two mutexes (two threads, or three with room for nesting):
+// deadlocks (blocked classes) are common.
+inline RandomProgramOptions nestedLockOptions(int threads = 2) {
+    RandomProgramOptions o;
+    o.minThreads = o.maxThreads = threads;
+    o.maxVars = 2;
+    o.minOpsPerThread = 5;  // (room for a nested block: lock, lock, op, unlock, unlock)
+    o.maxOpsPerThread = 7;
+    o.maxInterleavings = threads > 2 ? 10000 : 3000;
+    o.nestedLocks = true;
+    return o;
+}
 
 // The synchronisation-heavy variant used by a second conformance family.
 inline RandomProgramOptions syncHeavyOptions() {
@@ -88,6 +105,7 @@ class RandomThreadWriter {
     // One operation (possibly compound); returns its cost in visible operations.
     int op(int budget, bool inLock) {
         int k = rng_.below(100);
+        if (o_.nestedLocks && budget >= 3 && rng_.chance(60)) k = 99;  // a lock block
         if (o_.syncHeavy) {
             // 0-19 loads, 20-29 stores, 42-53 FAAs (mostly unused), 69-82 awaits, 83+ locks
             static constexpr int remap[] = {0, 20, 42, 42, 42, 69, 69, 69, 83, 83};
@@ -134,7 +152,7 @@ class RandomThreadWriter {
             if (o_.asserts && rng_.chance(15)) t_.assertTrue(ok);
             return 1;
         }
-        if (k < 83 && o_.awaits && !inLock) {
+        if (k < 83 && o_.awaits && (!inLock || o_.nestedLocks)) {
             static constexpr AwaitCond conds[] = {AwaitCond::EQ, AwaitCond::NE, AwaitCond::SGE,
                                                   AwaitCond::SLE};
             const AwaitCond c = conds[rng_.below(4)];
@@ -144,22 +162,32 @@ class RandomThreadWriter {
                 t_.await(t_.reg(), var(), c, val());
             return 1;
         }
-        if (o_.locks && !mutexes_.empty() && !inLock && budget >= 3) {
-            const LocId m =
+        if (o_.locks && !mutexes_.empty() && (!inLock || o_.nestedLocks) && budget >= 3) {
+            LocId m =
                 mutexes_[static_cast<std::size_t>(rng_.below(static_cast<int>(mutexes_.size())))];
-            t_.lock(m);
-            const int inner = 1 + rng_.below(std::min(2, budget - 2));
-            int used = 0;
-            while (used < inner) used += op(inner - used, true);
-            t_.unlock(m);
-            return 2 + used;
+            // (Nested: not a mutex the thread holds, which would be a fault, not a deadlock.)
+            for (std::size_t k2 = 0; k2 < mutexes_.size() && held(m); ++k2) m = mutexes_[k2];
+            if (!held(m)) {
+                t_.lock(m);
+                held_.push_back(m);
+                const int cap = std::min(o_.nestedLocks ? 4 : 2, budget - 2);
+                const int inner = o_.nestedLocks ? cap : 1 + rng_.below(cap);
+                int used = 0;
+                while (used < inner) used += op(inner - used, true);
+                held_.pop_back();
+                t_.unlock(m);
+                return 2 + used;
+            }
         }
         t_.store(var(), val());
         return 1;
     }
 
+    bool held(LocId m) const { return std::find(held_.begin(), held_.end(), m) != held_.end(); }
+
     SplitMix64& rng_;
     const RandomProgramOptions& o_;
+    std::vector<LocId> held_;  // the mutexes of the enclosing lock blocks
     SpecBuilder::Thread& t_;
     const std::vector<LocId>& vars_;
     const std::vector<LocId>& mutexes_;
@@ -180,7 +208,7 @@ inline std::shared_ptr<Program> randomProgram(std::uint64_t seed,
     for (int i = 0; i < nVars; ++i)
         vars.push_back(b.var("v" + std::to_string(i), rng.chance(20) ? 1 : 0));
     if (o.locks) {
-        const int nm = rng.below(3);
+        const int nm = o.nestedLocks ? 2 : rng.below(3);
         for (int i = 0; i < nm; ++i) mutexes.push_back(b.mutex("m" + std::to_string(i)));
     }
     const bool child = o.spawns && rng.chance(25);
@@ -189,7 +217,8 @@ inline std::shared_ptr<Program> randomProgram(std::uint64_t seed,
     if (child) ts.push_back(&b.thread("child", false));
     // Per-thread budgets, shrunk until the interleaving count is small.
     std::vector<int> budget(ts.size());
-    for (auto& x : budget) x = 1 + rng.below(o.maxOpsPerThread);
+    for (auto& x : budget)
+        x = o.minOpsPerThread + rng.below(o.maxOpsPerThread - o.minOpsPerThread + 1);
     while (detail::multinomial(budget) > o.maxInterleavings) {
         auto it = std::max_element(budget.begin(), budget.end());
         if (*it <= 1) break;

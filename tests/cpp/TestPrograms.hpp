@@ -214,6 +214,20 @@ inline std::shared_ptr<Program> fibBench(int num) {
 }
 
 // Every hand-written program above, named: the list the conformance suites run explorers on.
+// Three threads, a reader between two critical sections: T0 `lock; r = x; unlock` ∥ T1
+// `s = x; x = 3` ∥ T2 `lock; x = 4; x = 5; unlock`. 9 lock-aware classes; lapor lost r = 3,
+// s = 4 (T2's section before T0's) while only an lb-minimal open section could move (Lapor.cpp).
+// blocked: T1 then awaits x == 9 for good: 9 blocked classes, the same one lost (a deadlock).
+inline std::shared_ptr<Program> readBetweenSections(bool blocked = false) {
+    SpecBuilder b(blocked ? "read_between_sections_blocked" : "read_between_sections");
+    const LocId x = b.var("x"), m = b.mutex("m");
+    b.thread("t0").lock(m).load(-1, x).unlock(m);
+    auto& t1 = b.thread("t1").load(-1, x).store(x, 3);
+    if (blocked) t1.await(-1, x, AwaitCond::EQ, 9);
+    b.thread("t2").lock(m).store(x, 4).store(x, 5).unlock(m);
+    return b.build();
+}
+
 inline std::vector<std::pair<std::string, std::shared_ptr<Program>>> handWrittenPrograms() {
     return {
         {"rvfFig1", rvfFig1()},
@@ -233,6 +247,8 @@ inline std::vector<std::pair<std::string, std::shared_ptr<Program>>> handWritten
         {"emptyChildAndFault", emptyChildAndFault()},
         {"xchgAwaitLock(3)", xchgAwaitLock(3)},
         {"fibBench(2)", fibBench(2)},
+        {"readBetweenSections", readBetweenSections()},
+        {"readBetweenSections(blocked)", readBetweenSections(true)},
     };
 }
 

@@ -110,6 +110,37 @@ def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
     assert res.stats["lock_never_held"] == 2**n - 1
 
 
+@pytest.mark.parametrize("n", [4, 6, 8, 10, 12])
+def test_blocked_lock_sources_nww_lock_rr(n: int) -> None:
+    """Issue 16: with blocked_locks="sources" a lock stays blocked only with a source, a section
+    that never ends. nww-lock-rr(N) explores N graphs and drops none at the end (eager: 2^N - 1,
+    above); each section of thread i revisits the i - 1 locks before it, a graph dropped at its
+    unlock without a search: N(N-1)/2 (no revisit could mend it: nothing between the blocked
+    lock and the unlock reads memory or acquires)."""
+    prog = example("lapor_nww_lock_rr", n=n)
+    res = porlab.explore(prog, "lapor", wb_graphs="rf", blocked_locks="sources")
+    assert (res.complete, res.blocked, res.stats["graphs_not_reported"]) == (n, 0, 0)
+    assert res.stats["blocked_dropped"] == 0
+    assert res.stats["blocker_closed"] == res.stats["revisits"] == n * (n - 1) // 2
+    assert res.stats["blocker_closed_revivable"] == 0
+
+
+@pytest.mark.parametrize("wb_graphs", ["co-filter", "rf"])
+@pytest.mark.parametrize(
+    "name", ["philosophers_deadlock.c", "deadlock_abba.c", "cxx_deadlock_abba.cpp"]
+)
+def test_blocked_lock_sources_find_the_deadlocks(name: str, wb_graphs: str) -> None:
+    """blocked_locks="sources" on the C corpus's deadlocks: the verdict, outcomes and error
+    sites of naive (the three philosophers need a graph whose blocked lock's source section
+    ended to be explored on until a revisit mends it)."""
+    prog = load_c(Path(__file__).parents[1] / "c" / name, loops="none")
+    oracle = porlab.explore(prog, "naive")
+    res = porlab.explore(prog, "lapor", wb_graphs=wb_graphs, blocked_locks="sources")
+    assert res.verdict == oracle.verdict == "violation"
+    assert res.outcomes == oracle.outcomes
+    assert sorted(res.error_sites) == sorted(oracle.error_sites)
+
+
 def test_rf_graphs_maximality_answers_kept_per_revisiting_write() -> None:
     """The revisits of one write ask whether the same events were added maximally (TruSt's
     revisit condition) once per read they would revisit: the answers, a function of the graph,

@@ -225,6 +225,11 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
               "lock-aware class; rf explores graphs of reads-from only, one per class (slower "
               "where reads have many sources: an exact SC search per source)"),
+          ExplorerOption::choice(
+              "blocked_locks", "eager", {"eager", "sources"},
+              "a lock that stays blocked for good: eager tries it at every lock (dead ends "
+              "dropped at the end); sources only with a critical section that never ends, open "
+              "or revisiting the lock later (nww-lock-rr: N graphs; slower on fib_bench)"),
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "

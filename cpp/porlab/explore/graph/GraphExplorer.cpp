@@ -11,11 +11,12 @@
 
 namespace porlab::graph {
 
-void GraphExplorer::useMutexLocks(bool lockOrder) {
+void GraphExplorer::useMutexLocks(bool lockOrder, bool blockedSources) {
     sc_.mutexLocks = true;
     co_.lockOrderEdges = lockOrder;
     Engine& engine = *this;
     mutex_ = std::make_unique<MutexLocks>(engine, co_);
+    mutex_->useSources(blockedSources);
     failures_.useMutexLocks(mutex_.get());
 }
 
@@ -127,6 +128,11 @@ bool GraphExplorer::canMove(const ExecutionGraph& g, ThreadId t) const {
     if (exec_->status(t) != ThreadStatus::Ready || g.stuck(t)) return false;
     const Event& p = exec_->pending(t);
     return p.kind != EventKind::Join || exec_->status(p.aux) == ThreadStatus::Finished;
+}
+
+bool GraphExplorer::nextAccessesMemory(ThreadId t) const {
+    const Event& p = exec_->pending(t);
+    return (readsMemory(p.kind) || writesMemory(p.kind)) && !(mutex_ && mutex_->handles(p));
 }
 
 ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
@@ -325,6 +331,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
             mutex_ && p.kind == EventKind::Unlock &&
             (!wb_ || MutexLocks::appendable(g, t, static_cast<std::int32_t>(g.threads[t].size()),
                                             witness_));
+        if (unlock && !mutex_->unlockOk(g, t, p.loc)) break;  // a dead end
         if (mutex_ && !unlock && mutex_->handles(p)) {
             next = mutex_->add(g, t, p, depth);
             break;
@@ -581,6 +588,10 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
         for (std::int32_t k = 0; k < keep[w]; ++k) {
             const Node& q = g.threads[w][static_cast<std::size_t>(k)];
             if (!q.placeholder && readsMemory(q.ev.kind) && (!kept(q.rf) || q.rf == r))
+                return false;
+            // (LAPOR: a blocked lock's source is the section it waits on.)
+            if (q.placeholder && mutex_ && q.ev.kind == EventKind::Lock && q.rf.t != kInitThread &&
+                (!kept(q.rf) || q.rf == r))
                 return false;
             if (rep_.stop()) return false;  // (a candidate costs O(events): ask)
         }

@@ -129,6 +129,9 @@ class GraphExplorer : private Engine {
     std::span<const Ref> witness_;
     // Can thread t be extended (ready, not stuck on a placeholder, not joining a running thread)?
     [[nodiscard]] bool canMove(const ExecutionGraph& g, ThreadId t) const;
+    // Is thread t's next event a memory access (a read or a write; LAPOR: not a lock, unlock or
+    // trylock)?
+    [[nodiscard]] bool nextAccessesMemory(ThreadId t) const;
     // Is g's coherence order the one of the canonical SC witness of its reads-from relation
     // (SCChecker's deterministic search)? Exactly one graph of each reads-from class passes,
     // which is how `rf-graph` and `lapor` (wb) report one graph per class. (g has no fault: the
@@ -138,7 +141,8 @@ class GraphExplorer : private Engine {
     // LAPOR mode (MutexLocks.hpp): locks are not read-modify-writes but plain events that never
     // block the exploration; mutual exclusion is part of consistency.
     // lockOrder: infer the lock order before the consistency search (CoChecker::lockOrder).
-    void useMutexLocks(bool lockOrder = true);
+    // blockedSources: a lock stays blocked only with a source section (MutexLocks.hpp).
+    void useMutexLocks(bool lockOrder = true, bool blockedSources = false);
     // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
     void useWbGraphs();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }

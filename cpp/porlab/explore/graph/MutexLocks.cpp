@@ -27,6 +27,10 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
         ++lockNeverHeld_;
         return false;
     }
+    if (final && sources_ && !sourcesOpen(g)) {  // (a graph kept for revisits that did not mend it)
+        ++sourceClosed_;
+        return false;
+    }
     // A maximal graph needs a real witness. A partial one is consistent if some witness keeps
     // critical sections apart when the open ones end after their last event so far (a
     // completion closes them); it is then replayed in an order that only respects program
@@ -43,6 +47,33 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
     if (co_.checkMutex(g, false, openEnded_, order, /*memoryEdges=*/false)) return true;
     ++noReplayOrder_;
     return false;
+}
+
+bool MutexLocks::unlockOk(const ExecutionGraph& g, ThreadId t, LocId m) {
+    if (!sources_) return true;
+    switch (closesBlocker(g, t, m)) {
+        case Closing::None:
+            return true;
+        case Closing::Revivable:
+            ++blockerRevivable_;
+            return true;
+        case Closing::DeadEnd:
+            break;
+    }
+    ++blockerClosed_;
+    return false;
+}
+
+bool MutexLocks::sourcesOpen(const ExecutionGraph& g) {
+    for (const auto& th : g.threads) {
+        if (th.empty() || !th.back().placeholder || th.back().ev.kind != EventKind::Lock) continue;
+        const Ref src = th.back().rf;
+        if (src.t == kInitThread) continue;
+        bool open = false;
+        for (const auto& sec : g.openSections(src.t)) open = open || sec.second == src.i;
+        if (!open) return false;
+    }
+    return true;
 }
 
 bool MutexLocks::appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at,
@@ -91,10 +122,12 @@ bool MutexLocks::lockPlaceholdersCanBlock(const ExecutionGraph& g) {
 }
 
 std::optional<bool> MutexLocks::maximallyAdded(const Node& n, Ref e) {
-    // A lock is added rather than left blocked (it never blocks the exploration); a trylock
-    // succeeds rather than fails (a success is consistent wherever a lock is), unless its own
-    // thread holds the mutex: then failing inside that section is its only choice.
-    if (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock) return !n.placeholder;
+    // A trylock succeeds rather than fails (a success is consistent wherever a lock is), unless its
+    // own thread holds the mutex: then failing inside that section is its only choice.
+    if (n.ev.kind == EventKind::Unlock) return true;
+    // A lock acquires rather than stays blocked, unless its own thread holds the mutex (the
+    // placeholder's source): then staying blocked is its only choice.
+    if (n.ev.kind == EventKind::Lock) return !n.placeholder || n.rf.t == e.t;
     if (n.trylock) return n.ev.kind == EventKind::CasSuccess || n.rf.t == e.t;
     return std::nullopt;
 }
@@ -104,9 +137,16 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["lb_refuted"] = static_cast<double>(co_.lbRefuted);
     r.stats["no_replay_order"] = static_cast<double>(noReplayOrder_);
     r.stats["lock_never_held"] = static_cast<double>(lockNeverHeld_);
+    r.stats["blocker_closed"] = static_cast<double>(blockerClosed_);
+    r.stats["blocker_closed_revivable"] = static_cast<double>(blockerRevivable_);
+    r.stats["blocker_source_closed"] = static_cast<double>(sourceClosed_);
 }
 
 Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
+    // An unlock that ends the critical section a blocked lock waits on: every completion ends
+    // it, so no final graph keeps the lock blocked (another section that stays open blocks it
+    // in another graph, whose placeholder has that source), unless a revisit deletes it.
+    if (p.kind == EventKind::Unlock && !unlockOk(g, t, p.loc)) co_return;
     Execution& exec = engine_.execution();
     Reporter& rep = engine_.reporter();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -130,9 +170,9 @@ Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_
         g.push(t, n);
         co_await engine_.proceed(g, a, false, depth);
     }
-    if (p.kind == EventKind::Lock && !rep.stopped()) co_await trylockRevisits(g, a, depth);
+    if (p.kind == EventKind::Lock && !rep.stopped()) co_await acquireRevisits(g, a, depth);
     g.pop(t);
-    if (p.kind == EventKind::Lock && !rep.stopped()) {
+    if (p.kind == EventKind::Lock && !rep.stopped() && !sources_) {
         // ... or stay blocked for good (its mutex held at the end by a section that never ends).
         exec.restore(snap);
         n.ev = p;
@@ -140,8 +180,68 @@ Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_
         g.push(t, n);
         co_await engine_.proceedBlocked(g, depth);
         g.pop(t);
+    } else if (p.kind == EventKind::Lock && !rep.stopped()) {
+        // ... or stay blocked for good: its mutex held to the end by a critical section that
+        // never ends, the source of the placeholder. Here one already in the graph and still
+        // open; a section that starts later revisits the lock (acquireRevisits).
+        auto& srcs = engine_.refScratch(depth);
+        srcs.clear();
+        for (std::size_t u = 0; u < g.threads.size(); ++u)
+            for (const auto& sec : g.openSections(static_cast<ThreadId>(u)))
+                if (sec.first == p.loc)
+                    srcs.push_back(Ref{static_cast<std::int32_t>(u), sec.second});
+        for (std::size_t k = 0; k < srcs.size() && !rep.stopped(); ++k) {
+            exec.restore(snap);
+            n.ev = p;
+            n.placeholder = true;
+            n.rf = srcs[k];
+            g.push(t, n);
+            co_await engine_.proceedBlocked(g, depth);
+            g.pop(t);
+        }
+        srcs.clear();
     }
     --g.nextStamp;
+}
+
+MutexLocks::Closing MutexLocks::closesBlocker(const ExecutionGraph& g, ThreadId t, LocId m) {
+    // The section the unlock ends: the latest open one of m in t.
+    const auto& open = g.openSections(t);
+    Ref sec{-2, 0};
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+        if (it->first == m) {
+            sec = Ref{t, it->second};
+            break;
+        }
+    if (sec.t != t) return Closing::None;
+    const auto& own = g.threads[static_cast<std::size_t>(t)];
+    Closing c = Closing::None;
+    for (const auto& th : g.threads) {
+        if (th.empty() || !th.back().placeholder || th.back().ev.kind != EventKind::Lock ||
+            !(th.back().rf == sec))
+            continue;
+        // The graph is inconsistent; only a revisit that deletes this unlock and keeps the
+        // blocked lock can mend it (TruSt keeps inconsistent graphs for their revisits). It
+        // revisits an event added after the lock and before t's last event (else t's next
+        // event is this unlock again), other than the source (the lock observes it); an event
+        // revisits only what reads memory, and acquires. None: a dead end.
+        const std::uint64_t from = th.back().stamp, to = own.back().stamp;
+        bool revivable = false;
+        for (std::size_t u = 0; u < g.threads.size() && !revivable; ++u)
+            for (std::size_t i = 0; i < g.threads[u].size() && !revivable; ++i) {
+                const Node& q = g.threads[u][i];
+                const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
+                if (q.stamp <= from || q.stamp > to || r == sec) continue;
+                if (isLockEvent(q)) {
+                    revivable = !q.placeholder && acquires(q);
+                } else {
+                    revivable = readsMemory(q.ev.kind) && !q.zne;
+                }
+            }
+        if (!revivable) return Closing::DeadEnd;
+        c = Closing::Revivable;
+    }
+    return c;
 }
 
 bool MutexLocks::isTrylock(const Event& p) const {
@@ -155,7 +255,7 @@ bool MutexLocks::isTrylock(const Event& p) const {
 Step MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
     // A trylock succeeds (a lock: consistent wherever a lock is) or fails inside the critical
     // section of an acquire of its mutex already in the graph (its source; sections whose
-    // acquire comes later revisit the success, see trylockRevisits).
+    // acquire comes later revisit the success, see acquireRevisits).
     Execution& exec = engine_.execution();
     Reporter& rep = engine_.reporter();
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
@@ -183,19 +283,21 @@ Step MutexLocks::addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth) {
         n.stamp = n.wstamp = g.nextStamp++;
         g.push(t, n);
         co_await engine_.proceed(g, a, false, depth);
-        if (success && !rep.stopped()) co_await trylockRevisits(g, a, depth);
+        if (success && !rep.stopped()) co_await acquireRevisits(g, a, depth);
         g.pop(t);
         --g.nextStamp;
     }
     srcs.clear();
 }
 
-Step MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
+Step MutexLocks::acquireRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
     // The new acquire a (a lock or a successful trylock) of mutex m revisits every successful
-    // trylock r of m that is not porf-before it: r then fails inside a's critical section. As
-    // a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a}, provided r and every deleted
-    // event were added maximally (a trylock maximally succeeds), and nothing kept observes r's
-    // section any more.
+    // trylock r of m that is not porf-before it: r then fails inside a's critical section; and
+    // every lock r of m that is not porf-before it (nor anything after r in its thread): r then
+    // stays blocked for good, a's section its source (it never ends: the graph is dropped when
+    // it does, closesBlocker). As a memory revisit (TruSt): keep {e ≤ r} ∪ porf(a) ∪ {a},
+    // provided r and every deleted event were added maximally (a trylock maximally succeeds, a
+    // lock acquires), and nothing kept observes r's section any more.
     Reporter& rep = engine_.reporter();
     const LocId m = g.at(a).ev.loc;
     auto& porf = engine_.porfScratch(depth);
@@ -207,15 +309,20 @@ Step MutexLocks::trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
              ++i) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
-            if (r == a || !rn.trylock || rn.ev.kind != EventKind::CasSuccess || rn.ev.loc != m)
-                continue;
+            const bool trylock = rn.trylock && rn.ev.kind == EventKind::CasSuccess;
+            const bool lock = sources_ && rn.ev.kind == EventKind::Lock && !rn.placeholder;
+            if (r == a || (!trylock && !lock) || rn.ev.loc != m) continue;
             if (!engine_.revisitKeep(g, r, a, porf, keep)) continue;
             ExecutionGraph& h = engine_.revisitGraph(depth);
             h.assignPrefix(g, keep);
             Node& hr = h.at(r);
-            hr.ev.kind = EventKind::CasFailure;
-            hr.ev.rval = 1;
-            hr.ev.wval = 0;
+            if (trylock) {
+                hr.ev.kind = EventKind::CasFailure;
+                hr.ev.rval = 1;
+                hr.ev.wval = 0;
+            } else {
+                hr.placeholder = true;
+            }
             hr.rf = a;
             h.refreshView(r);
             co_await engine_.exploreRevisit(h, r, depth);

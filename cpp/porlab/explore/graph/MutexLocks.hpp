@@ -4,7 +4,18 @@
 // coherence order, that never block the exploration; mutual exclusion is part of consistency
 // (some SC witness keeps the critical sections of each mutex apart: CoChecker::checkMutex).
 // pthread_mutex_trylock either succeeds (an acquire) or fails inside the critical section of an
-// acquire of its mutex (its source); a later acquire revisits a successful trylock.
+// acquire of its mutex (its source); a later acquire revisits a successful trylock. A lock
+// acquires or stays blocked for good (a placeholder), in one of two ways (option blocked_locks):
+//  * eager (default): every lock also gets a placeholder, explored to the end, where the graph
+//    is dropped unless its mutex is held by a section that never ends;
+//  * sources: a blocked lock has a source like a failed trylock, an acquire whose critical
+//    section never ends (it holds the mutex at the end): one already open when the lock is
+//    added, or a later one, which revisits the lock (acquireRevisits). A graph in which an
+//    unlock ends a source section is inconsistent: dropped at that unlock unless a later
+//    revisit may still delete the unlock (then it is explored on and dropped at the end if
+//    none did: closesBlocker). Exact on the same tests; nww-lock-rr(N) explores N graphs and
+//    drops N(N-1)/2 at an unlock (eager: 2^N - 1 at the end), but on fib_bench the graphs
+//    explored on for a revisit cost more than eager's placeholders (WbGraphs.hpp's status).
 //
 // The core asks this policy, when it is on:
 //  * handles(p) / add(...): the next event is a lock, unlock or trylock: add it (all branches);
@@ -46,6 +57,10 @@ class MutexLocks {
     // Was lock-like node e added maximally (TruSt)? nullopt: e is not lock-like.
     [[nodiscard]] static std::optional<bool> maximallyAdded(const Node& n, Ref e);
     // A lock-like node: out of reads-from (as a source or a reader) and out of co.
+    // May thread t run its next event, an unlock of m? Not if that ends the section a blocked
+    // lock waits on (the source of a lock placeholder) and no later revisit can delete the
+    // unlock while keeping the lock blocked: the graph is then a dead end.
+    bool unlockOk(const ExecutionGraph& g, ThreadId t, LocId m);
     [[nodiscard]] static bool isLockEvent(const Node& n) {
         return n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock;
     }
@@ -63,24 +78,35 @@ class MutexLocks {
     [[nodiscard]] FrameArena& stepArena() { return engine_.stepArena(); }  // (Step.hpp)
     // wo = wb on graphs of reads-from only: consistency (and failure witnesses) from there.
     void useWbGraphs(WbGraphs* wb) { wb_ = wb; }
+    // blocked_locks = sources (see above); default eager.
+    void useSources(bool on) { sources_ = on; }
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
+    enum class Closing : std::uint8_t { None, Revivable, DeadEnd };
+    // Does t's next event, an unlock of m, end a blocked lock's source section, and can a
+    // revisit still mend that (see unlockOk)?
+    [[nodiscard]] static Closing closesBlocker(const ExecutionGraph& g, ThreadId t, LocId m);
+    // Is every lock placeholder's source section still open (no unlock ended it)?
+    [[nodiscard]] static bool sourcesOpen(const ExecutionGraph& g);
     // Final graph g: does every lock placeholder's mutex stay held by a section left open?
     [[nodiscard]] static bool lockPlaceholdersCanBlock(const ExecutionGraph& g);
     Step addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth);
     Step addTrylock(ExecutionGraph& g, ThreadId t, std::size_t depth);
-    // The new acquire a of mutex m revisits every successful trylock of m not porf-before it.
-    Step trylockRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
+    // The new acquire a of mutex m revisits every successful trylock and (sources) every lock
+    // of m not porf-before it (the trylock fails, the lock stays blocked, in a's section).
+    Step acquireRevisits(ExecutionGraph& g, Ref a, std::size_t depth);
 
     Engine& engine_;
     CoChecker& co_;
     WbGraphs* wb_ = nullptr;
+    bool sources_ = false;        // blocked locks have sources (blocked_locks = sources)
     bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
     std::vector<bool> openEnded_;
     std::vector<std::int32_t> keep_;
     ExecutionGraph subGraph_;
-    std::uint64_t noReplayOrder_ = 0, lockNeverHeld_ = 0;
+    std::uint64_t noReplayOrder_ = 0, lockNeverHeld_ = 0, blockerClosed_ = 0;
+    std::uint64_t blockerRevivable_ = 0, sourceClosed_ = 0;
 };
 
 }  // namespace porlab::graph

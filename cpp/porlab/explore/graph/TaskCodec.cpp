@@ -333,6 +333,10 @@ void decodeTask(const Program& p, const std::string& bytes, std::uint64_t progra
         Node n;
         n.ev = exec->pending(td);
         n.placeholder = true;
+        if (e.rf.t != kInitThread) {  // LAPOR: the section a blocked lock waits on
+            if (!valid(e.rf)) throw mismatch("source");
+            n.rf = Ref{tmap[static_cast<std::size_t>(e.rf.t)], e.rf.i};
+        }
         n.stamp = e.stamp;
         n.wstamp = e.wstamp;
         n.casWval = e.casWval;

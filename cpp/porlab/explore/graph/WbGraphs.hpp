@@ -53,7 +53,11 @@
 // O(threads), MutexLocks::lockPlaceholdersCanBlock). Since SCChecker saturates before its
 // search (SCSaturation.cpp) the SC searches of proceed no longer grow exponentially there
 // (rf mode N=10: 4.4 ms, was 0.39 s); those dead ends are now ~90% of the time at N = 12
-// (15 ms), which still doubles with each N.
+// (15 ms), which still doubles with each N. With blocked_locks = "sources" (MutexLocks.hpp)
+// nww-lock-rr(N) explores N graphs and drops N(N-1)/2 at an unlock (callgrind, N = 4..12:
+// 2.1, 4.0, 8.4, 15.1, 20.9 M instructions above the interpreter's start, against eager's
+// 1.8, 4.5, 11.3, 33.1, 117 M), but fib_bench(5) costs two to three times eager's (revisits
+// by acquires leave graphs explored on for revisits that never come; issue 16's report).
 // Locks, unlocks and trylocks stay with MutexLocks.
 #pragma once
 
