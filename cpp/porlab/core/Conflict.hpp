@@ -67,6 +67,20 @@ struct ConflictRelation {
     return false;
 }
 
+// Does value v let read-like event e proceed (lock: free mutex; await: condition holds)? Any other
+// read proceeds whatever it reads. (Shared by the graph engine and RVF-SMC.)
+[[nodiscard]] constexpr bool admits(const Event& e, Value v) {
+    switch (e.kind) {
+        case EventKind::Lock:
+            return v == 0;
+        case EventKind::Await:
+        case EventKind::XchgAwait:
+            return evalAwaitCond(e.cond, v, e.operand);
+        default:
+            return true;
+    }
+}
+
 // Values of a width w < 64 are held sign-extended (atWidth), which keeps their unsigned order:
 // comparing the 64-bit patterns compares them as unsigned w-bit numbers. Results are cut back to
 // the width by rmwResult.

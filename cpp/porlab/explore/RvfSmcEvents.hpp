@@ -20,19 +20,6 @@ namespace porlab::rvfsmc {
     return writesMemory(k) || k == EventKind::CasFailure;
 }
 
-// Can the pending read-like event `p` read value v (and so execute)?
-[[nodiscard]] inline bool admits(const Event& p, Value v) {
-    switch (p.kind) {
-        case EventKind::Lock:
-            return v == 0;
-        case EventKind::Await:
-        case EventKind::XchgAwait:
-            return evalAwaitCond(p.cond, v, p.operand);
-        default:
-            return true;
-    }
-}
-
 [[nodiscard]] inline bool hasError(std::span<const Event> out) {
     return std::any_of(out.begin(), out.end(), [](const Event& e) { return isErrorKind(e.kind); });
 }

@@ -55,19 +55,6 @@ struct Node {
     return k == EventKind::Lock || k == EventKind::Await || k == EventKind::XchgAwait;
 }
 
-// Does value v let read-like event e proceed (lock: free mutex; await: condition holds)?
-[[nodiscard]] constexpr bool admits(const Event& e, Value v) {
-    switch (e.kind) {
-        case EventKind::Lock:
-            return v == 0;
-        case EventKind::Await:
-        case EventKind::XchgAwait:
-            return evalAwaitCond(e.cond, v, e.operand);
-        default:
-            return true;
-    }
-}
-
 // Mutex mode (LAPOR): does the node acquire its mutex (a lock, a successful trylock), or
 // observe it held (a failed trylock)?
 [[nodiscard]] constexpr bool acquires(const Node& n) {
