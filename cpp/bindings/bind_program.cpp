@@ -161,6 +161,11 @@ void bindProgram(py::module_& m) {
                                [](const Program& p) { return p.info()->initialValues; })
         .def_property_readonly("is_mutex", [](const Program& p) { return p.info()->isMutex; })
         .def_property_readonly(
+            "sections_end", [](const Program& p) { return p.info()->sectionsEnd; },
+            "Does every critical section end (no thread can block, stop or end while holding a "
+            "mutex)? A static, conservative analysis: False when unsure. lapor then tries no "
+            "lock blocked for good (option sections_end).")
+        .def_property_readonly(
             "files", [](const Program& p) { return p.info()->files; },
             "Source file names by SourcePos file index (files[0] = '').")
         .def("new_execution", &Program::newExecution, py::keep_alive<0, 1>(),

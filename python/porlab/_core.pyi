@@ -263,6 +263,11 @@ class ProgramBase:
     @property
     def is_mutex(self) -> list[bool]: ...
     @property
+    def sections_end(self) -> bool:
+        """Does every critical section end (no thread can block, stop or end while holding a
+        mutex)? A static, conservative analysis (False when unsure); lapor then tries no lock
+        blocked for good (option sections_end)."""
+    @property
     def files(self) -> list[str]:
         """Source file names by SourcePos file index (files[0] = '')."""
     def new_execution(self) -> Execution:

@@ -103,11 +103,16 @@ def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
     old = porlab.explore(prog, "lapor", wb_graphs="co-filter")
     assert old.complete == n
     assert old.complete + old.stats["graphs_not_reported"] == math.factorial(n)
-    # Every lock may also stay blocked for good (a placeholder); with every section closing,
-    # the 2^N - 1 graphs with a nonempty set of blocked locks are dead ends, refused without a
-    # witness search because no thread ends holding the mutex.
-    assert res.stats["blocked_dropped"] == 2**n - 1
-    assert res.stats["lock_never_held"] == 2**n - 1
+    # Every section ends (`lock; x = i; y = i; unlock`: Program.sections_end), so no lock is
+    # tried blocked for good and no graph is dropped.
+    assert prog.compile().sections_end
+    assert res.stats["blocked_dropped"] == res.stats["lock_never_held"] == 0
+    # Without the analysis (ablation) every lock may also stay blocked for good (a
+    # placeholder): the 2^N - 1 graphs with a nonempty set of blocked locks are dead ends,
+    # refused without a witness search because no thread ends holding the mutex.
+    abl = porlab.explore(prog, "lapor", wb_graphs="rf", sections_end=False)
+    assert (abl.complete, abl.stats["graphs_not_reported"]) == (n, 0)
+    assert abl.stats["blocked_dropped"] == abl.stats["lock_never_held"] == 2**n - 1
 
 
 @pytest.mark.parametrize("n", [4, 6, 8, 10, 12])
@@ -116,13 +121,19 @@ def test_blocked_lock_sources_nww_lock_rr(n: int) -> None:
     that never ends. nww-lock-rr(N) explores N graphs and drops none at the end (eager: 2^N - 1,
     above); each section of thread i revisits the i - 1 locks before it, a graph dropped at its
     unlock without a search: N(N-1)/2 (no revisit could mend it: nothing between the blocked
-    lock and the unlock reads memory or acquires)."""
+    lock and the unlock reads memory or acquires). (Without the analysis that every section
+    ends, sections_end=False: with it, no lock is tried blocked and nothing is revisited.)"""
     prog = example("lapor_nww_lock_rr", n=n)
-    res = porlab.explore(prog, "lapor", wb_graphs="rf", blocked_locks="sources")
+    res = porlab.explore(
+        prog, "lapor", wb_graphs="rf", blocked_locks="sources", sections_end=False
+    )
     assert (res.complete, res.blocked, res.stats["graphs_not_reported"]) == (n, 0, 0)
     assert res.stats["blocked_dropped"] == 0
     assert res.stats["blocker_closed"] == res.stats["revisits"] == n * (n - 1) // 2
     assert res.stats["blocker_closed_revivable"] == 0
+    res = porlab.explore(prog, "lapor", wb_graphs="rf", blocked_locks="sources")
+    assert (res.complete, res.blocked, res.stats["revisits"]) == (n, 0, 0)
+    assert res.stats["blocker_closed"] == res.stats["blocked_dropped"] == 0
 
 
 @pytest.mark.parametrize("wb_graphs", ["co-filter", "rf"])
@@ -158,12 +169,16 @@ def test_rf_graphs_explore_no_graph_that_breaks_mutual_exclusion() -> None:
     thread's section of the mutex). The thread's next event goes at the end of that witness
     only if no such section follows (MutexLocks::appendable); otherwise the graph is checked.
     So every final graph dropped on fib_bench(3) is a dead end of a lock left blocked (no
-    thread ends holding the mutex), none an inconsistent graph explored to its end (19 were,
-    as co-filter still does)."""
+    thread ends holding the mutex; without the analysis that every section ends, which leaves
+    no such lock), none an inconsistent graph explored to its end (19 were, as co-filter still
+    does)."""
     prog = example("lapor_fib_bench", num=3)
-    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    res = porlab.explore(prog, "lapor", wb_graphs="rf", sections_end=False)
     assert res.complete == 230  # the lock-aware classes (test above: the oracle's count)
     assert res.stats["blocked_dropped"] == res.stats["lock_never_held"] > 0
+    res = porlab.explore(prog, "lapor", wb_graphs="rf")
+    assert res.complete == 230
+    assert res.stats["blocked_dropped"] == res.stats["lock_never_held"] == 0
 
 
 def _faa_chain() -> porlab.Program:

@@ -107,6 +107,11 @@ struct ProgramInfo {
     // need explorers that order a destroy with every lock and unlock of its mutex as executed:
     // lapor (whose locks never block) and rf refuse such programs rather than answer wrongly.
     SourcePos mutexDestroy;
+    // Every critical section ends: no thread can block, stop or end while it holds a mutex (a
+    // static, conservative analysis of the program's code; false when unsure). In a maximal
+    // execution every mutex is then free, so no lock stays blocked for good: lapor does not try
+    // it (MutexLocks.hpp).
+    bool sectionsEnd = false;
 
     // ---- display only (explorers never look at these) -----------------------------------
     // The text of failed assertions, by the aux of AssertFail events ("data == 42" for

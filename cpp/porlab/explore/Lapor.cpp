@@ -35,7 +35,8 @@ class LaporExplorer final : public graph::GraphExplorer {
     LaporExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r)
         : GraphExplorer(p, o, r) {
         useMutexLocks(o.option<bool>("lock_order", "lapor"),
-                      o.option<std::string>("blocked_locks", "lapor") == "sources");
+                      o.option<std::string>("blocked_locks", "lapor") == "sources",
+                      o.option<bool>("sections_end", "lapor"));
         mo_ = o.option<std::string>("coherence", "lapor") == "mo";
         rfOnly_ = !mo_ && o.option<std::string>("wb_graphs", "lapor") == "rf";
         if (rfOnly_) useWbGraphs();

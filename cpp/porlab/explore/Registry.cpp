@@ -231,6 +231,11 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "dropped at the end); sources only with a critical section that never ends, open "
               "or revisiting the lock later (nww-lock-rr: N graphs; slower on fib_bench)"),
           ExplorerOption::boolean(
+              "sections_end", true,
+              "rely on the static analysis that every critical section ends (no thread can "
+              "block, stop or end holding a mutex: Program.sections_end); then no lock is tried "
+              "blocked for good; false: every lock may stay blocked (ablation)"),
+          ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
               "before the consistency search; false: the search alone (ablation)"),

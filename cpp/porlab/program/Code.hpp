@@ -334,6 +334,11 @@ struct CModule {
 
 [[nodiscard]] std::string disassemble(const CModule& m);
 
+// Does every critical section of m end: from every lock, does every path reach the unlock of
+// its mutex without anything that may block, fault, loop or end the thread on the way
+// (SectionsEnd.cpp; conservative: false when unsure)? ProgramInfo::sectionsEnd.
+[[nodiscard]] bool criticalSectionsEnd(const CModule& m);
+
 }  // namespace porlab::code
 
 // The C front end (llvm/) builds the decoded form and refers to it unqualified.

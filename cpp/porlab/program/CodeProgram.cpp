@@ -52,6 +52,7 @@ CodeProgram::CodeProgram(CModule mod, const CodeOptions& opts, const std::string
         for (const auto& in : f.code)
             if (!keepsThreadFlat(in)) flatThreads_ = false;
     resolveStaticLocations(*info);
+    info->sectionsEnd = criticalSectionsEnd(mod_);  // (after the mutexes' locations)
     initMem_ = info->initialValues;
     setDisplayInfo(*info);
     infoMut_ = info;

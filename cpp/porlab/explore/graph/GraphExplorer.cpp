@@ -11,12 +11,13 @@
 
 namespace porlab::graph {
 
-void GraphExplorer::useMutexLocks(bool lockOrder, bool blockedSources) {
+void GraphExplorer::useMutexLocks(bool lockOrder, bool blockedSources, bool sectionsEnd) {
     sc_.mutexLocks = true;
     co_.lockOrderEdges = lockOrder;
     Engine& engine = *this;
     mutex_ = std::make_unique<MutexLocks>(engine, co_);
     mutex_->useSources(blockedSources);
+    mutex_->useSectionsEnd(sectionsEnd);
     failures_.useMutexLocks(mutex_.get());
 }
 

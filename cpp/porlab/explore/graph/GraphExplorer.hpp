@@ -142,7 +142,10 @@ class GraphExplorer : private Engine {
     // block the exploration; mutual exclusion is part of consistency.
     // lockOrder: infer the lock order before the consistency search (CoChecker::lockOrder).
     // blockedSources: a lock stays blocked only with a source section (MutexLocks.hpp).
-    void useMutexLocks(bool lockOrder = true, bool blockedSources = false);
+    // sectionsEnd: where the program's critical sections all end (ProgramInfo::sectionsEnd),
+    // no lock is tried blocked for good.
+    void useMutexLocks(bool lockOrder = true, bool blockedSources = false,
+                       bool sectionsEnd = true);
     // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
     void useWbGraphs();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }

@@ -8,7 +8,8 @@
 
 namespace porlab::graph {
 
-MutexLocks::MutexLocks(Engine& engine, CoChecker& co) : engine_(engine), co_(co) {
+MutexLocks::MutexLocks(Engine& engine, CoChecker& co)
+    : engine_(engine), co_(co), sectionsEnd_(engine.programInfo().sectionsEnd) {
     relaxedReplay_ = engine_.execution().setRelaxedLocks(true);
 }
 
@@ -140,6 +141,7 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["blocker_closed"] = static_cast<double>(blockerClosed_);
     r.stats["blocker_closed_revivable"] = static_cast<double>(blockerRevivable_);
     r.stats["blocker_source_closed"] = static_cast<double>(sourceClosed_);
+    r.stats["sections_end"] = sectionsEnd_ ? 1.0 : 0.0;
 }
 
 Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
@@ -170,9 +172,11 @@ Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_
         g.push(t, n);
         co_await engine_.proceed(g, a, false, depth);
     }
+    // (Where every critical section ends, no lock stays blocked for good: ProgramInfo.)
+    const bool mayBlock = p.kind == EventKind::Lock && !sectionsEnd_;
     if (p.kind == EventKind::Lock && !rep.stopped()) co_await acquireRevisits(g, a, depth);
     g.pop(t);
-    if (p.kind == EventKind::Lock && !rep.stopped() && !sources_) {
+    if (mayBlock && !rep.stopped() && !sources_) {
         // ... or stay blocked for good (its mutex held at the end by a section that never ends).
         exec.restore(snap);
         n.ev = p;
@@ -180,7 +184,7 @@ Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_
         g.push(t, n);
         co_await engine_.proceedBlocked(g, depth);
         g.pop(t);
-    } else if (p.kind == EventKind::Lock && !rep.stopped()) {
+    } else if (mayBlock && !rep.stopped()) {
         // ... or stay blocked for good: its mutex held to the end by a critical section that
         // never ends, the source of the placeholder. Here one already in the graph and still
         // open; a section that starts later revisits the lock (acquireRevisits).
@@ -310,7 +314,8 @@ Step MutexLocks::acquireRevisits(ExecutionGraph& g, Ref a, std::size_t depth) {
             const Ref r{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
             const Node& rn = g.at(r);
             const bool trylock = rn.trylock && rn.ev.kind == EventKind::CasSuccess;
-            const bool lock = sources_ && rn.ev.kind == EventKind::Lock && !rn.placeholder;
+            const bool lock =
+                sources_ && !sectionsEnd_ && rn.ev.kind == EventKind::Lock && !rn.placeholder;
             if (r == a || (!trylock && !lock) || rn.ev.loc != m) continue;
             if (!engine_.revisitKeep(g, r, a, porf, keep)) continue;
             ExecutionGraph& h = engine_.revisitGraph(depth);

@@ -80,6 +80,8 @@ class MutexLocks {
     void useWbGraphs(WbGraphs* wb) { wb_ = wb; }
     // blocked_locks = sources (see above); default eager.
     void useSources(bool on) { sources_ = on; }
+    // Rely on ProgramInfo::sectionsEnd (default; false: an ablation, every lock may block).
+    void useSectionsEnd(bool on) { sectionsEnd_ = on && engine_.programInfo().sectionsEnd; }
 
   private:
     [[nodiscard]] bool isTrylock(const Event& p) const;
@@ -101,6 +103,9 @@ class MutexLocks {
     CoChecker& co_;
     WbGraphs* wb_ = nullptr;
     bool sources_ = false;        // blocked locks have sources (blocked_locks = sources)
+    // Every critical section ends (ProgramInfo::sectionsEnd): no lock stays blocked for good,
+    // in either way.
+    bool sectionsEnd_ = false;
     bool relaxedReplay_ = false;  // the program can relax its locks (Execution::setRelaxedLocks)
     std::vector<bool> openEnded_;
     std::vector<std::int32_t> keep_;
