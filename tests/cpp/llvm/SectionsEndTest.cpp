@@ -24,7 +24,8 @@ pthread_mutex_t ms[2];
 pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 int x, y, d = 1;
 int *p = &x;
-)" + helpers + R"(
+)" + helpers +
+           R"(
 void *t(void *arg) {
     (void)arg;
     pthread_mutex_lock(&m);
@@ -66,8 +67,8 @@ TEST(SectionsEnd, StaticAnalysisOfCriticalSections) {
         {"a nested lock", "", "pthread_mutex_lock(&n); pthread_mutex_unlock(&n);", false},
         {"an access through a pointer", "", "*p = 2;", false},
         {"divided by a variable", "", "x = y / d;", false},
-        {"a helper with a loop",
-         "static void spin(void) { for (int k = 0; k < y; k++) x = k; }", "spin();", false},
+        {"a helper with a loop", "static void spin(void) { for (int k = 0; k < y; k++) x = k; }",
+         "spin();", false},
         {"a helper that asserts", "static void chk(void) { assert(x == 0); }", "chk();", false},
         {"a condition variable", "", "while (!y) pthread_cond_wait(&cv, &m);", false},
         {"a thread exit", "", "if (y) pthread_exit(0);", false},

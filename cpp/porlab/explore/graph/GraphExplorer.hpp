@@ -144,8 +144,7 @@ class GraphExplorer : private Engine {
     // blockedSources: a lock stays blocked only with a source section (MutexLocks.hpp).
     // sectionsEnd: where the program's critical sections all end (ProgramInfo::sectionsEnd),
     // no lock is tried blocked for good.
-    void useMutexLocks(bool lockOrder = true, bool blockedSources = false,
-                       bool sectionsEnd = true);
+    void useMutexLocks(bool lockOrder = true, bool blockedSources = false, bool sectionsEnd = true);
     // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
     void useWbGraphs();
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }

@@ -102,7 +102,7 @@ class MutexLocks {
     Engine& engine_;
     CoChecker& co_;
     WbGraphs* wb_ = nullptr;
-    bool sources_ = false;        // blocked locks have sources (blocked_locks = sources)
+    bool sources_ = false;  // blocked locks have sources (blocked_locks = sources)
     // Every critical section ends (ProgramInfo::sectionsEnd): no lock stays blocked for good,
     // in either way.
     bool sectionsEnd_ = false;
