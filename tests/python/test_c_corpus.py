@@ -375,6 +375,10 @@ def _param(test: str, path: Path, explorer: str | None = None) -> Any:
     reason = next((KNOWN_BUGS[k] for k in ((test, path.name, e), (test, path.name, "*"),
                                            ("*", path.name, "*")) if k in KNOWN_BUGS), None)
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    # One worker runs every test of a program (pytest -n with --dist loadgroup), so that the
+    # cached naive runs and partitions of a program are computed once: sortnet's partition
+    # (115,830 interleavings) and its twin's no longer land in one test.
+    marks.append(pytest.mark.xdist_group(f"corpus-{path.name}"))
     pid = _id(path) if explorer is None else f"{_id(path)}-{explorer}"
     args = (path,) if explorer is None else (path, explorer)
     return pytest.param(*args, id=pid, marks=marks)
