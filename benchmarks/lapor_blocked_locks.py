@@ -1,10 +1,15 @@
-"""Benchmark: how `lapor` leaves locks blocked for good (option ``blocked_locks``), issue 16.
+"""Benchmark: how `lapor` leaves locks blocked for good (blocked_locks, sections_end).
 
 ``eager`` (the default) gives every lock a placeholder "stays blocked" branch, explored to the
 end and dropped there unless a critical section of its mutex never ends. ``sources`` leaves a
 lock blocked only with a source, a section that never ends (open when the lock is added, or a
 later acquire that revisits the lock), and drops a graph at the unlock that ends that section,
 unless a later revisit may still mend it (then it is explored on: MutexLocks.hpp).
+
+Where the static analysis proves that every critical section ends (``Program.sections_end``:
+no thread can block, stop or end holding a mutex), no lock is tried blocked at all (option
+``sections_end``, default on); both programs here are such programs, so the two ways differ only
+in the ablation rows (``sections_end=False``), which show what the analysis saves.
 
 For nww-lock-rr(N) (examples/lapor_nww_lock_rr.py; LAPOR Table 2: N classes) and fib_bench(num)
 (examples/lapor_fib_bench.py; 5922 classes for num = 5) prints one line per (program, N,
@@ -33,19 +38,25 @@ import porlab  # noqa: E402
 STATS = ["blocked_dropped", "blocker_closed", "blocker_closed_revivable", "revisits"]
 
 
-def run(family: str, n: int, wb_graphs: str, blocked_locks: str) -> str:
+def run(family: str, n: int, wb_graphs: str, blocked_locks: str, sections_end: bool) -> str:
     if family == "nww-lock-rr":
         prog = porlab.load_program(os.path.join(ROOT, "examples/lapor_nww_lock_rr.py"), n=n)
     else:
         prog = porlab.load_program(os.path.join(ROOT, "examples/lapor_fib_bench.py"), num=n)
     start = time.process_time()
     res = porlab.explore(
-        prog, "lapor", max_memory=0, wb_graphs=wb_graphs, blocked_locks=blocked_locks
+        prog,
+        "lapor",
+        max_memory=0,
+        wb_graphs=wb_graphs,
+        blocked_locks=blocked_locks,
+        sections_end=sections_end,
     )
     cpu = time.process_time() - start
     stats = " ".join(f"{k}={int(res.stats.get(k, 0))}" for k in STATS)
     return (
-        f"{family:12} N={n:<3} {wb_graphs:9} {blocked_locks:8} complete={res.complete:<6} "
+        f"{family:12} N={n:<3} {wb_graphs:9} {blocked_locks:8} "
+        f"sections_end={int(sections_end)} complete={res.complete:<6} "
         f"{stats} cpu={cpu:.4f}s"
     )
 
@@ -56,14 +67,15 @@ def main() -> None:
     ap.add_argument("--fib", default="3,4,5", help="values of num for fib_bench")
     ap.add_argument("--co-filter-max-nww", type=int, default=8, help="co-filter: N! graphs")
     args = ap.parse_args()
+    ways = [("eager", True), ("eager", False), ("sources", False)]
     for wb_graphs in ["rf", "co-filter"]:
-        for blocked_locks in ["eager", "sources"]:
+        for blocked_locks, sections_end in ways:
             for n in [int(x) for x in args.nww.split(",") if x]:
                 if wb_graphs == "co-filter" and n > args.co_filter_max_nww:
                     continue
-                print(run("nww-lock-rr", n, wb_graphs, blocked_locks), flush=True)
+                print(run("nww-lock-rr", n, wb_graphs, blocked_locks, sections_end), flush=True)
             for n in [int(x) for x in args.fib.split(",") if x]:
-                print(run("fib_bench", n, wb_graphs, blocked_locks), flush=True)
+                print(run("fib_bench", n, wb_graphs, blocked_locks, sections_end), flush=True)
 
 
 if __name__ == "__main__":
