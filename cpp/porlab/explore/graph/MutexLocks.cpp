@@ -141,7 +141,6 @@ void MutexLocks::addStats(ExploreResult& r) const {
     r.stats["blocker_closed"] = static_cast<double>(blockerClosed_);
     r.stats["blocker_closed_revivable"] = static_cast<double>(blockerRevivable_);
     r.stats["blocker_source_closed"] = static_cast<double>(sourceClosed_);
-    r.stats["sections_end"] = sectionsEnd_ ? 1.0 : 0.0;
 }
 
 Step MutexLocks::addLockEvent(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
