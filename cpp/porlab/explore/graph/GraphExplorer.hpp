@@ -251,7 +251,7 @@ class GraphExplorer : private Engine {
 
     std::vector<std::int32_t> floorPorf_;
     std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
-    std::vector<Event> events_;  // events of the last replay
+    std::vector<Event> events_;               // events of the last replay
     std::vector<std::int32_t> lastReplayed_;  // per thread: its last event the replay performed
     ExecutionGraph root_;
     WitnessStack wit_;
