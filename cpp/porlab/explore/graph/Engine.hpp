@@ -68,6 +68,10 @@ class Engine {
                                            bool stopAtFailure) = 0;
     // Report the execution just replayed as an error trace.
     virtual void reportReplayedError() = 0;
+    // The position of thread t's last event the latest replay performed (-1: none). A thread
+    // that failed there skipped its later events in the graph (a relaxed LAPOR replay adds
+    // events of a thread after a write that faults once a kill is placed co-before it).
+    [[nodiscard]] virtual std::int32_t lastReplayed(ThreadId t) const = 0;
 
     // Per-depth scratch a policy may use while it works at that depth.
     [[nodiscard]] virtual Snapshot& snapshot(std::size_t depth) = 0;

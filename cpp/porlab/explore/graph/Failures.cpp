@@ -45,7 +45,8 @@ void FailureReports::report(const ExecutionGraph& g, std::span<const Ref> order)
     failing_.clear();
     for (ThreadId t = 0; t < T; ++t) {
         if (engine_.execution().status(t) != ThreadStatus::Failed) continue;
-        Ref f{t, static_cast<std::int32_t>(g.threads[t].size()) - 1};
+        // (Its last event the replay performed: the graph may have more, skipped.)
+        Ref f{t, engine_.lastReplayed(t)};
         if (f.i < 0) {
             f = kInitRef;
             for (ThreadId u = 0; u < T; ++u)

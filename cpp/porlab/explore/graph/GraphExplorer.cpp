@@ -175,6 +175,7 @@ bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
     if (mutex_) mutex_->beforeReplay(finalReplay_);
     auto init = exec_->reset();
     events_.assign(init.begin(), init.end());
+    lastReplayed_.assign(g.threads.size(), -1);
     for (Ref r : order) {
         // A replay is as long as the execution: a budget must be able to end it.
         if (rep_.stop()) return false;
@@ -194,6 +195,7 @@ bool GraphExplorer::replay(const ExecutionGraph& g, std::span<const Ref> order,
         else if (readsMemory(n.ev.kind))
             forced = g.valueOf(n.rf, n.ev.loc);
         auto ev = exec_->step(r.t, forced);
+        lastReplayed_[static_cast<std::size_t>(r.t)] = r.i;
         rep_.countEvent();
         assert(!ev.empty() && ev[0].kind == n.ev.kind && ev[0].wval == n.ev.wval);
         events_.insert(events_.end(), ev.begin(), ev.end());

@@ -180,6 +180,11 @@ class GraphExplorer : private Engine {
         return replay(g, order, stopAtFailure);
     }
     void reportReplayedError() final;
+    std::int32_t lastReplayed(ThreadId t) const final {
+        return static_cast<std::size_t>(t) < lastReplayed_.size()
+                   ? lastReplayed_[static_cast<std::size_t>(t)]
+                   : -1;
+    }
     Snapshot& snapshot(std::size_t depth) final { return frames_[depth].snap; }
     std::vector<std::int32_t>& porfScratch(std::size_t depth) final { return frames_[depth].porf; }
     std::vector<Ref>& refScratch(std::size_t depth) final { return frames_[depth].cands; }
@@ -246,7 +251,8 @@ class GraphExplorer : private Engine {
 
     std::vector<std::int32_t> floorPorf_;
     std::vector<std::unique_ptr<ExecutionGraph>> graphPool_;
-    std::vector<Event> events_;  // events of the last replay
+    std::vector<Event> events_;               // events of the last replay
+    std::vector<std::int32_t> lastReplayed_;  // per thread: its last event the replay performed
     ExecutionGraph root_;
     WitnessStack wit_;
     FrameArena arena_;  // (before driver_: outlives every step)
