@@ -344,43 +344,69 @@ bool CoChecker::lockOrder() {
     if (K < 2 || K > 64) return true;
     const std::size_t N = refs_.size();
     ordered_.assign(K * K, 0);
-    for (;;) {
-        // A topological order (none: a cycle, no witness).
-        kahn_.assign(indeg_.begin(), indeg_.end());
-        bfs_.clear();
-        for (std::size_t v = 0; v < N; ++v)
-            if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
-        for (std::size_t h = 0; h < bfs_.size(); ++h) {
-            const auto v = static_cast<std::size_t>(bfs_[h]);
-            for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
-                if (--kahn_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] == 0)
-                    bfs_.push_back(succ_[static_cast<std::size_t>(k)]);
+    // A topological order of the graph (none: a cycle, no witness) and, along it, reach_[v]: the
+    // sections whose acquire reaches node v (final when v is taken: its predecessors are done).
+    kahn_.assign(indeg_.begin(), indeg_.end());
+    reach_.assign(N, 0);
+    for (std::size_t a = 0; a < K; ++a)
+        reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
+    bfs_.clear();
+    for (std::size_t v = 0; v < N; ++v)
+        if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
+    for (std::size_t h = 0; h < bfs_.size(); ++h) {
+        const auto v = static_cast<std::size_t>(bfs_[h]);
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k) {
+            const auto w = static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)]);
+            reach_[w] |= reach_[v];
+            if (--kahn_[w] == 0) bfs_.push_back(static_cast<std::int32_t>(w));
         }
-        if (bfs_.size() != N) return false;
-        // reach_[v]: the sections whose acquire reaches node v.
-        reach_.assign(N, 0);
-        for (std::size_t a = 0; a < K; ++a)
-            reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
-        for (const auto v : bfs_)
-            for (auto k = succStart_[static_cast<std::size_t>(v)];
-                 k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
-                reach_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] |=
-                    reach_[static_cast<std::size_t>(v)];
-        bool added = false;
-        for (std::size_t b = 0; b < K; ++b) {
-            const std::uint64_t m = reach_[static_cast<std::size_t>(contended_[b].unl)];
+    }
+    if (bfs_.size() != N) return false;
+    // The lb edges, to a fixpoint: each new edge passes its source's bits on (a propagation from
+    // its target, not a new pass over the graph). An edge unl(a) -> acq(b) closes a cycle iff
+    // acq(b) reaches unl(a) already; every cycle of lb edges goes through one such (the graph
+    // without them is acyclic), so checking each edge as it comes, and each pair again as the
+    // bits grow, finds the cycles the passes would.
+    const std::size_t firstAdded = edges_.size();
+    auto propagate = [&](std::int32_t from, std::int32_t to) {
+        const std::uint64_t bits = reach_[static_cast<std::size_t>(from)];
+        if ((bits & ~reach_[static_cast<std::size_t>(to)]) == 0) return;
+        reach_[static_cast<std::size_t>(to)] |= bits;
+        bfs_.clear();
+        bfs_.push_back(to);
+        while (!bfs_.empty()) {
+            const auto x = static_cast<std::size_t>(bfs_.back());
+            bfs_.pop_back();
+            const std::uint64_t rx = reach_[x];
+            auto pass = [&](std::int32_t y) {
+                auto& ry = reach_[static_cast<std::size_t>(y)];
+                if ((rx & ~ry) == 0) return;
+                ry |= rx;
+                bfs_.push_back(y);
+            };
+            for (auto k = succStart_[x]; k < succStart_[x + 1]; ++k)
+                pass(succ_[static_cast<std::size_t>(k)]);
+            for (std::size_t e = firstAdded; e < edges_.size(); ++e)
+                if (static_cast<std::size_t>(edges_[e].first) == x) pass(edges_[e].second);
+        }
+    };
+    for (bool added = true; added;) {
+        added = false;
+        for (std::size_t b = 0; b < K; ++b)
             for (std::size_t a = 0; a < K; ++a) {
-                if (a == b || !((m >> a) & 1) || contended_[a].loc != contended_[b].loc ||
-                    contended_[a].thread == contended_[b].thread || ordered_[a * K + b])
+                if (a == b || ordered_[a * K + b] || contended_[a].loc != contended_[b].loc ||
+                    contended_[a].thread == contended_[b].thread ||
+                    !((reach_[static_cast<std::size_t>(contended_[b].unl)] >> a) & 1))
                     continue;
+                if ((reach_[static_cast<std::size_t>(contended_[a].unl)] >> b) & 1) return false;
                 ordered_[a * K + b] = 1;
                 edges_.emplace_back(contended_[a].unl, contended_[b].acq);
+                propagate(contended_[a].unl, contended_[b].acq);
                 added = true;
             }
-        }
-        if (!added) return true;
-        csr(N);
     }
+    if (edges_.size() > firstAdded) csr(N);
+    return true;
 }
 
 }  // namespace porlab::graph
