@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace porlab::graph {
@@ -85,6 +86,112 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     if (ok)
         for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
     return ok;
+}
+
+bool CoChecker::greedyFinal(const ExecutionGraph& g, std::span<const Ref> hint,
+                            std::vector<Ref>& order) {
+    // The constraints of build (mutex mode, memory edges) and of the search, as a node goes:
+    // it is its thread's next, after its spawn and after the threads it joins; a read reads the
+    // co-last write so far (rf, and fr: the next write comes after it), writes go in co order;
+    // an acquire takes a free mutex, an unlock frees its thread's, a failed trylock lies in its
+    // source's section. (The search's scratch: not during a search.)
+    const std::size_t T = g.threads.size();
+    off_.assign(T + 1, 0);
+    spawner_.assign(T, -1);  // by thread: the flat node of the spawn that starts it
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& n = th[i];
+            if (n.placeholder || n.zne || n.faulted) return false;
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T)
+                spawner_[static_cast<std::size_t>(n.ev.aux)] =
+                    off_[t] + static_cast<std::int32_t>(i);
+        }
+    }
+    const auto N = static_cast<std::size_t>(off_[T]);
+    rank_.assign(N, static_cast<std::int32_t>(hint.size()));
+    for (std::size_t k = 0; k < hint.size(); ++k) {
+        const Ref r = hint[k];
+        if (r.t >= 0 && static_cast<std::size_t>(r.t) < T &&
+            static_cast<std::size_t>(r.i) < g.threads[static_cast<std::size_t>(r.t)].size())
+            rank_[static_cast<std::size_t>(off_[static_cast<std::size_t>(r.t)] + r.i)] =
+                static_cast<std::int32_t>(k);
+    }
+    const std::size_t L = g.co.size();
+    pos_.assign(T, 0);
+    coPos_.assign(L, 0);       // by location: how many of its co writes are done
+    holder_.assign(L, -1);     // by mutex: the thread holding it
+    holderAcq_.assign(L, -1);  // and its acquire (flat)
+    auto done = [&](std::int32_t flat) {
+        std::size_t u = 0;
+        while (off_[u + 1] <= flat) ++u;
+        return pos_[u] > flat - off_[u];
+    };
+    auto canGo = [&](std::size_t t) {
+        const Node& n = g.threads[t][static_cast<std::size_t>(pos_[t])];
+        if (pos_[t] == 0 && spawner_[t] >= 0 && !done(spawner_[t])) return false;
+        if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 &&
+            static_cast<std::size_t>(n.ev.aux) < T &&
+            static_cast<std::size_t>(pos_[static_cast<std::size_t>(n.ev.aux)]) !=
+                g.threads[static_cast<std::size_t>(n.ev.aux)].size())
+            return false;
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        if (acquires(n)) {
+            if (holder_[loc] >= 0) return false;
+        } else if (n.ev.kind == EventKind::Unlock) {
+            if (holder_[loc] != static_cast<std::int32_t>(t)) return false;
+        } else if (observesHeld(n)) {
+            if (n.rf.t == kInitThread || holder_[loc] < 0 ||
+                holderAcq_[loc] != off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)
+                return false;
+        }
+        if (n.trylock) return true;
+        const auto& c = g.co[loc];
+        if (readsMemory(n.ev.kind)) {
+            const Ref last =
+                coPos_[loc] == 0 ? kInitRef : c[static_cast<std::size_t>(coPos_[loc]) - 1];
+            if (!(last == n.rf)) return false;
+        }
+        if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::Lock &&
+            n.ev.kind != EventKind::Unlock) {
+            const auto k = static_cast<std::size_t>(coPos_[loc]);
+            if (k >= c.size() || !(c[k] == Ref{static_cast<std::int32_t>(t), pos_[t]}))
+                return false;
+        }
+        return true;
+    };
+    // (Every location a node names is in g.co: the engine adds it first.)
+    for (const auto& th : g.threads)
+        for (const Node& n : th)
+            if ((accessesMemory(n.ev.kind) || n.trylock) &&
+                (n.ev.loc < 0 || static_cast<std::size_t>(n.ev.loc) >= L))
+                return false;
+    order.clear();
+    while (order.size() < N) {
+        std::size_t best = T;
+        for (std::size_t t = 0; t < T; ++t)
+            if (static_cast<std::size_t>(pos_[t]) < g.threads[t].size() &&
+                (best == T || rank_[static_cast<std::size_t>(off_[t] + pos_[t])] <
+                                  rank_[static_cast<std::size_t>(off_[best] + pos_[best])]) &&
+                canGo(t))
+                best = t;
+        if (best == T) return false;
+        const Node& n = g.threads[best][static_cast<std::size_t>(pos_[best])];
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        if (acquires(n)) {
+            holder_[loc] = static_cast<std::int32_t>(best);
+            holderAcq_[loc] = off_[best] + pos_[best];
+        } else if (n.ev.kind == EventKind::Unlock) {
+            holder_[loc] = -1;
+        } else if (!n.trylock && writesMemory(n.ev.kind)) {
+            ++coPos_[loc];
+        }
+        order.push_back(Ref{static_cast<std::int32_t>(best), pos_[best]});
+        ++pos_[best];
+    }
+    return true;
 }
 
 bool CoChecker::endedOpen(ThreadId t) const {

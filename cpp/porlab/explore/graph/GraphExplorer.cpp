@@ -113,6 +113,7 @@ void GraphExplorer::finish() {
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
     zne_.addStats(result_);
+    if (greedyFinal_) result_.stats["final_greedy_witness"] = static_cast<double>(greedyFinal_);
     if (coForced_) result_.stats["co_forced"] = static_cast<double>(coForced_);
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
@@ -225,7 +226,13 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t)
         anyPlaceholder |= g.stuck(t);
     std::span<const Ref> order = wit_.at(depth);
-    if (anyPlaceholder || mutex_) {
+    if (mutex_ && !wb_ && !anyPlaceholder && co_.greedyFinal(g, order, tmpOrder_)) {
+        // LAPOR (co-filter): the witness the graph was extended with, its critical sections
+        // moved apart (a partial graph's check let open ones end early), is one of the final
+        // graph: no search. (Found for most.)
+        ++greedyFinal_;
+        order = tmpOrder_;
+    } else if (anyPlaceholder || mutex_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
         // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
         // last to the end.)

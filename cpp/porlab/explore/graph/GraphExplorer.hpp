@@ -277,8 +277,9 @@ class GraphExplorer : private Engine {
     unsigned worker_ = 0;        // (which worker of it this explorer is)
     std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
-    std::uint64_t skipped_ = 0;   // maximal graphs not accepted
-    std::uint64_t coForced_ = 0;  // canonicalCoherence: co forced by porf, no search
+    std::uint64_t skipped_ = 0;      // maximal graphs not accepted
+    std::uint64_t coForced_ = 0;     // canonicalCoherence: co forced by porf, no search
+    std::uint64_t greedyFinal_ = 0;  // report: a final witness found greedily, no search
 };
 
 }  // namespace porlab::graph
