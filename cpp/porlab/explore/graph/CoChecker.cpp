@@ -88,42 +88,57 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     return ok;
 }
 
-bool CoChecker::greedyFinal(const ExecutionGraph& g, std::span<const Ref> hint,
-                            std::vector<Ref>& order) {
+bool CoChecker::greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint,
+                              std::vector<Ref>& order) {
     // The constraints of build (mutex mode, memory edges) and of the search, as a node goes:
     // it is its thread's next, after its spawn and after the threads it joins; a read reads the
-    // co-last write so far (rf, and fr: the next write comes after it), writes go in co order;
-    // an acquire takes a free mutex, an unlock frees its thread's, a failed trylock lies in its
-    // source's section. (The search's scratch: not during a search.)
+    // co-last write so far (rf, and fr: the next write waits for the readers of the one before
+    // it, so a read that can go stays able to); writes go in co order; an acquire takes a free
+    // mutex, an unlock frees its thread's, a failed trylock lies in its source's section (open
+    // sections last to the end: g is final). Only acquires can lose their
+    // turn (another takes the mutex): there the greedy choice may fail where the search would
+    // not. (The search's scratch: not during a search.)
     const std::size_t T = g.threads.size();
+    const std::size_t L = g.co.size();
     off_.assign(T + 1, 0);
     spawner_.assign(T, -1);  // by thread: the flat node of the spawn that starts it
+    for (std::size_t t = 0; t < T; ++t)
+        off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    const auto N = static_cast<std::size_t>(off_[T]);
+    pendingObs_.assign(N + L, 0);  // readers not done yet: of node v at v, of init of loc at N+loc
     for (std::size_t t = 0; t < T; ++t) {
         const auto& th = g.threads[t];
-        off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
         for (std::size_t i = 0; i < th.size(); ++i) {
             const Node& n = th[i];
             if (n.placeholder || n.zne || n.faulted) return false;
+            if ((accessesMemory(n.ev.kind) || n.trylock) &&
+                (n.ev.loc < 0 || static_cast<std::size_t>(n.ev.loc) >= L))
+                return false;  // (every location a node names is in g.co: the engine adds it)
             if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
                 static_cast<std::size_t>(n.ev.aux) < T)
                 spawner_[static_cast<std::size_t>(n.ev.aux)] =
                     off_[t] + static_cast<std::int32_t>(i);
+            if (!n.trylock && readsMemory(n.ev.kind))
+                ++pendingObs_[n.rf.t == kInitThread
+                                  ? N + static_cast<std::size_t>(n.ev.loc)
+                                  : static_cast<std::size_t>(
+                                        off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
         }
     }
-    const auto N = static_cast<std::size_t>(off_[T]);
     rank_.assign(N, static_cast<std::int32_t>(hint.size()));
-    for (std::size_t k = 0; k < hint.size(); ++k) {
-        const Ref r = hint[k];
-        if (r.t >= 0 && static_cast<std::size_t>(r.t) < T &&
-            static_cast<std::size_t>(r.i) < g.threads[static_cast<std::size_t>(r.t)].size())
-            rank_[static_cast<std::size_t>(off_[static_cast<std::size_t>(r.t)] + r.i)] =
+    auto valid = [&](Ref r) {
+        return r.t >= 0 && static_cast<std::size_t>(r.t) < T && r.i >= 0 &&
+               static_cast<std::size_t>(r.i) < g.threads[static_cast<std::size_t>(r.t)].size();
+    };
+    for (std::size_t k = 0; k < hint.size(); ++k)
+        if (valid(hint[k]))
+            rank_[static_cast<std::size_t>(off_[static_cast<std::size_t>(hint[k].t)] + hint[k].i)] =
                 static_cast<std::int32_t>(k);
-    }
-    const std::size_t L = g.co.size();
     pos_.assign(T, 0);
     coPos_.assign(L, 0);       // by location: how many of its co writes are done
     holder_.assign(L, -1);     // by mutex: the thread holding it
     holderAcq_.assign(L, -1);  // and its acquire (flat)
+    auto len = [&](std::size_t t) { return static_cast<std::int32_t>(g.threads[t].size()); };
     auto done = [&](std::int32_t flat) {
         std::size_t u = 0;
         while (off_[u + 1] <= flat) ++u;
@@ -134,8 +149,7 @@ bool CoChecker::greedyFinal(const ExecutionGraph& g, std::span<const Ref> hint,
         if (pos_[t] == 0 && spawner_[t] >= 0 && !done(spawner_[t])) return false;
         if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 &&
             static_cast<std::size_t>(n.ev.aux) < T &&
-            static_cast<std::size_t>(pos_[static_cast<std::size_t>(n.ev.aux)]) !=
-                g.threads[static_cast<std::size_t>(n.ev.aux)].size())
+            pos_[static_cast<std::size_t>(n.ev.aux)] != len(static_cast<std::size_t>(n.ev.aux)))
             return false;
         const auto loc = static_cast<std::size_t>(n.ev.loc);
         if (acquires(n)) {
@@ -149,48 +163,64 @@ bool CoChecker::greedyFinal(const ExecutionGraph& g, std::span<const Ref> hint,
         }
         if (n.trylock) return true;
         const auto& c = g.co[loc];
-        if (readsMemory(n.ev.kind)) {
-            const Ref last =
-                coPos_[loc] == 0 ? kInitRef : c[static_cast<std::size_t>(coPos_[loc]) - 1];
-            if (!(last == n.rf)) return false;
-        }
+        const auto k = static_cast<std::size_t>(coPos_[loc]);
+        const Ref last = k == 0 ? kInitRef : c[k - 1];
+        const bool reads = readsMemory(n.ev.kind);
+        if (reads && !(last == n.rf)) return false;
         if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::Lock &&
             n.ev.kind != EventKind::Unlock) {
-            const auto k = static_cast<std::size_t>(coPos_[loc]);
             if (k >= c.size() || !(c[k] == Ref{static_cast<std::int32_t>(t), pos_[t]}))
                 return false;
+            const auto prev =
+                k == 0 ? N + loc
+                       : static_cast<std::size_t>(off_[static_cast<std::size_t>(last.t)] + last.i);
+            if (pendingObs_[prev] != (reads ? 1 : 0)) return false;  // (a's own read part)
         }
         return true;
     };
-    // (Every location a node names is in g.co: the engine adds it first.)
-    for (const auto& th : g.threads)
-        for (const Node& n : th)
-            if ((accessesMemory(n.ev.kind) || n.trylock) &&
-                (n.ev.loc < 0 || static_cast<std::size_t>(n.ev.loc) >= L))
-                return false;
+    auto go = [&](std::size_t t) {
+        const Node& n = g.threads[t][static_cast<std::size_t>(pos_[t])];
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        if (acquires(n)) {
+            holder_[loc] = static_cast<std::int32_t>(t);
+            holderAcq_[loc] = off_[t] + pos_[t];
+        } else if (n.ev.kind == EventKind::Unlock) {
+            holder_[loc] = -1;
+        }
+        if (!n.trylock && readsMemory(n.ev.kind))
+            --pendingObs_[n.rf.t == kInitThread
+                              ? N + loc
+                              : static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] +
+                                                         n.rf.i)];
+        if (!n.trylock && writesMemory(n.ev.kind) && n.ev.kind != EventKind::Lock &&
+            n.ev.kind != EventKind::Unlock)
+            ++coPos_[loc];
+        order.push_back(Ref{static_cast<std::int32_t>(t), pos_[t]});
+        ++pos_[t];
+    };
     order.clear();
+    std::size_t h = 0;  // the hint's first node not done
     while (order.size() < N) {
+        while (h < hint.size() &&
+               (!valid(hint[h]) || hint[h].i < pos_[static_cast<std::size_t>(hint[h].t)]))
+            ++h;
+        if (h < hint.size() && hint[h].i == pos_[static_cast<std::size_t>(hint[h].t)] &&
+            canGo(static_cast<std::size_t>(hint[h].t))) {
+            go(static_cast<std::size_t>(hint[h].t));
+            continue;
+        }
+        // Of the threads' next nodes that can go, the earliest in the hint.
         std::size_t best = T;
         for (std::size_t t = 0; t < T; ++t)
-            if (static_cast<std::size_t>(pos_[t]) < g.threads[t].size() &&
+            if (pos_[t] < len(t) &&
                 (best == T || rank_[static_cast<std::size_t>(off_[t] + pos_[t])] <
                                   rank_[static_cast<std::size_t>(off_[best] + pos_[best])]) &&
                 canGo(t))
                 best = t;
         if (best == T) return false;
-        const Node& n = g.threads[best][static_cast<std::size_t>(pos_[best])];
-        const auto loc = static_cast<std::size_t>(n.ev.loc);
-        if (acquires(n)) {
-            holder_[loc] = static_cast<std::int32_t>(best);
-            holderAcq_[loc] = off_[best] + pos_[best];
-        } else if (n.ev.kind == EventKind::Unlock) {
-            holder_[loc] = -1;
-        } else if (!n.trylock && writesMemory(n.ev.kind)) {
-            ++coPos_[loc];
-        }
-        order.push_back(Ref{static_cast<std::int32_t>(best), pos_[best]});
-        ++pos_[best];
+        go(best);
     }
+    ++greedyFound;
     return true;
 }
 

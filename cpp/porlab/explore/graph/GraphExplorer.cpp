@@ -112,8 +112,8 @@ void GraphExplorer::finish() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (co_.greedyFound) result_.stats["greedy_witnesses"] = static_cast<double>(co_.greedyFound);
     zne_.addStats(result_);
-    if (greedyFinal_) result_.stats["final_greedy_witness"] = static_cast<double>(greedyFinal_);
     if (coForced_) result_.stats["co_forced"] = static_cast<double>(coForced_);
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
@@ -145,8 +145,9 @@ ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     return -1;
 }
 
-bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
-    return mutex_ ? mutex_->consistent(g, final, order) : co_.check(g, final, order);
+bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order,
+                               std::span<const Ref> hint) {
+    return mutex_ ? mutex_->consistent(g, final, order, hint) : co_.check(g, final, order);
 }
 
 bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
@@ -226,17 +227,12 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t)
         anyPlaceholder |= g.stuck(t);
     std::span<const Ref> order = wit_.at(depth);
-    if (mutex_ && !wb_ && !anyPlaceholder && co_.greedyFinal(g, order, tmpOrder_)) {
-        // LAPOR (co-filter): the witness the graph was extended with, its critical sections
-        // moved apart (a partial graph's check let open ones end early), is one of the final
-        // graph: no search. (Found for most.)
-        ++greedyFinal_;
-        order = tmpOrder_;
-    } else if (anyPlaceholder || mutex_) {
+    if (anyPlaceholder || mutex_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
         // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
-        // last to the end.)
-        if (!consistent(g, true, tmpOrder_)) {
+        // last to the end; the witness the graph was extended with, its critical sections moved
+        // apart, is most often one: a partial graph's check let open ones end early.)
+        if (!consistent(g, true, tmpOrder_, order)) {
             ++dropped_;
             return;
         }
