@@ -702,8 +702,12 @@ Step GraphExplorer::revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Re
         if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
         auto co = [&]() -> std::vector<Ref>& { return h.co[static_cast<std::size_t>(loc)]; };
         // a's place in co: fixed after its source for a read-modify-write, any otherwise.
+        // (Not before a write that happens before a: a co cycle, an inconsistent graph.)
         int lo = 0, hi = static_cast<int>(co().size());
-        if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+        if (aIsRmw)
+            lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+        else
+            lo = coFloor(h, a, loc) + 1;
         for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
             if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
             co().insert(co().begin() + pos, a);
