@@ -125,15 +125,10 @@ bool CoChecker::greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint
                                         off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
         }
     }
-    rank_.assign(N, static_cast<std::int32_t>(hint.size()));
     auto valid = [&](Ref r) {
         return r.t >= 0 && static_cast<std::size_t>(r.t) < T && r.i >= 0 &&
                static_cast<std::size_t>(r.i) < g.threads[static_cast<std::size_t>(r.t)].size();
     };
-    for (std::size_t k = 0; k < hint.size(); ++k)
-        if (valid(hint[k]))
-            rank_[static_cast<std::size_t>(off_[static_cast<std::size_t>(hint[k].t)] + hint[k].i)] =
-                static_cast<std::int32_t>(k);
     pos_.assign(T, 0);
     coPos_.assign(L, 0);       // by location: how many of its co writes are done
     holder_.assign(L, -1);     // by mutex: the thread holding it
@@ -209,14 +204,15 @@ bool CoChecker::greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint
             go(static_cast<std::size_t>(hint[h].t));
             continue;
         }
-        // Of the threads' next nodes that can go, the earliest in the hint.
+        // Of the threads' next nodes that can go, the earliest in the hint (then the first
+        // thread's of those not in it).
         std::size_t best = T;
-        for (std::size_t t = 0; t < T; ++t)
-            if (pos_[t] < len(t) &&
-                (best == T || rank_[static_cast<std::size_t>(off_[t] + pos_[t])] <
-                                  rank_[static_cast<std::size_t>(off_[best] + pos_[best])]) &&
-                canGo(t))
-                best = t;
+        for (std::size_t k = h + 1; k < hint.size() && best == T; ++k)
+            if (valid(hint[k]) && hint[k].i == pos_[static_cast<std::size_t>(hint[k].t)] &&
+                canGo(static_cast<std::size_t>(hint[k].t)))
+                best = static_cast<std::size_t>(hint[k].t);
+        for (std::size_t t = 0; t < T && best == T; ++t)
+            if (pos_[t] < len(t) && canGo(t)) best = t;
         if (best == T) return false;
         go(best);
     }

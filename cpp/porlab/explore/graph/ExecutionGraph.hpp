@@ -240,7 +240,7 @@ class CoChecker {
     std::vector<char> ordered_;
     std::vector<std::int32_t> bfs_, kahn_;
     std::vector<std::uint64_t> reach_;
-    std::vector<std::int32_t> rank_, spawner_;  // greedyWitness: by node, by thread
+    std::vector<std::int32_t> spawner_;  // greedyWitness: by thread, its spawn (flat)
     // mutex mode
     std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
     struct Released {
