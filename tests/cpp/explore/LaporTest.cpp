@@ -420,5 +420,22 @@ TEST(Lapor, GreedyWitnessOfAFinalGraph) {
         EXPECT_FALSE(co.greedyWitness(g, hint, order));
         EXPECT_FALSE(co.checkMutex(g, true, final, order));
     }
-    EXPECT_EQ(co.greedyFound, 2u);
+    {
+        // T0 spawns T1 (an event of no location), which writes x: the hint has the write first.
+        ExecutionGraph g;
+        g.init(2, {0, 0});
+        g.ensureLoc(m);
+        graph::Node sp;
+        sp.ev.kind = EventKind::Spawn;
+        sp.ev.aux = 1;
+        sp.ev.thread = 0;
+        sp.stamp = sp.wstamp = g.nextStamp++;
+        g.push(0, sp);
+        node(g, 1, EventKind::Write, x);
+        g.co[x].push_back(Ref{1, 0});
+        const std::vector<Ref> hint{{1, 0}, {0, 0}};
+        ASSERT_TRUE(co.greedyWitness(g, hint, order));
+        EXPECT_EQ(order, (std::vector<Ref>{{0, 0}, {1, 0}}));
+    }
+    EXPECT_EQ(co.greedyFound, 3u);
 }

@@ -156,7 +156,7 @@ bool CoChecker::greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint
                 holderAcq_[loc] != off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)
                 return false;
         }
-        if (n.trylock) return true;
+        if (n.trylock || !accessesMemory(n.ev.kind)) return true;  // (loc: none, or not in co)
         const auto& c = g.co[loc];
         const auto k = static_cast<std::size_t>(coPos_[loc]);
         const Ref last = k == 0 ? kInitRef : c[k - 1];
