@@ -61,6 +61,22 @@ def test_fib_bench_5922() -> None:
     assert porlab.explore(example("lapor_fib_bench", num=5), "rf").complete == 16632
 
 
+def test_fib_bench_final_graphs_need_no_search() -> None:
+    """co-filter's work at a final graph. fib_bench writes each location from one thread, so
+    porf fixes every coherence order: no canonical-coherence search (co_forced). And the witness
+    each reported graph was extended with, its critical sections moved apart, is one of it: no
+    mutual-exclusion search (greedy_witnesses). nww-lock-rr's x and y have a writer per thread:
+    its graphs need the search for their canonical coherence (n! graphs, n reported)."""
+    res = lapor(example("lapor_fib_bench", num=3))
+    assert res.complete == 230
+    assert res.stats["co_forced"] == res.stats["greedy_witnesses"] == 230
+    assert "sc_searches" not in res.stats
+    nww = lapor(example("lapor_nww_lock_rr", n=3))
+    assert nww.complete == 3
+    assert "co_forced" not in nww.stats
+    assert nww.stats["sc_searches"] == math.factorial(3)
+
+
 @pytest.mark.parametrize(
     "name", ["lapor_ww_rr_lock", "lapor_2rw_lock", "lapor_w_w_lock", "lapor_ww_r_mixed",
              "lapor_complex_lock"])

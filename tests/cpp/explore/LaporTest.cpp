@@ -19,6 +19,7 @@
 #include "porlab/core/Errors.hpp"
 #include "porlab/equiv/Keys.hpp"
 #include "porlab/explore/PartitionSizes.hpp"
+#include "porlab/explore/graph/ExecutionGraph.hpp"
 #include "porlab/program/SpecBuilder.hpp"
 
 using namespace porlab;
@@ -353,4 +354,88 @@ TEST(Lapor, LockOrderOnlySavesSearch) {
         EXPECT_EQ(a.outcomes, b.outcomes) << seed;
         EXPECT_EQ(a.errorSites, b.errorSites) << seed;
     }
+}
+
+// A final graph's witness found greedily near a hint (CoChecker::greedyWitness, before the
+// search at every final graph of co-filter): true only with a witness, which it fills.
+TEST(Lapor, GreedyWitnessOfAFinalGraph) {
+    using graph::CoChecker;
+    using graph::ExecutionGraph;
+    using graph::Ref;
+    constexpr LocId x = 0, m = 1;
+    auto node = [](ExecutionGraph& g, ThreadId t, EventKind k, LocId loc,
+                   Ref rf = graph::kInitRef) {
+        graph::Node n;
+        n.ev.kind = k;
+        n.ev.loc = loc;
+        n.ev.thread = t;
+        n.ev.wval = k == EventKind::Write ? 1 : 0;
+        n.rf = rf;
+        n.stamp = n.wstamp = g.nextStamp++;
+        g.push(t, n);
+    };
+    const std::vector<bool> final(2, false);
+    std::vector<Ref> order;
+    CoChecker co;
+    {
+        // T0: x = 1 ∥ T1: r = x (reads the initial value). The hint writes first; the write
+        // waits for the reader of its co-predecessor (else the read could never go).
+        ExecutionGraph g;
+        g.init(2, {0, 0});
+        g.ensureLoc(m);
+        node(g, 0, EventKind::Write, x);
+        g.co[x].push_back(Ref{0, 0});
+        node(g, 1, EventKind::Read, x);
+        const std::vector<Ref> hint{{0, 0}, {1, 0}};
+        ASSERT_TRUE(co.greedyWitness(g, hint, order));
+        EXPECT_EQ(order, (std::vector<Ref>{{1, 0}, {0, 0}}));
+    }
+    {
+        // Two sections of m, overlapping in the hint: T1's waits for T0's unlock.
+        ExecutionGraph g;
+        g.init(2, {0, 0});
+        g.ensureLoc(m);
+        for (ThreadId t = 0; t < 2; ++t) {
+            node(g, t, EventKind::Lock, m);
+            node(g, t, EventKind::Unlock, m);
+        }
+        const std::vector<Ref> hint{{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+        ASSERT_TRUE(co.greedyWitness(g, hint, order));
+        EXPECT_EQ(order, (std::vector<Ref>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}));
+        EXPECT_TRUE(co.checkMutex(g, true, final, order));
+    }
+    {
+        // T0: lock m; x = 1 (its section lasts to the end) ∥ T1: lock m; r = x; unlock m,
+        // r reading T0's write: T1 can take m only after T0's section, which never ends.
+        ExecutionGraph g;
+        g.init(2, {0, 0});
+        g.ensureLoc(m);
+        node(g, 0, EventKind::Lock, m);
+        node(g, 0, EventKind::Write, x);
+        g.co[x].push_back(Ref{0, 1});
+        node(g, 1, EventKind::Lock, m);
+        node(g, 1, EventKind::Read, x, Ref{0, 1});
+        node(g, 1, EventKind::Unlock, m);
+        const std::vector<Ref> hint{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {1, 2}};
+        EXPECT_FALSE(co.greedyWitness(g, hint, order));
+        EXPECT_FALSE(co.checkMutex(g, true, final, order));
+    }
+    {
+        // T0 spawns T1 (an event of no location), which writes x: the hint has the write first.
+        ExecutionGraph g;
+        g.init(2, {0, 0});
+        g.ensureLoc(m);
+        graph::Node sp;
+        sp.ev.kind = EventKind::Spawn;
+        sp.ev.aux = 1;
+        sp.ev.thread = 0;
+        sp.stamp = sp.wstamp = g.nextStamp++;
+        g.push(0, sp);
+        node(g, 1, EventKind::Write, x);
+        g.co[x].push_back(Ref{1, 0});
+        const std::vector<Ref> hint{{1, 0}, {0, 0}};
+        ASSERT_TRUE(co.greedyWitness(g, hint, order));
+        EXPECT_EQ(order, (std::vector<Ref>{{0, 0}, {1, 0}}));
+    }
+    EXPECT_EQ(co.greedyFound, 3u);
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace porlab::graph {
@@ -85,6 +86,138 @@ bool CoChecker::checkMutex(const ExecutionGraph& g, bool placeholders,
     if (ok)
         for (auto v : trail_) order.push_back(refs_[static_cast<std::size_t>(v)]);
     return ok;
+}
+
+bool CoChecker::greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint,
+                              std::vector<Ref>& order) {
+    // The constraints of build (mutex mode, memory edges) and of the search, as a node goes:
+    // it is its thread's next, after its spawn and after the threads it joins; a read reads the
+    // co-last write so far (rf, and fr: the next write waits for the readers of the one before
+    // it, so a read that can go stays able to); writes go in co order; an acquire takes a free
+    // mutex, an unlock frees its thread's, a failed trylock lies in its source's section (open
+    // sections last to the end: g is final). Only acquires can lose their
+    // turn (another takes the mutex): there the greedy choice may fail where the search would
+    // not. (The search's scratch: not during a search.)
+    const std::size_t T = g.threads.size();
+    const std::size_t L = g.co.size();
+    off_.assign(T + 1, 0);
+    spawner_.assign(T, -1);  // by thread: the flat node of the spawn that starts it
+    for (std::size_t t = 0; t < T; ++t)
+        off_[t + 1] = off_[t] + static_cast<std::int32_t>(g.threads[t].size());
+    const auto N = static_cast<std::size_t>(off_[T]);
+    pendingObs_.assign(N + L, 0);  // readers not done yet: of node v at v, of init of loc at N+loc
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& n = th[i];
+            if (n.placeholder || n.zne || n.faulted) return false;
+            if ((accessesMemory(n.ev.kind) || n.trylock) &&
+                (n.ev.loc < 0 || static_cast<std::size_t>(n.ev.loc) >= L))
+                return false;  // (every location a node names is in g.co: the engine adds it)
+            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
+                static_cast<std::size_t>(n.ev.aux) < T)
+                spawner_[static_cast<std::size_t>(n.ev.aux)] =
+                    off_[t] + static_cast<std::int32_t>(i);
+            if (!n.trylock && readsMemory(n.ev.kind))
+                ++pendingObs_[n.rf.t == kInitThread
+                                  ? N + static_cast<std::size_t>(n.ev.loc)
+                                  : static_cast<std::size_t>(
+                                        off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)];
+        }
+    }
+    auto valid = [&](Ref r) {
+        return r.t >= 0 && static_cast<std::size_t>(r.t) < T && r.i >= 0 &&
+               static_cast<std::size_t>(r.i) < g.threads[static_cast<std::size_t>(r.t)].size();
+    };
+    pos_.assign(T, 0);
+    coPos_.assign(L, 0);       // by location: how many of its co writes are done
+    holder_.assign(L, -1);     // by mutex: the thread holding it
+    holderAcq_.assign(L, -1);  // and its acquire (flat)
+    auto len = [&](std::size_t t) { return static_cast<std::int32_t>(g.threads[t].size()); };
+    auto done = [&](std::int32_t flat) {
+        std::size_t u = 0;
+        while (off_[u + 1] <= flat) ++u;
+        return pos_[u] > flat - off_[u];
+    };
+    auto canGo = [&](std::size_t t) {
+        const Node& n = g.threads[t][static_cast<std::size_t>(pos_[t])];
+        if (pos_[t] == 0 && spawner_[t] >= 0 && !done(spawner_[t])) return false;
+        if (n.ev.kind == EventKind::Join && n.ev.aux >= 0 &&
+            static_cast<std::size_t>(n.ev.aux) < T &&
+            pos_[static_cast<std::size_t>(n.ev.aux)] != len(static_cast<std::size_t>(n.ev.aux)))
+            return false;
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        if (acquires(n)) {
+            if (holder_[loc] >= 0) return false;
+        } else if (n.ev.kind == EventKind::Unlock) {
+            if (holder_[loc] != static_cast<std::int32_t>(t)) return false;
+        } else if (observesHeld(n)) {
+            if (n.rf.t == kInitThread || holder_[loc] < 0 ||
+                holderAcq_[loc] != off_[static_cast<std::size_t>(n.rf.t)] + n.rf.i)
+                return false;
+        }
+        if (n.trylock || !accessesMemory(n.ev.kind)) return true;  // (loc: none, or not in co)
+        const auto& c = g.co[loc];
+        const auto k = static_cast<std::size_t>(coPos_[loc]);
+        const Ref last = k == 0 ? kInitRef : c[k - 1];
+        const bool reads = readsMemory(n.ev.kind);
+        if (reads && !(last == n.rf)) return false;
+        if (writesMemory(n.ev.kind) && n.ev.kind != EventKind::Lock &&
+            n.ev.kind != EventKind::Unlock) {
+            if (k >= c.size() || !(c[k] == Ref{static_cast<std::int32_t>(t), pos_[t]}))
+                return false;
+            const auto prev =
+                k == 0 ? N + loc
+                       : static_cast<std::size_t>(off_[static_cast<std::size_t>(last.t)] + last.i);
+            if (pendingObs_[prev] != (reads ? 1 : 0)) return false;  // (a's own read part)
+        }
+        return true;
+    };
+    auto go = [&](std::size_t t) {
+        const Node& n = g.threads[t][static_cast<std::size_t>(pos_[t])];
+        const auto loc = static_cast<std::size_t>(n.ev.loc);
+        if (acquires(n)) {
+            holder_[loc] = static_cast<std::int32_t>(t);
+            holderAcq_[loc] = off_[t] + pos_[t];
+        } else if (n.ev.kind == EventKind::Unlock) {
+            holder_[loc] = -1;
+        }
+        if (!n.trylock && readsMemory(n.ev.kind))
+            --pendingObs_[n.rf.t == kInitThread
+                              ? N + loc
+                              : static_cast<std::size_t>(off_[static_cast<std::size_t>(n.rf.t)] +
+                                                         n.rf.i)];
+        if (!n.trylock && writesMemory(n.ev.kind) && n.ev.kind != EventKind::Lock &&
+            n.ev.kind != EventKind::Unlock)
+            ++coPos_[loc];
+        order.push_back(Ref{static_cast<std::int32_t>(t), pos_[t]});
+        ++pos_[t];
+    };
+    order.clear();
+    std::size_t h = 0;  // the hint's first node not done
+    while (order.size() < N) {
+        while (h < hint.size() &&
+               (!valid(hint[h]) || hint[h].i < pos_[static_cast<std::size_t>(hint[h].t)]))
+            ++h;
+        if (h < hint.size() && hint[h].i == pos_[static_cast<std::size_t>(hint[h].t)] &&
+            canGo(static_cast<std::size_t>(hint[h].t))) {
+            go(static_cast<std::size_t>(hint[h].t));
+            continue;
+        }
+        // Of the threads' next nodes that can go, the earliest in the hint (then the first
+        // thread's of those not in it).
+        std::size_t best = T;
+        for (std::size_t k = h + 1; k < hint.size() && best == T; ++k)
+            if (valid(hint[k]) && hint[k].i == pos_[static_cast<std::size_t>(hint[k].t)] &&
+                canGo(static_cast<std::size_t>(hint[k].t)))
+                best = static_cast<std::size_t>(hint[k].t);
+        for (std::size_t t = 0; t < T && best == T; ++t)
+            if (pos_[t] < len(t) && canGo(t)) best = t;
+        if (best == T) return false;
+        go(best);
+    }
+    ++greedyFound;
+    return true;
 }
 
 bool CoChecker::endedOpen(ThreadId t) const {
@@ -344,43 +477,69 @@ bool CoChecker::lockOrder() {
     if (K < 2 || K > 64) return true;
     const std::size_t N = refs_.size();
     ordered_.assign(K * K, 0);
-    for (;;) {
-        // A topological order (none: a cycle, no witness).
-        kahn_.assign(indeg_.begin(), indeg_.end());
-        bfs_.clear();
-        for (std::size_t v = 0; v < N; ++v)
-            if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
-        for (std::size_t h = 0; h < bfs_.size(); ++h) {
-            const auto v = static_cast<std::size_t>(bfs_[h]);
-            for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
-                if (--kahn_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] == 0)
-                    bfs_.push_back(succ_[static_cast<std::size_t>(k)]);
+    // A topological order of the graph (none: a cycle, no witness) and, along it, reach_[v]: the
+    // sections whose acquire reaches node v (final when v is taken: its predecessors are done).
+    kahn_.assign(indeg_.begin(), indeg_.end());
+    reach_.assign(N, 0);
+    for (std::size_t a = 0; a < K; ++a)
+        reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
+    bfs_.clear();
+    for (std::size_t v = 0; v < N; ++v)
+        if (kahn_[v] == 0) bfs_.push_back(static_cast<std::int32_t>(v));
+    for (std::size_t h = 0; h < bfs_.size(); ++h) {
+        const auto v = static_cast<std::size_t>(bfs_[h]);
+        for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k) {
+            const auto w = static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)]);
+            reach_[w] |= reach_[v];
+            if (--kahn_[w] == 0) bfs_.push_back(static_cast<std::int32_t>(w));
         }
-        if (bfs_.size() != N) return false;
-        // reach_[v]: the sections whose acquire reaches node v.
-        reach_.assign(N, 0);
-        for (std::size_t a = 0; a < K; ++a)
-            reach_[static_cast<std::size_t>(contended_[a].acq)] |= std::uint64_t{1} << a;
-        for (const auto v : bfs_)
-            for (auto k = succStart_[static_cast<std::size_t>(v)];
-                 k < succStart_[static_cast<std::size_t>(v) + 1]; ++k)
-                reach_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])] |=
-                    reach_[static_cast<std::size_t>(v)];
-        bool added = false;
-        for (std::size_t b = 0; b < K; ++b) {
-            const std::uint64_t m = reach_[static_cast<std::size_t>(contended_[b].unl)];
+    }
+    if (bfs_.size() != N) return false;
+    // The lb edges, to a fixpoint: each new edge passes its source's bits on (a propagation from
+    // its target, not a new pass over the graph). An edge unl(a) -> acq(b) closes a cycle iff
+    // acq(b) reaches unl(a) already; every cycle of lb edges goes through one such (the graph
+    // without them is acyclic), so checking each edge as it comes, and each pair again as the
+    // bits grow, finds the cycles the passes would.
+    const std::size_t firstAdded = edges_.size();
+    auto propagate = [&](std::int32_t from, std::int32_t to) {
+        const std::uint64_t bits = reach_[static_cast<std::size_t>(from)];
+        if ((bits & ~reach_[static_cast<std::size_t>(to)]) == 0) return;
+        reach_[static_cast<std::size_t>(to)] |= bits;
+        bfs_.clear();
+        bfs_.push_back(to);
+        while (!bfs_.empty()) {
+            const auto x = static_cast<std::size_t>(bfs_.back());
+            bfs_.pop_back();
+            const std::uint64_t rx = reach_[x];
+            auto pass = [&](std::int32_t y) {
+                auto& ry = reach_[static_cast<std::size_t>(y)];
+                if ((rx & ~ry) == 0) return;
+                ry |= rx;
+                bfs_.push_back(y);
+            };
+            for (auto k = succStart_[x]; k < succStart_[x + 1]; ++k)
+                pass(succ_[static_cast<std::size_t>(k)]);
+            for (std::size_t e = firstAdded; e < edges_.size(); ++e)
+                if (static_cast<std::size_t>(edges_[e].first) == x) pass(edges_[e].second);
+        }
+    };
+    for (bool added = true; added;) {
+        added = false;
+        for (std::size_t b = 0; b < K; ++b)
             for (std::size_t a = 0; a < K; ++a) {
-                if (a == b || !((m >> a) & 1) || contended_[a].loc != contended_[b].loc ||
-                    contended_[a].thread == contended_[b].thread || ordered_[a * K + b])
+                if (a == b || ordered_[a * K + b] || contended_[a].loc != contended_[b].loc ||
+                    contended_[a].thread == contended_[b].thread ||
+                    !((reach_[static_cast<std::size_t>(contended_[b].unl)] >> a) & 1))
                     continue;
+                if ((reach_[static_cast<std::size_t>(contended_[a].unl)] >> b) & 1) return false;
                 ordered_[a * K + b] = 1;
                 edges_.emplace_back(contended_[a].unl, contended_[b].acq);
+                propagate(contended_[a].unl, contended_[b].acq);
                 added = true;
             }
-        }
-        if (!added) return true;
-        csr(N);
     }
+    if (edges_.size() > firstAdded) csr(N);
+    return true;
 }
 
 }  // namespace porlab::graph

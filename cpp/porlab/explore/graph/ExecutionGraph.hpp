@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -198,10 +199,18 @@ class CoChecker {
     // which the interpreter can replay the threads with their reads forced).
     bool checkMutex(const ExecutionGraph& g, bool placeholders, const std::vector<bool>& openEnded,
                     std::vector<Ref>& order, bool memoryEdges = true);
+    // Mutex mode, a final graph without placeholders: a witness in `order` (program order,
+    // spawn/join, rf/co/fr, critical sections of a mutex apart, open ones lasting to the end),
+    // found greedily: of the threads' next nodes that can go, the earliest in `hint` (another
+    // order of g's nodes, e.g. the witness g was extended with) goes. Linear in the nodes times
+    // the threads. True implies checkMutex(g, true, no thread open-ended) would be; false says
+    // nothing (checkMutex decides).
+    bool greedyWitness(const ExecutionGraph& g, std::span<const Ref> hint, std::vector<Ref>& order);
     // Mutex mode: add the lock order mutual exclusion forces (lockOrder) before the search.
     bool lockOrderEdges = true;
     // lbRefuted: mutex-mode checks refuted by the lock order alone (lockOrder), no search.
     std::uint64_t checks = 0, mutexStates = 0, lbRefuted = 0;
+    std::uint64_t greedyFound = 0;  // witnesses greedyWitness found
     // Asked every few dozen states of a search: true ends it (the check then fails; the caller
     // is stopping).
     std::function<bool()> interrupt;
@@ -231,6 +240,7 @@ class CoChecker {
     std::vector<char> ordered_;
     std::vector<std::int32_t> bfs_, kahn_;
     std::vector<std::uint64_t> reach_;
+    std::vector<std::int32_t> spawner_;  // greedyWitness: by thread, its spawn (flat)
     // mutex mode
     std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
     struct Released {

@@ -112,7 +112,9 @@ void GraphExplorer::finish() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (co_.greedyFound) result_.stats["greedy_witnesses"] = static_cast<double>(co_.greedyFound);
     zne_.addStats(result_);
+    if (coForced_) result_.stats["co_forced"] = static_cast<double>(coForced_);
     if (sc_.searches) {
         result_.stats["sc_searches"] = static_cast<double>(sc_.searches);
         result_.stats["sc_states"] = static_cast<double>(sc_.states);
@@ -143,17 +145,36 @@ ThreadId GraphExplorer::nextThread(const ExecutionGraph& g) {
     return -1;
 }
 
-bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
-    return mutex_ ? mutex_->consistent(g, final, order) : co_.check(g, final, order);
+bool GraphExplorer::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order,
+                               std::span<const Ref> hint) {
+    return mutex_ ? mutex_->consistent(g, final, order, hint) : co_.check(g, final, order);
 }
 
 bool GraphExplorer::canonicalCoherence(const ExecutionGraph& g) {
     bool anyPlaceholder = false;
-    scLim_.resize(g.threads.size());
-    for (std::size_t t = 0; t < g.threads.size(); ++t) {
-        scLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
         anyPlaceholder |= g.stuck(static_cast<ThreadId>(t));
+    // Where porf (po ∪ rf ∪ spawn ∪ join, which every witness respects) orders each write of
+    // co after its co-predecessor, every witness writes in g's co: the canonical one too (g is
+    // consistent), and the search is not needed (fib_bench: one writer per location).
+    if (!anyPlaceholder) {
+        bool forced = true;
+        for (std::size_t loc = 0; loc < g.co.size() && forced; ++loc) {
+            const auto& c = g.co[loc];
+            for (std::size_t k = 1; k < c.size() && forced; ++k) {
+                if (c[k].t == c[k - 1].t) continue;  // (po: co is consistent with it)
+                g.porfPrefix(c[k], scLim_);          // (scLim_ as scratch)
+                forced = scLim_[static_cast<std::size_t>(c[k - 1].t)] > c[k - 1].i;
+            }
+        }
+        if (forced) {
+            ++coForced_;
+            return true;
+        }
     }
+    scLim_.resize(g.threads.size());
+    for (std::size_t t = 0; t < g.threads.size(); ++t)
+        scLim_[t] = static_cast<std::int32_t>(g.threads[t].size());
     if (!sc_.check(g, scLim_, anyPlaceholder, scOrder_))
         return false;  // g is consistent: not reached
     // The witness's write order per location must be g's co (LAPOR: locks are in no co).
@@ -211,8 +232,9 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     if (anyPlaceholder || mutex_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
         // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
-        // last to the end.)
-        if (!consistent(g, true, tmpOrder_)) {
+        // last to the end; the witness the graph was extended with, its critical sections moved
+        // apart, is most often one: a partial graph's check let open ones end early.)
+        if (!consistent(g, true, tmpOrder_, order)) {
             ++dropped_;
             return;
         }
@@ -682,8 +704,12 @@ Step GraphExplorer::revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Re
         if (rWrites) hr.wstamp = h.nextStamp++;  // its write part comes after a
         auto co = [&]() -> std::vector<Ref>& { return h.co[static_cast<std::size_t>(loc)]; };
         // a's place in co: fixed after its source for a read-modify-write, any otherwise.
+        // (Not before a write that happens before a: a co cycle, an inconsistent graph.)
         int lo = 0, hi = static_cast<int>(co().size());
-        if (aIsRmw) lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+        if (aIsRmw)
+            lo = hi = h.coIndex(g.at(a).rf, loc) + 1;
+        else
+            lo = coFloor(h, a, loc) + 1;
         for (int pos = hi; pos >= lo && !rep_.stopped(); --pos) {
             if (!aIsRmw && h.rmwAfter(loc, pos - 1)) continue;
             co().insert(co().begin() + pos, a);

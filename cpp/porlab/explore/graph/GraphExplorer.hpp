@@ -213,7 +213,9 @@ class GraphExplorer : private Engine {
     bool revisitReady(ExecutionGraph& h, std::size_t depth) final;
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
-    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
+    // (hint: LAPOR co-filter, final g: the witness g was extended with, to look near.)
+    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order,
+                    std::span<const Ref> hint = {});
     // Visit g after node a was added and the program replayed up to it, with a's zne
     // invalidations applied for the duration of the visit.
     Step visitChecked(ExecutionGraph& g, Ref a, std::size_t depth);
@@ -283,7 +285,8 @@ class GraphExplorer : private Engine {
     unsigned worker_ = 0;        // (which worker of it this explorer is)
     std::size_t taskDepth_ = 0;  // the depth of the visit that roots the current task
     std::uint64_t revisitsTried_ = 0, revisitsDone_ = 0, inconsistent_ = 0, dropped_ = 0;
-    std::uint64_t skipped_ = 0;  // maximal graphs not accepted
+    std::uint64_t skipped_ = 0;   // maximal graphs not accepted
+    std::uint64_t coForced_ = 0;  // canonicalCoherence: co forced by porf, no search
 };
 
 }  // namespace porlab::graph

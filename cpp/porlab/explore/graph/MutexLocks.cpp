@@ -23,7 +23,8 @@ Step MutexLocks::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t 
     return addTrylock(g, t, depth);
 }
 
-bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order) {
+bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order,
+                            std::span<const Ref> hint) {
     if (final && !lockPlaceholdersCanBlock(g)) {
         ++lockNeverHeld_;
         return false;
@@ -40,7 +41,9 @@ bool MutexLocks::consistent(const ExecutionGraph& g, bool final, std::vector<Ref
         if (!wb_->consistent(g, final, order)) return false;
     } else {
         openEnded_.assign(g.threads.size(), !final);
-        if (!co_.checkMutex(g, final, openEnded_, order)) return false;
+        if (!(final && co_.greedyWitness(g, hint, order)) &&
+            !co_.checkMutex(g, final, openEnded_, order))
+            return false;
     }
     if (final || relaxedReplay_) return true;
     // The program cannot relax its locks: find an order it can replay.

@@ -45,8 +45,11 @@ class MutexLocks {
     // Adds it (all branches) and explores on: the step to await at once.
     Step add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
-    // sections and placeholders).
-    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order);
+    // sections and placeholders). co-filter, final g: first a witness near `hint` (the witness
+    // g was extended with), found greedily (CoChecker::greedyWitness); the search where that
+    // fails. (Partial graphs: the greedy choice found few of theirs, for more than it saved.)
+    bool consistent(const ExecutionGraph& g, bool final, std::vector<Ref>& order,
+                    std::span<const Ref> hint = {});
     // May the next event of thread t (node `at` of t, pushed or about to be) go at the end of
     // witness `wit` of g, the graph staying consistent? Not if t is inside a critical section
     // that the witness let end early (t's sections are open-ended in a partial graph's search):
