@@ -230,7 +230,8 @@ class CoChecker {
     std::vector<std::pair<LocId, std::int32_t>> openAcq_;
     std::vector<char> ordered_;
     std::vector<std::int32_t> bfs_, kahn_;
-    std::vector<std::uint64_t> reach_;
+    std::vector<std::uint64_t> reach_, pred_;       // pred_: reach_ transposed
+    std::vector<std::uint64_t> predRow_, succRow_;  // addEdge's scratch
     // mutex mode
     std::vector<std::int32_t> pos_, liveLen_, holder_, trail_;
     struct Released {
@@ -308,7 +309,12 @@ class SCChecker {
     bool saturate();
     bool saturateBase();
     bool saturationRound(bool& changed);
-    bool orderEdge(std::int32_t a, std::int32_t b, bool& changed);
+    // a before b (false: a cycle). Already ordered: nothing to do (most calls, inline).
+    bool orderEdge(std::int32_t a, std::int32_t b, bool& changed) {
+        if (a != b && before(a, b)) return true;
+        return addEdge(a, b, changed);
+    }
+    bool addEdge(std::int32_t a, std::int32_t b, bool& changed);
     [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const {
         return (reach_[static_cast<std::size_t>(a) * words_ + static_cast<std::size_t>(b) / 64] >>
                 (static_cast<std::size_t>(b) % 64)) &
@@ -319,7 +325,10 @@ class SCChecker {
     void undo();
     bool enabledNoWrite(ThreadId t) const;
     bool enabledWrite(ThreadId t) const;
-    [[nodiscard]] bool isMutexEvent(const Node& n) const;
+    [[nodiscard]] bool isMutexEvent(const Node& n) const {
+        return mutexLocks &&
+               (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
+    }
     [[nodiscard]] std::int32_t flat(Ref r) const {
         return r.t == kInitThread ? -1 : off_[r.t] + r.i;
     }
@@ -345,7 +354,8 @@ class SCChecker {
     // The saturation: reach_ (node x node bits: a before b in every witness), the edges it
     // added (by source, CSR), by node the sources of those not executed yet, the state budget.
     std::size_t words_ = 0;
-    std::vector<std::uint64_t> reach_;
+    std::vector<std::uint64_t> reach_, pred_;       // pred_: reach_ transposed
+    std::vector<std::uint64_t> predRow_, succRow_;  // addEdge's scratch
     std::vector<std::pair<std::int32_t, std::int32_t>> derived_;
     std::vector<std::int32_t> succStart_, succ_, predLeft_, indeg_, topo_;
     std::vector<std::vector<std::int32_t>> base_;  // by node: successors (po, rf, spawn, join)
@@ -354,12 +364,19 @@ class SCChecker {
         std::int32_t thread, acq, unl;  // unl = -1: open to the end
     };
     std::vector<Section> sections_;
+    // By mutex (words_ each): the unlocks of its sections; by unlock: its section; the sections
+    // open to the end.
+    std::vector<std::uint64_t> unlockMask_;
+    std::vector<std::int32_t> sectionOf_, openSections_;
+    std::vector<char> ruleless_;  // saturateBase's scratch: mutexes the pairing misreads,
+    std::vector<std::pair<std::int32_t, std::int32_t>> observers_;  // (failed trylock, acquire),
+    std::vector<std::pair<LocId, std::int32_t>> open_;              // a thread's open sections
     struct MemoryRead {
         std::int32_t read, source;  // flat nodes (source -1: the initial value)
         LocId loc;
     };
     std::vector<MemoryRead> memReads_;
-    std::vector<std::pair<LocId, std::int32_t>> memWrites_;  // (location, flat node), sorted
+    std::vector<std::uint64_t> writeMask_;  // by location (words_ each): its writes (bits)
     std::uint64_t stateBudget_ = 0, budgetStart_ = 0;
     bool pruning_ = false;
     bool overBudget_ = false;

@@ -158,11 +158,6 @@ bool SCChecker::enabledNoWrite(ThreadId t) const {
     return true;
 }
 
-bool SCChecker::isMutexEvent(const Node& n) const {
-    return mutexLocks &&
-           (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
-}
-
 bool SCChecker::enabledWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
     const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
