@@ -298,10 +298,14 @@ class SCChecker {
     // first up to saturateFirstUpTo events, after budgetPerEvent * events + 16 states of the
     // plain search up to saturateUpTo events, never beyond. saturations: searches that
     // saturated; saturationRefuted: of those, the ones a cycle refuted without a search.
+    // Adaptive (below saturateFirstUpTo): after `adaptAfter` saturations in a row that neither
+    // refuted the graph nor left a search longer than the budget, the plain search goes first
+    // again (within its budget), until a search exceeds it (plainFirst: such searches).
     bool saturation = true;
     std::size_t saturateFirstUpTo = 160, saturateUpTo = 4096;
     std::uint64_t budgetPerEvent = 2;
-    std::uint64_t saturations = 0, saturationRefuted = 0;
+    std::uint32_t adaptAfter = 8;  // 0: always saturate first
+    std::uint64_t saturations = 0, saturationRefuted = 0, plainFirst = 0;
 
   private:
     void setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders);
@@ -379,6 +383,8 @@ class SCChecker {
     std::vector<std::uint64_t> writeMask_;  // by location (words_ each): its writes (bits)
     std::uint64_t stateBudget_ = 0, budgetStart_ = 0;
     bool pruning_ = false;
+    bool plainFirst_ = false;       // (adaptive) the plain search goes first
+    std::uint32_t uselessRun_ = 0;  // saturations in a row that the plain search did not need
     bool overBudget_ = false;
     std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;

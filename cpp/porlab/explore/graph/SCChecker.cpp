@@ -17,13 +17,20 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     // Small graphs are saturated first. Larger ones get the plain search first, within a budget
     // of a few states per event (most searches need far fewer); past it, the saturation and
     // the search again.
+    // Small ones too when the saturation has not paid for a while (adaptAfter): the searches
+    // of one exploration tend to be alike.
     const auto n = static_cast<std::size_t>(off_.back());
     pruning_ = false;
     budgetStart_ = states;
-    stateBudget_ = saturation && n <= saturateUpTo ? budgetPerEvent * n + 16 : 0;
-    overBudget_ = saturation && n <= saturateFirstUpTo;
+    const std::uint64_t budget = budgetPerEvent * n + 16;
+    stateBudget_ = saturation && n <= saturateUpTo ? budget : 0;
+    const bool small = saturation && n <= saturateFirstUpTo;
+    const bool plain = small && adaptAfter > 0 && plainFirst_;
+    if (plain) ++plainFirst;
+    overBudget_ = small && !plain;
     bool ok = !overBudget_ && dfs() && !interrupted_;
     if (overBudget_ && !interrupted_) {
+        if (plain) plainFirst_ = false;  // (its budget did not suffice)
         ++saturations;
         if (finals_) finals_->clear();
         if (finalOrders_) finalOrders_->clear();
@@ -32,12 +39,18 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         overBudget_ = false;
         if (!saturate()) {
             ++saturationRefuted;
+            uselessRun_ = 0;
             order.clear();
             return false;
         }
         pruning_ = true;
+        const std::uint64_t start = states;
         ok = dfs() && !interrupted_;
         pruning_ = false;
+        if (!small || plain || states - start > budget)
+            uselessRun_ = 0;
+        else if (++uselessRun_ >= adaptAfter)
+            plainFirst_ = true;
     }
     order.clear();
     if (ok)

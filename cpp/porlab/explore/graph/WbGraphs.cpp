@@ -647,6 +647,7 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_sc_states"] = static_cast<double>(sc_.states);
     r.stats["wb_sc_saturations"] = static_cast<double>(sc_.saturations);
     r.stats["wb_sc_saturation_refuted"] = static_cast<double>(sc_.saturationRefuted);
+    r.stats["wb_sc_plain_first"] = static_cast<double>(sc_.plainFirst);
 }
 
 }  // namespace porlab::graph
