@@ -336,7 +336,7 @@ class SCChecker {
     [[nodiscard]] std::int32_t flat(Ref r) const {
         return r.t == kInitThread ? -1 : off_[r.t] + r.i;
     }
-    void key(std::string& k) const;
+    void key();
 
     const ExecutionGraph* g_ = nullptr;
     std::vector<std::int32_t> lim_, pos_, off_;
@@ -350,8 +350,30 @@ class SCChecker {
     std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
     std::vector<LocId> watched_;                       // locations of placeholders (final check)
     std::vector<Ref> watchers_;
-    std::unordered_set<std::string> failed_;
-    std::string keyBuf_;
+    // The states known to lead to no witness (by key: pos_, then cur_ of the watched locations;
+    // keyLen_ ints each in failedKeys_), an open-addressing table of their indices (-1: free).
+    std::vector<std::int32_t> failedKeys_, failedSlots_, keyBuf_;
+    std::size_t keyLen_ = 0, failedCount_ = 0;
+    [[nodiscard]] std::size_t keyHash() const;
+    [[nodiscard]] bool failed(std::size_t h) const;
+    void markFailed(std::size_t h);
+    // By flat node (setUp, nodes within the limits): what the search needs of it.
+    enum : std::uint16_t {
+        kMutex = 1,     // isMutexEvent
+        kAcquire = 2,   // a mutex event that acquires
+        kObserves = 4,  // a mutex event that observes its mutex held
+        kUnlock = 8,    // a mutex event that unlocks
+        kWrites = 16,   // writesMemory
+        kReads = 32,    // readsMemory
+        kFaulted = 64,  // Node::faulted
+        kJoin = 128,    // a join of thread aux
+    };
+    struct Info {
+        LocId loc;
+        std::int32_t rf, aux;  // rf: flat, -1 = init
+        std::uint16_t flags;
+    };
+    std::vector<Info> info_;
     bool placeholders_ = false;
     bool enumerate_ = false;
     bool interrupted_ = false;
