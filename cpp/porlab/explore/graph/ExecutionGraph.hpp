@@ -325,10 +325,11 @@ class SCChecker {
                1U;
     }
     bool dfs();
-    bool step(ThreadId t, bool writesAllowed);
-    void undo();
-    bool enabledNoWrite(ThreadId t) const;
-    bool enabledWrite(ThreadId t) const;
+    // (Defined in SCChecker.cpp, where the search calls them: inlined.)
+    [[gnu::always_inline]] inline bool step(ThreadId t, bool writesAllowed);
+    [[gnu::always_inline]] inline void undo();
+    [[gnu::always_inline]] inline bool enabledNoWrite(ThreadId t) const;
+    [[gnu::always_inline]] inline bool enabledWrite(ThreadId t) const;
     [[nodiscard]] bool isMutexEvent(const Node& n) const {
         return mutexLocks &&
                (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
@@ -367,6 +368,8 @@ class SCChecker {
         kReads = 32,    // readsMemory
         kFaulted = 64,  // Node::faulted
         kJoin = 128,    // a join of thread aux
+        kKill = 256,    // a memory write of kDeadValue
+        kSpawn = 512,   // a spawn of thread aux
     };
     struct Info {
         LocId loc;

@@ -83,32 +83,15 @@ void SCChecker::setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         }
         off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
     }
-    // The per-location state covers the locations the search touches (a C program has many
-    // more: clearing them all was most of a small search), all of them for the finals.
-    std::size_t locs = 0;
-    if (enumerate_) {
-        locs = g.initial.size();
-    } else {
-        for (std::size_t t = 0; t < T; ++t) {
-            const auto& th = g.threads[t];
-            const auto end = std::min(th.size(), static_cast<std::size_t>(lim_[t]) + 1);
-            for (std::size_t i = 0; i < end; ++i)
-                if (th[i].ev.loc >= 0)
-                    locs = std::max(locs, static_cast<std::size_t>(th[i].ev.loc) + 1);
-        }
-        locs = std::min(locs, g.initial.size());
-    }
-    readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
-    holder_.assign(locs, -1);
-    pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
-    initReaders_.assign(locs, 0);
-    cur_.assign(locs, -1);
-    kill_.assign(static_cast<std::size_t>(off_[T]), 0);
-    spawnOf_.assign(T, {-1, kInitRef});
+    // What the search needs of each node, and the locations it touches: the per-location
+    // state covers those (a C program has many more: clearing them all was most of a small
+    // search), all of them for the finals.
     info_.resize(static_cast<std::size_t>(off_[T]));
+    std::size_t locs = 0;
     for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
         for (std::int32_t i = 0; i < lim_[t]; ++i) {
-            const Node& n = g.threads[t][static_cast<std::size_t>(i)];
+            const Node& n = th[static_cast<std::size_t>(i)];
             Info& in = info_[static_cast<std::size_t>(off_[t] + i)];
             const EventKind k = n.ev.kind;
             const bool mx = isMutexEvent(n);
@@ -120,24 +103,46 @@ void SCChecker::setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& 
                 (mx && observesHeld(n) ? kObserves : 0) |
                 (mx && k == EventKind::Unlock ? kUnlock : 0) | (writesMemory(k) ? kWrites : 0) |
                 (readsMemory(k) ? kReads : 0) | (n.faulted ? kFaulted : 0) |
-                (k == EventKind::Join && n.ev.aux >= 0 ? kJoin : 0));
-            if (writesMemory(n.ev.kind) && !isMutexEvent(n) && n.ev.wval == kDeadValue) {
-                kill_[static_cast<std::size_t>(off_[t] + i)] = 1;
-                if (std::find(watched_.begin(), watched_.end(), n.ev.loc) == watched_.end())
-                    watched_.push_back(n.ev.loc);
+                (k == EventKind::Join && n.ev.aux >= 0 ? kJoin : 0) |
+                (!mx && writesMemory(k) && n.ev.wval == kDeadValue ? kKill : 0) |
+                (k == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T
+                     ? kSpawn
+                     : 0));
+            if (n.ev.loc >= 0) locs = std::max(locs, static_cast<std::size_t>(n.ev.loc) + 1);
+        }
+        // (and the next node: a placeholder left out, whose location may be watched)
+        const auto next = static_cast<std::size_t>(lim_[t]);
+        if (next < th.size() && th[next].ev.loc >= 0)
+            locs = std::max(locs, static_cast<std::size_t>(th[next].ev.loc) + 1);
+    }
+    locs = enumerate_ ? g.initial.size() : std::min(locs, g.initial.size());
+    readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
+    holder_.assign(locs, -1);
+    pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
+    initReaders_.assign(locs, 0);
+    cur_.assign(locs, -1);
+    kill_.assign(static_cast<std::size_t>(off_[T]), 0);
+    spawnOf_.assign(T, {-1, kInitRef});
+    for (std::size_t t = 0; t < T; ++t) {
+        for (std::int32_t i = 0; i < lim_[t]; ++i) {
+            const auto v = static_cast<std::size_t>(off_[t] + i);
+            const Info& in = info_[v];
+            const auto f = in.flags;
+            if (f & kKill) {
+                kill_[v] = 1;
+                if (std::find(watched_.begin(), watched_.end(), in.loc) == watched_.end())
+                    watched_.push_back(in.loc);
             }
-            if (readsMemory(n.ev.kind) && !isMutexEvent(n)) {
-                if (n.rf.t == kInitThread)
-                    ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
+            if ((f & (kReads | kMutex)) == kReads) {
+                if (in.rf < 0)
+                    ++initReaders_[static_cast<std::size_t>(in.loc)];
                 else
-                    ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+                    ++readersLeft_[static_cast<std::size_t>(in.rf)];
             }
-            if (isMutexEvent(n) && observesHeld(n) && n.rf.t != kInitThread)
-                ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
-            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
-                static_cast<std::size_t>(n.ev.aux) < T)
-                spawnOf_[static_cast<std::size_t>(n.ev.aux)] = {
-                    static_cast<ThreadId>(t), Ref{static_cast<std::int32_t>(t), i}};
+            if ((f & kObserves) && in.rf >= 0) ++pendingObs_[static_cast<std::size_t>(in.rf)];
+            if (f & kSpawn)
+                spawnOf_[static_cast<std::size_t>(in.aux)] = {static_cast<ThreadId>(t),
+                                                              Ref{static_cast<std::int32_t>(t), i}};
         }
     }
     trail_.clear();
@@ -169,7 +174,7 @@ void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>&
     finalOrders_ = nullptr;
 }
 
-bool SCChecker::enabledNoWrite(ThreadId t) const {
+inline bool SCChecker::enabledNoWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
     const Info& n = info_[static_cast<std::size_t>(off_[t] + pos_[t])];
     const auto f = n.flags;
@@ -188,7 +193,7 @@ bool SCChecker::enabledNoWrite(ThreadId t) const {
     return true;
 }
 
-bool SCChecker::enabledWrite(ThreadId t) const {
+inline bool SCChecker::enabledWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
     const Info& n = info_[static_cast<std::size_t>(off_[t] + pos_[t])];
     const auto f = n.flags;
@@ -210,7 +215,7 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     return left == 0;
 }
 
-bool SCChecker::step(ThreadId t, bool) {
+inline bool SCChecker::step(ThreadId t, bool) {
     const Ref r{t, pos_[t]};
     const auto v = static_cast<std::size_t>(off_[t] + pos_[t]);
     const Info& n = info_[v];
@@ -247,7 +252,7 @@ bool SCChecker::step(ThreadId t, bool) {
     return true;
 }
 
-void SCChecker::undo() {
+inline void SCChecker::undo() {
     const auto [r, prev] = trail_.back();
     trail_.pop_back();
     --pos_[r.t];
