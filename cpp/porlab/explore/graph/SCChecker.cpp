@@ -337,12 +337,17 @@ bool SCChecker::dfs() {
     }
     const std::size_t mark = trail_.size();
     const auto T = static_cast<ThreadId>(pos_.size());
-    for (bool progress = true; progress;) {
-        progress = false;
+    // The events taken greedily. Another pass is needed only after a step that can enable an
+    // event of an earlier thread: a spawn (its child's first event), a thread's last event (a
+    // join of it), a failed trylock (the unlock of its section). Reads wait for writes, which
+    // are not taken here, and an unlock enables only acquires.
+    for (bool again = true; again;) {
+        again = false;
         for (ThreadId t = 0; t < T; ++t)
             while (enabledNoWrite(t)) {
+                const auto f = info_[static_cast<std::size_t>(off_[t] + pos_[t])].flags;
                 step(t, false);
-                progress = true;
+                if ((f & (kSpawn | kObserves)) || pos_[t] >= lim_[t]) again = true;
             }
     }
     bool all = true;
