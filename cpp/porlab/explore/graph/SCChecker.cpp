@@ -14,11 +14,10 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
                       bool placeholders, std::vector<Ref>& order) {
     ++searches;
     setUp(g, lim, placeholders);
-    // Small graphs are saturated first. Larger ones get the plain search first, within a budget
-    // of a few states per event (most searches need far fewer); past it, the saturation and
-    // the search again.
-    // Small ones too when the saturation has not paid for a while (adaptAfter): the searches
-    // of one exploration tend to be alike.
+    // Small graphs are saturated first, unless the saturation has not paid for a while
+    // (adaptAfter: the searches of one exploration tend to be alike). Larger ones, and small
+    // ones then, get the plain search first, within a budget of a few states per event (most
+    // searches need far fewer); past it, the saturation and the search again.
     const auto n = static_cast<std::size_t>(off_.back());
     pruning_ = false;
     budgetStart_ = states;
