@@ -158,16 +158,21 @@ RandomGraph randomGraph(std::mt19937& rng, bool mutexMode) {
 }  // namespace
 
 TEST(SCChecker, SaturationKeepsAnswersWitnessesAndFinals) {
-    // Three checkers: the plain search, the saturation first (these graphs are small), and the
-    // saturation after a budget of 16 states (the search starts over).
+    // Four checkers: the plain search, the saturation first (these graphs are small), the
+    // saturation after a budget of 16 states (the search starts over), and the default, which
+    // goes from one to the other (adaptAfter).
     std::uint64_t refuted = 0, consistent = 0, pruned = 0, restarted = 0;
+    std::uint64_t adaptedPlain = 0, adaptedSaturated = 0;
     for (const bool mutexMode : {true, false}) {
         std::mt19937 rng(mutexMode ? 7 : 11);
-        graph::SCChecker plain, first, late;
-        plain.mutexLocks = first.mutexLocks = late.mutexLocks = mutexMode;
+        graph::SCChecker plain, first, late, adaptive;
+        plain.mutexLocks = first.mutexLocks = late.mutexLocks = adaptive.mutexLocks = mutexMode;
         plain.saturation = false;
+        first.adaptAfter = 0;
         late.saturateFirstUpTo = 0;
         late.budgetPerEvent = 0;
+        adaptive.adaptAfter = 2;  // (the graphs vary: it changes modes often)
+        adaptive.budgetPerEvent = 0;
         for (int k = 0; k < 3000; ++k) {
             const RandomGraph rg = randomGraph(rng, mutexMode);
             SCOPED_TRACE(testing::Message() << "mutex " << mutexMode << " graph " << k << "\n"
@@ -178,6 +183,8 @@ TEST(SCChecker, SaturationKeepsAnswersWitnessesAndFinals) {
             ASSERT_EQ(first.check(rg.g, rg.lim, rg.placeholders, o2), a);
             ASSERT_EQ(o1, o2);
             ASSERT_EQ(late.check(rg.g, rg.lim, rg.placeholders, o3), a);
+            ASSERT_EQ(o1, o3);
+            ASSERT_EQ(adaptive.check(rg.g, rg.lim, rg.placeholders, o3), a);
             ASSERT_EQ(o1, o3);
             consistent += a;
             pruned += first.states - s2 < plain.states - s1;
@@ -193,12 +200,16 @@ TEST(SCChecker, SaturationKeepsAnswersWitnessesAndFinals) {
         }
         refuted += first.saturationRefuted;
         restarted += late.saturations;
+        adaptedPlain += adaptive.plainFirst;
+        adaptedSaturated += adaptive.saturations;
     }
     // (The sample exercises both answers, the pruning and the restart after the budget.)
     EXPECT_GT(refuted, 500U);
     EXPECT_GT(consistent, 2000U);
     EXPECT_GT(pruned, 100U);
     EXPECT_GT(restarted, 100U);
+    EXPECT_GT(adaptedPlain, 100U);
+    EXPECT_GT(adaptedSaturated, 100U);
 }
 
 TEST(SCChecker, SaturationRefutesNwwLockRrWithoutSearch) {

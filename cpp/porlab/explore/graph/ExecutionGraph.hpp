@@ -307,10 +307,14 @@ class SCChecker {
     // first up to saturateFirstUpTo events, after budgetPerEvent * events + 16 states of the
     // plain search up to saturateUpTo events, never beyond. saturations: searches that
     // saturated; saturationRefuted: of those, the ones a cycle refuted without a search.
+    // Adaptive (below saturateFirstUpTo): after `adaptAfter` saturations in a row that neither
+    // refuted the graph nor left a search longer than the budget, the plain search goes first
+    // again (within its budget), until a search exceeds it (plainFirst: such searches).
     bool saturation = true;
     std::size_t saturateFirstUpTo = 160, saturateUpTo = 4096;
     std::uint64_t budgetPerEvent = 2;
-    std::uint64_t saturations = 0, saturationRefuted = 0;
+    std::uint32_t adaptAfter = 8;  // 0: always saturate first
+    std::uint64_t saturations = 0, saturationRefuted = 0, plainFirst = 0;
 
   private:
     void setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& lim, bool placeholders);
@@ -318,22 +322,31 @@ class SCChecker {
     bool saturate();
     bool saturateBase();
     bool saturationRound(bool& changed);
-    bool orderEdge(std::int32_t a, std::int32_t b, bool& changed);
+    // a before b (false: a cycle). Already ordered: nothing to do (most calls, inline).
+    bool orderEdge(std::int32_t a, std::int32_t b, bool& changed) {
+        if (a != b && before(a, b)) return true;
+        return addEdge(a, b, changed);
+    }
+    bool addEdge(std::int32_t a, std::int32_t b, bool& changed);
     [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const {
         return (reach_[static_cast<std::size_t>(a) * words_ + static_cast<std::size_t>(b) / 64] >>
                 (static_cast<std::size_t>(b) % 64)) &
                1U;
     }
     bool dfs();
-    bool step(ThreadId t, bool writesAllowed);
-    void undo();
-    bool enabledNoWrite(ThreadId t) const;
-    bool enabledWrite(ThreadId t) const;
-    [[nodiscard]] bool isMutexEvent(const Node& n) const;
+    // (Defined in SCChecker.cpp, where the search calls them: inlined.)
+    [[gnu::always_inline]] inline bool step(ThreadId t, bool writesAllowed);
+    [[gnu::always_inline]] inline void undo();
+    [[gnu::always_inline]] inline bool enabledNoWrite(ThreadId t) const;
+    [[gnu::always_inline]] inline bool enabledWrite(ThreadId t) const;
+    [[nodiscard]] bool isMutexEvent(const Node& n) const {
+        return mutexLocks &&
+               (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
+    }
     [[nodiscard]] std::int32_t flat(Ref r) const {
         return r.t == kInitThread ? -1 : off_[r.t] + r.i;
     }
-    void key(std::string& k) const;
+    void key();
 
     const ExecutionGraph* g_ = nullptr;
     std::vector<std::int32_t> lim_, pos_, off_;
@@ -347,15 +360,40 @@ class SCChecker {
     std::vector<std::pair<ThreadId, Ref>> spawnOf_;    // by thread: (parent, spawn node) or t=-1
     std::vector<LocId> watched_;                       // locations of placeholders (final check)
     std::vector<Ref> watchers_;
-    std::unordered_set<std::string> failed_;
-    std::string keyBuf_;
+    // The states known to lead to no witness (by key: pos_, then cur_ of the watched locations;
+    // keyLen_ ints each in failedKeys_), an open-addressing table of their indices (-1: free).
+    std::vector<std::int32_t> failedKeys_, failedSlots_, keyBuf_;
+    std::size_t keyLen_ = 0, failedCount_ = 0;
+    [[nodiscard]] std::size_t keyHash() const;
+    [[nodiscard]] bool failed(std::size_t h) const;
+    void markFailed(std::size_t h);
+    // By flat node (setUp, nodes within the limits): what the search needs of it.
+    enum : std::uint16_t {
+        kMutex = 1,     // isMutexEvent
+        kAcquire = 2,   // a mutex event that acquires
+        kObserves = 4,  // a mutex event that observes its mutex held
+        kUnlock = 8,    // a mutex event that unlocks
+        kWrites = 16,   // writesMemory
+        kReads = 32,    // readsMemory
+        kFaulted = 64,  // Node::faulted
+        kJoin = 128,    // a join of thread aux
+        kKill = 256,    // a memory write of kDeadValue
+        kSpawn = 512,   // a spawn of thread aux
+    };
+    struct Info {
+        LocId loc;
+        std::int32_t rf, aux;  // rf: flat, -1 = init
+        std::uint16_t flags;
+    };
+    std::vector<Info> info_;
     bool placeholders_ = false;
     bool enumerate_ = false;
     bool interrupted_ = false;
     // The saturation: reach_ (node x node bits: a before b in every witness), the edges it
     // added (by source, CSR), by node the sources of those not executed yet, the state budget.
     std::size_t words_ = 0;
-    std::vector<std::uint64_t> reach_;
+    std::vector<std::uint64_t> reach_, pred_;       // pred_: reach_ transposed
+    std::vector<std::uint64_t> predRow_, succRow_;  // addEdge's scratch
     std::vector<std::pair<std::int32_t, std::int32_t>> derived_;
     std::vector<std::int32_t> succStart_, succ_, predLeft_, indeg_, topo_;
     std::vector<std::vector<std::int32_t>> base_;  // by node: successors (po, rf, spawn, join)
@@ -364,14 +402,23 @@ class SCChecker {
         std::int32_t thread, acq, unl;  // unl = -1: open to the end
     };
     std::vector<Section> sections_;
+    // By mutex (words_ each): the unlocks of its sections; by unlock: its section; the sections
+    // open to the end.
+    std::vector<std::uint64_t> unlockMask_;
+    std::vector<std::int32_t> sectionOf_, openSections_;
+    std::vector<char> ruleless_;  // saturateBase's scratch: mutexes the pairing misreads,
+    std::vector<std::pair<std::int32_t, std::int32_t>> observers_;  // (failed trylock, acquire),
+    std::vector<std::pair<LocId, std::int32_t>> open_;              // a thread's open sections
     struct MemoryRead {
         std::int32_t read, source;  // flat nodes (source -1: the initial value)
         LocId loc;
     };
     std::vector<MemoryRead> memReads_;
-    std::vector<std::pair<LocId, std::int32_t>> memWrites_;  // (location, flat node), sorted
+    std::vector<std::uint64_t> writeMask_;  // by location (words_ each): its writes (bits)
     std::uint64_t stateBudget_ = 0, budgetStart_ = 0;
     bool pruning_ = false;
+    bool plainFirst_ = false;       // (adaptive) the plain search goes first
+    std::uint32_t uselessRun_ = 0;  // saturations in a row that the plain search did not need
     bool overBudget_ = false;
     std::uint32_t polls_ = 0;
     std::vector<std::vector<Value>>* finals_ = nullptr;

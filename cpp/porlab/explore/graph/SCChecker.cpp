@@ -14,16 +14,22 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
                       bool placeholders, std::vector<Ref>& order) {
     ++searches;
     setUp(g, lim, placeholders);
-    // Small graphs are saturated first. Larger ones get the plain search first, within a budget
-    // of a few states per event (most searches need far fewer); past it, the saturation and
-    // the search again.
+    // Small graphs are saturated first, unless the saturation has not paid for a while
+    // (adaptAfter: the searches of one exploration tend to be alike). Larger ones, and small
+    // ones then, get the plain search first, within a budget of a few states per event (most
+    // searches need far fewer); past it, the saturation and the search again.
     const auto n = static_cast<std::size_t>(off_.back());
     pruning_ = false;
     budgetStart_ = states;
-    stateBudget_ = saturation && n <= saturateUpTo ? budgetPerEvent * n + 16 : 0;
-    overBudget_ = saturation && n <= saturateFirstUpTo;
+    const std::uint64_t budget = budgetPerEvent * n + 16;
+    stateBudget_ = saturation && n <= saturateUpTo ? budget : 0;
+    const bool small = saturation && n <= saturateFirstUpTo;
+    const bool plain = small && adaptAfter > 0 && plainFirst_;
+    if (plain) ++plainFirst;
+    overBudget_ = small && !plain;
     bool ok = !overBudget_ && dfs() && !interrupted_;
     if (overBudget_ && !interrupted_) {
+        if (plain) plainFirst_ = false;  // (its budget did not suffice)
         ++saturations;
         if (finals_) finals_->clear();
         if (finalOrders_) finalOrders_->clear();
@@ -32,12 +38,18 @@ bool SCChecker::check(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         overBudget_ = false;
         if (!saturate()) {
             ++saturationRefuted;
+            uselessRun_ = 0;
             order.clear();
             return false;
         }
         pruning_ = true;
+        const std::uint64_t start = states;
         ok = dfs() && !interrupted_;
         pruning_ = false;
+        if (!small || plain || states - start > budget)
+            uselessRun_ = 0;
+        else if (++uselessRun_ >= adaptAfter)
+            plainFirst_ = true;
     }
     order.clear();
     if (ok)
@@ -70,21 +82,39 @@ void SCChecker::setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& 
         }
         off_[t + 1] = off_[t] + static_cast<std::int32_t>(th.size());
     }
-    // The per-location state covers the locations the search touches (a C program has many
-    // more: clearing them all was most of a small search), all of them for the finals.
+    // What the search needs of each node, and the locations it touches: the per-location
+    // state covers those (a C program has many more: clearing them all was most of a small
+    // search), all of them for the finals.
+    info_.resize(static_cast<std::size_t>(off_[T]));
     std::size_t locs = 0;
-    if (enumerate_) {
-        locs = g.initial.size();
-    } else {
-        for (std::size_t t = 0; t < T; ++t) {
-            const auto& th = g.threads[t];
-            const auto end = std::min(th.size(), static_cast<std::size_t>(lim_[t]) + 1);
-            for (std::size_t i = 0; i < end; ++i)
-                if (th[i].ev.loc >= 0)
-                    locs = std::max(locs, static_cast<std::size_t>(th[i].ev.loc) + 1);
+    for (std::size_t t = 0; t < T; ++t) {
+        const auto& th = g.threads[t];
+        for (std::int32_t i = 0; i < lim_[t]; ++i) {
+            const Node& n = th[static_cast<std::size_t>(i)];
+            Info& in = info_[static_cast<std::size_t>(off_[t] + i)];
+            const EventKind k = n.ev.kind;
+            const bool mx = isMutexEvent(n);
+            in.loc = n.ev.loc;
+            in.rf = n.rf.t == kInitThread ? -1 : flat(n.rf);
+            in.aux = n.ev.aux;
+            in.flags = static_cast<std::uint16_t>(
+                (mx ? kMutex : 0) | (mx && acquires(n) ? kAcquire : 0) |
+                (mx && observesHeld(n) ? kObserves : 0) |
+                (mx && k == EventKind::Unlock ? kUnlock : 0) | (writesMemory(k) ? kWrites : 0) |
+                (readsMemory(k) ? kReads : 0) | (n.faulted ? kFaulted : 0) |
+                (k == EventKind::Join && n.ev.aux >= 0 ? kJoin : 0) |
+                (!mx && writesMemory(k) && n.ev.wval == kDeadValue ? kKill : 0) |
+                (k == EventKind::Spawn && n.ev.aux >= 0 && static_cast<std::size_t>(n.ev.aux) < T
+                     ? kSpawn
+                     : 0));
+            if (n.ev.loc >= 0) locs = std::max(locs, static_cast<std::size_t>(n.ev.loc) + 1);
         }
-        locs = std::min(locs, g.initial.size());
+        // (and the next node: a placeholder left out, whose location may be watched)
+        const auto next = static_cast<std::size_t>(lim_[t]);
+        if (next < th.size() && th[next].ev.loc >= 0)
+            locs = std::max(locs, static_cast<std::size_t>(th[next].ev.loc) + 1);
     }
+    locs = enumerate_ ? g.initial.size() : std::min(locs, g.initial.size());
     readersLeft_.assign(static_cast<std::size_t>(off_[T]), 0);
     holder_.assign(locs, -1);
     pendingObs_.assign(static_cast<std::size_t>(off_[T]), 0);
@@ -94,34 +124,38 @@ void SCChecker::setUp(const ExecutionGraph& g, const std::vector<std::int32_t>& 
     spawnOf_.assign(T, {-1, kInitRef});
     for (std::size_t t = 0; t < T; ++t) {
         for (std::int32_t i = 0; i < lim_[t]; ++i) {
-            const Node& n = g.threads[t][static_cast<std::size_t>(i)];
-            if (writesMemory(n.ev.kind) && !isMutexEvent(n) && n.ev.wval == kDeadValue) {
-                kill_[static_cast<std::size_t>(off_[t] + i)] = 1;
-                if (std::find(watched_.begin(), watched_.end(), n.ev.loc) == watched_.end())
-                    watched_.push_back(n.ev.loc);
+            const auto v = static_cast<std::size_t>(off_[t] + i);
+            const Info& in = info_[v];
+            const auto f = in.flags;
+            if (f & kKill) {
+                kill_[v] = 1;
+                if (std::find(watched_.begin(), watched_.end(), in.loc) == watched_.end())
+                    watched_.push_back(in.loc);
             }
-            if (readsMemory(n.ev.kind) && !isMutexEvent(n)) {
-                if (n.rf.t == kInitThread)
-                    ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
+            if ((f & (kReads | kMutex)) == kReads) {
+                if (in.rf < 0)
+                    ++initReaders_[static_cast<std::size_t>(in.loc)];
                 else
-                    ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+                    ++readersLeft_[static_cast<std::size_t>(in.rf)];
             }
-            if (isMutexEvent(n) && observesHeld(n) && n.rf.t != kInitThread)
-                ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
-            if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 &&
-                static_cast<std::size_t>(n.ev.aux) < T)
-                spawnOf_[static_cast<std::size_t>(n.ev.aux)] = {
-                    static_cast<ThreadId>(t), Ref{static_cast<std::int32_t>(t), i}};
+            if ((f & kObserves) && in.rf >= 0) ++pendingObs_[static_cast<std::size_t>(in.rf)];
+            if (f & kSpawn)
+                spawnOf_[static_cast<std::size_t>(in.aux)] = {static_cast<ThreadId>(t),
+                                                              Ref{static_cast<std::int32_t>(t), i}};
         }
     }
     trail_.clear();
-    failed_.clear();
     interrupted_ = false;
     if (enumerate_) {
         watched_.clear();
         for (std::size_t l = 0; l < g.initial.size(); ++l)
             watched_.push_back(static_cast<LocId>(l));
     }
+    keyLen_ = T + watched_.size();
+    keyBuf_.resize(keyLen_);
+    failedKeys_.clear();
+    failedSlots_.assign(64, -1);
+    failedCount_ = 0;
 }
 
 void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>& lim,
@@ -139,44 +173,40 @@ void SCChecker::finals(const ExecutionGraph& g, const std::vector<std::int32_t>&
     finalOrders_ = nullptr;
 }
 
-bool SCChecker::enabledNoWrite(ThreadId t) const {
+inline bool SCChecker::enabledNoWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
-    const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
-    if (isMutexEvent(n) && acquires(n)) return false;  // branched on
+    const Info& n = info_[static_cast<std::size_t>(off_[t] + pos_[t])];
+    const auto f = n.flags;
+    if (f & kAcquire) return false;  // branched on
     // A failed trylock goes inside the section of its source, which ends after it.
-    if (isMutexEvent(n) && observesHeld(n))
-        return holder_[static_cast<std::size_t>(n.ev.loc)] == flat(n.rf);
-    if (isMutexEvent(n) && n.ev.kind == EventKind::Unlock) {
-        const std::int32_t h = holder_[static_cast<std::size_t>(n.ev.loc)];
+    if (f & kObserves) return holder_[static_cast<std::size_t>(n.loc)] == n.rf;
+    if (f & kUnlock) {
+        const std::int32_t h = holder_[static_cast<std::size_t>(n.loc)];
         if (h >= 0 && pendingObs_[static_cast<std::size_t>(h)] > 0) return false;
     }
-    if (writesMemory(n.ev.kind) && !isMutexEvent(n)) return false;
+    if ((f & (kWrites | kMutex)) == kWrites) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
-    if (n.ev.kind == EventKind::Join && n.ev.aux >= 0) return pos_[n.ev.aux] >= lim_[n.ev.aux];
-    if (readsMemory(n.ev.kind)) return flat(n.rf) == cur_[static_cast<std::size_t>(n.ev.loc)];
+    if (f & kJoin) return pos_[n.aux] >= lim_[n.aux];
+    if (f & kReads) return n.rf == cur_[static_cast<std::size_t>(n.loc)];
     return true;
 }
 
-bool SCChecker::isMutexEvent(const Node& n) const {
-    return mutexLocks &&
-           (n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock);
-}
-
-bool SCChecker::enabledWrite(ThreadId t) const {
+inline bool SCChecker::enabledWrite(ThreadId t) const {
     if (pos_[t] >= lim_[t]) return false;
-    const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
-    if (!writesMemory(n.ev.kind)) return false;
+    const Info& n = info_[static_cast<std::size_t>(off_[t] + pos_[t])];
+    const auto f = n.flags;
+    if (!(f & kWrites)) return false;
     if (pos_[t] == 0 && spawnOf_[t].first >= 0 && pos_[spawnOf_[t].first] <= spawnOf_[t].second.i)
         return false;
-    if (isMutexEvent(n)) return acquires(n) && holder_[static_cast<std::size_t>(n.ev.loc)] < 0;
-    const auto loc = static_cast<std::size_t>(n.ev.loc);
+    const auto loc = static_cast<std::size_t>(n.loc);
+    if (f & kMutex) return (f & kAcquire) && holder_[loc] < 0;
     const std::int32_t c = cur_[loc];
     std::int32_t left = c < 0 ? initReaders_[loc] : readersLeft_[static_cast<std::size_t>(c)];
-    if (readsMemory(n.ev.kind)) {
-        if (flat(n.rf) != c) return false;
+    if (f & kReads) {
+        if (n.rf != c) return false;
         --left;
-    } else if (n.faulted) {
+    } else if (f & kFaulted) {
         return c >= 0 && kill_[static_cast<std::size_t>(c)];  // (it overwrites nothing)
     } else if (c >= 0 && kill_[static_cast<std::size_t>(c)]) {
         return false;  // a plain write after a kill of its location faults
@@ -184,36 +214,36 @@ bool SCChecker::enabledWrite(ThreadId t) const {
     return left == 0;
 }
 
-bool SCChecker::step(ThreadId t, bool) {
+inline bool SCChecker::step(ThreadId t, bool) {
     const Ref r{t, pos_[t]};
-    const Node& n = g_->threads[t][static_cast<std::size_t>(pos_[t])];
+    const auto v = static_cast<std::size_t>(off_[t] + pos_[t]);
+    const Info& n = info_[v];
+    const auto loc = static_cast<std::size_t>(n.loc);
     std::int32_t prev = 0;
-    if (pruning_) {
-        const auto v = static_cast<std::size_t>(flat(r));
+    if (pruning_)
         for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
             --predLeft_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
-    }
-    if (isMutexEvent(n)) {
-        auto& h = holder_[static_cast<std::size_t>(n.ev.loc)];
+    if (n.flags & kMutex) {
+        auto& h = holder_[loc];
         prev = h;
-        if (observesHeld(n))
-            --pendingObs_[static_cast<std::size_t>(flat(n.rf))];
+        if (n.flags & kObserves)
+            --pendingObs_[static_cast<std::size_t>(n.rf)];
         else
-            h = acquires(n) ? flat(r) : -1;
+            h = (n.flags & kAcquire) ? static_cast<std::int32_t>(v) : -1;
         trail_.emplace_back(r, prev);
         ++pos_[t];
         ++states;
         return true;
     }
-    if (readsMemory(n.ev.kind)) {
-        if (n.rf.t == kInitThread)
-            --initReaders_[static_cast<std::size_t>(n.ev.loc)];
+    if (n.flags & kReads) {
+        if (n.rf < 0)
+            --initReaders_[loc];
         else
-            --readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+            --readersLeft_[static_cast<std::size_t>(n.rf)];
     }
-    if (writesMemory(n.ev.kind) && !n.faulted) {
-        prev = cur_[static_cast<std::size_t>(n.ev.loc)];
-        cur_[static_cast<std::size_t>(n.ev.loc)] = flat(r);
+    if ((n.flags & (kWrites | kFaulted)) == kWrites) {
+        prev = cur_[loc];
+        cur_[loc] = static_cast<std::int32_t>(v);
     }
     trail_.emplace_back(r, prev);
     ++pos_[t];
@@ -221,36 +251,77 @@ bool SCChecker::step(ThreadId t, bool) {
     return true;
 }
 
-void SCChecker::undo() {
+inline void SCChecker::undo() {
     const auto [r, prev] = trail_.back();
     trail_.pop_back();
     --pos_[r.t];
-    const Node& n = g_->threads[r.t][static_cast<std::size_t>(r.i)];
-    if (pruning_) {
-        const auto v = static_cast<std::size_t>(flat(r));
+    const auto v = static_cast<std::size_t>(flat(r));
+    const Info& n = info_[v];
+    const auto loc = static_cast<std::size_t>(n.loc);
+    if (pruning_)
         for (auto k = succStart_[v]; k < succStart_[v + 1]; ++k)
             ++predLeft_[static_cast<std::size_t>(succ_[static_cast<std::size_t>(k)])];
-    }
-    if (isMutexEvent(n)) {
-        holder_[static_cast<std::size_t>(n.ev.loc)] = prev;
-        if (observesHeld(n)) ++pendingObs_[static_cast<std::size_t>(flat(n.rf))];
+    if (n.flags & kMutex) {
+        holder_[loc] = prev;
+        if (n.flags & kObserves) ++pendingObs_[static_cast<std::size_t>(n.rf)];
         return;
     }
-    if (writesMemory(n.ev.kind) && !n.faulted) cur_[static_cast<std::size_t>(n.ev.loc)] = prev;
-    if (readsMemory(n.ev.kind)) {
-        if (n.rf.t == kInitThread)
-            ++initReaders_[static_cast<std::size_t>(n.ev.loc)];
+    if ((n.flags & (kWrites | kFaulted)) == kWrites) cur_[loc] = prev;
+    if (n.flags & kReads) {
+        if (n.rf < 0)
+            ++initReaders_[loc];
         else
-            ++readersLeft_[static_cast<std::size_t>(flat(n.rf))];
+            ++readersLeft_[static_cast<std::size_t>(n.rf)];
     }
 }
 
-void SCChecker::key(std::string& k) const {
-    k.assign(reinterpret_cast<const char*>(pos_.data()), pos_.size() * sizeof(std::int32_t));
-    for (LocId l : watched_) {
-        const std::int32_t c = cur_[static_cast<std::size_t>(l)];
-        k.append(reinterpret_cast<const char*>(&c), sizeof c);
+void SCChecker::key() {
+    std::copy(pos_.begin(), pos_.end(), keyBuf_.begin());
+    std::size_t k = pos_.size();
+    for (LocId l : watched_) keyBuf_[k++] = cur_[static_cast<std::size_t>(l)];
+}
+
+std::size_t SCChecker::keyHash() const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (const std::int32_t x : keyBuf_) {
+        h ^= static_cast<std::uint32_t>(x);
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
     }
+    return static_cast<std::size_t>(h);
+}
+
+bool SCChecker::failed(std::size_t h) const {
+    const std::size_t mask = failedSlots_.size() - 1;
+    for (std::size_t s = h & mask;; s = (s + 1) & mask) {
+        const std::int32_t idx = failedSlots_[s];
+        if (idx < 0) return false;
+        const auto at = failedKeys_.begin() +
+                        static_cast<std::ptrdiff_t>(static_cast<std::size_t>(idx) * keyLen_);
+        if (std::equal(keyBuf_.begin(), keyBuf_.end(), at)) return true;
+    }
+}
+
+void SCChecker::markFailed(std::size_t h) {
+    if (failed(h)) return;
+    if (2 * (failedCount_ + 1) > failedSlots_.size()) {  // grow: rehash every key
+        failedSlots_.assign(failedSlots_.size() * 2, -1);
+        const std::size_t mask = failedSlots_.size() - 1;
+        std::vector<std::int32_t> saved(keyBuf_);
+        for (std::size_t i = 0; i < failedCount_; ++i) {
+            std::copy_n(failedKeys_.begin() + static_cast<std::ptrdiff_t>(i * keyLen_), keyLen_,
+                        keyBuf_.begin());
+            std::size_t s = keyHash() & mask;
+            while (failedSlots_[s] >= 0) s = (s + 1) & mask;
+            failedSlots_[s] = static_cast<std::int32_t>(i);
+        }
+        keyBuf_ = saved;
+    }
+    const std::size_t mask = failedSlots_.size() - 1;
+    std::size_t s = h & mask;
+    while (failedSlots_[s] >= 0) s = (s + 1) & mask;
+    failedSlots_[s] = static_cast<std::int32_t>(failedCount_++);
+    failedKeys_.insert(failedKeys_.end(), keyBuf_.begin(), keyBuf_.end());
 }
 
 bool SCChecker::dfs() {
@@ -265,12 +336,17 @@ bool SCChecker::dfs() {
     }
     const std::size_t mark = trail_.size();
     const auto T = static_cast<ThreadId>(pos_.size());
-    for (bool progress = true; progress;) {
-        progress = false;
+    // The events taken greedily. Another pass is needed only after a step that can enable an
+    // event of an earlier thread: a spawn (its child's first event), a thread's last event (a
+    // join of it), a failed trylock (the unlock of its section). Reads wait for writes, which
+    // are not taken here, and an unlock enables only acquires.
+    for (bool again = true; again;) {
+        again = false;
         for (ThreadId t = 0; t < T; ++t)
             while (enabledNoWrite(t)) {
+                const auto f = info_[static_cast<std::size_t>(off_[t] + pos_[t])].flags;
                 step(t, false);
-                progress = true;
+                if ((f & (kSpawn | kObserves)) || pos_[t] >= lim_[t]) again = true;
             }
     }
     bool all = true;
@@ -330,12 +406,12 @@ bool SCChecker::dfs() {
         }
         return true;
     }
-    key(keyBuf_);
-    if (failed_.count(keyBuf_)) {
+    key();
+    if (failed(keyHash())) {
         rollback();
         return false;
     }
-    if (enumerate_) failed_.insert(keyBuf_);  // visited: its finals are being collected
+    if (enumerate_) markFailed(keyHash());  // visited: its finals are being collected
     for (ThreadId t = 0; t < T; ++t) {
         if (!enabledWrite(t)) continue;
         // (The saturated order puts it after an event not executed yet: no witness there.)
@@ -349,8 +425,8 @@ bool SCChecker::dfs() {
         rollback();
         return false;
     }
-    key(keyBuf_);
-    failed_.insert(keyBuf_);
+    key();
+    markFailed(keyHash());
     rollback();
     return false;
 }

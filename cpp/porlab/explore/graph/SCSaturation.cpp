@@ -17,12 +17,14 @@
 //    end (no unlock in the search's part) comes after every other section of its mutex. (A mutex
 //    whose use the pairing does not describe, an unlock without its acquire or a relock by the
 //    holder, gets no rule: the search alone decides it.)
-// The order is kept as a bit matrix (reach_): a new edge a -> b adds b and its successors to a
-// and to every predecessor of a, O(events^2 / 64). The rules only ever order a write or an
+// The order is kept as a bit matrix (reach_) and its transpose (pred_): a new edge a -> b adds
+// b and its successors to a and to every predecessor of a (and the converse in pred_),
+// O(events^2 / 64) at worst, O(pairs it orders) otherwise. The rules only ever order a write or an
 // acquire after something, the two kinds of events the search branches on (reads and the other
 // events are taken greedily when enabled), so counting, per event, the rule edges into it whose
 // source has not run (predLeft_) is all the search needs.
 #include <algorithm>
+#include <bit>
 
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 
@@ -59,11 +61,13 @@ bool SCChecker::saturateBase() {
     base_.resize(n);
     for (auto& b : base_) b.clear();
     memReads_.clear();
-    memWrites_.clear();
+    writeMask_.assign(holder_.size() * words_, 0);
     sections_.clear();
-    std::vector<char> ruleless(holder_.size(), 0);                 // mutexes the pairing misreads
-    std::vector<std::pair<std::int32_t, std::int32_t>> observers;  // failed trylock, acquire
-    std::vector<std::pair<LocId, std::int32_t>> open;
+    auto& ruleless = ruleless_;
+    ruleless.assign(holder_.size(), 0);
+    auto& observers = observers_;
+    observers.clear();
+    auto& open = open_;
     auto inside = [&](Ref r) {
         return r.t != kInitThread && static_cast<std::size_t>(r.t) < T && r.i < lim_[r.t];
     };
@@ -104,22 +108,39 @@ bool SCChecker::saturateBase() {
                 }
                 continue;
             }
+            const bool known = static_cast<std::size_t>(nd.ev.loc) < holder_.size();
             if (readsMemory(nd.ev.kind)) {
                 if (inside(nd.rf)) {
                     base_[static_cast<std::size_t>(flat(nd.rf))].push_back(v);
-                    memReads_.push_back({v, flat(nd.rf), nd.ev.loc});
-                } else if (nd.rf.t == kInitThread) {
+                    if (known) memReads_.push_back({v, flat(nd.rf), nd.ev.loc});
+                } else if (nd.rf.t == kInitThread && known) {
                     memReads_.push_back({v, -1, nd.ev.loc});
                 }
             }
-            if (writesMemory(nd.ev.kind) && !nd.faulted) memWrites_.emplace_back(nd.ev.loc, v);
+            if (writesMemory(nd.ev.kind) && !nd.faulted && known)
+                writeMask_[static_cast<std::size_t>(nd.ev.loc) * words_ + vs / 64] |=
+                    std::uint64_t{1} << (vs % 64);
         }
         for (const auto& [loc, acq] : open)
             sections_.push_back({loc, static_cast<std::int32_t>(t), acq, -1});
     }
-    std::sort(memWrites_.begin(), memWrites_.end());
     std::erase_if(sections_,
                   [&](const Section& s) { return ruleless[static_cast<std::size_t>(s.loc)]; });
+    // By mutex, the unlocks of its sections; by unlock, its section; the open sections.
+    unlockMask_.assign(holder_.size() * words_, 0);
+    sectionOf_.resize(n);
+    openSections_.clear();
+    for (std::size_t k = 0; k < sections_.size(); ++k) {
+        const Section& s = sections_[k];
+        if (s.unl < 0) {
+            openSections_.push_back(static_cast<std::int32_t>(k));
+            continue;
+        }
+        const auto u = static_cast<std::size_t>(s.unl);
+        unlockMask_[static_cast<std::size_t>(s.loc) * words_ + u / 64] |= std::uint64_t{1}
+                                                                          << (u % 64);
+        sectionOf_[u] = static_cast<std::int32_t>(k);
+    }
     for (const auto& [f, acq] : observers)
         for (const Section& s : sections_)
             if (s.acq == acq && s.unl >= 0) base_[static_cast<std::size_t>(f)].push_back(s.unl);
@@ -144,49 +165,112 @@ bool SCChecker::saturateBase() {
             for (std::size_t w = 0; w < words_; ++w) ra[w] |= rb[w];
         }
     }
+    // Its transpose (by node, the nodes before it), in Kahn's order.
+    pred_.assign(n * words_, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto a = static_cast<std::size_t>(topo_[k]);
+        const std::uint64_t* pa = &pred_[a * words_];
+        const std::uint64_t abit = std::uint64_t{1} << (a % 64);
+        for (const auto b : base_[a]) {
+            std::uint64_t* pb = &pred_[static_cast<std::size_t>(b) * words_];
+            pb[a / 64] |= abit;
+            for (std::size_t w = 0; w < words_; ++w) pb[w] |= pa[w];
+        }
+    }
     return true;
 }
 
-bool SCChecker::orderEdge(std::int32_t a, std::int32_t b, bool& changed) {
+bool SCChecker::addEdge(std::int32_t a, std::int32_t b, bool& changed) {
     if (a == b || before(b, a)) return false;  // a cycle
     if (before(a, b)) return true;
     derived_.emplace_back(a, b);
     changed = true;
-    const auto n = static_cast<std::size_t>(off_.back());
-    const auto bs = static_cast<std::size_t>(b);
-    const std::uint64_t* rb = &reach_[bs * words_];
-    for (std::size_t x = 0; x < n; ++x) {
-        const auto xs = static_cast<std::int32_t>(x);
-        if (xs != a && !before(xs, a)) continue;
-        std::uint64_t* rx = &reach_[x * words_];
-        rx[bs / 64] |= std::uint64_t{1} << (bs % 64);
-        for (std::size_t w = 0; w < words_; ++w) rx[w] |= rb[w];
+    // Every node up to a (a and its predecessors) comes before every node from b on (b and its
+    // successors): both sets are disjoint (no cycle), so copies of their rows stay valid.
+    const auto as = static_cast<std::size_t>(a), bs = static_cast<std::size_t>(b);
+    if (words_ == 1) {  // (most graphs: 64 events at most)
+        const std::uint64_t up = pred_[as] | (std::uint64_t{1} << as);
+        const std::uint64_t from = reach_[bs] | (std::uint64_t{1} << bs);
+        for (std::uint64_t bits = up; bits != 0; bits &= bits - 1)
+            reach_[static_cast<std::size_t>(std::countr_zero(bits))] |= from;
+        for (std::uint64_t bits = from; bits != 0; bits &= bits - 1)
+            pred_[static_cast<std::size_t>(std::countr_zero(bits))] |= up;
+        return true;
     }
+    predRow_.assign(pred_.begin() + static_cast<std::ptrdiff_t>(as * words_),
+                    pred_.begin() + static_cast<std::ptrdiff_t>((as + 1) * words_));
+    predRow_[as / 64] |= std::uint64_t{1} << (as % 64);
+    succRow_.assign(reach_.begin() + static_cast<std::ptrdiff_t>(bs * words_),
+                    reach_.begin() + static_cast<std::ptrdiff_t>((bs + 1) * words_));
+    succRow_[bs / 64] |= std::uint64_t{1} << (bs % 64);
+    auto orInto = [&](std::vector<std::uint64_t>& m, const std::vector<std::uint64_t>& rows,
+                      const std::vector<std::uint64_t>& row) {
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = rows[w]; bits != 0; bits &= bits - 1) {
+                const auto x = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+                std::uint64_t* rx = &m[x * words_];
+                for (std::size_t v = 0; v < words_; ++v) rx[v] |= row[v];
+            }
+    };
+    orInto(reach_, predRow_, succRow_);
+    orInto(pred_, succRow_, predRow_);
     return true;
 }
 
 bool SCChecker::saturationRound(bool& changed) {
+    // (Bit-parallel: per read, the writes of its location that a rule orders and that are not
+    // ordered so yet; orderEdge checks again, as each edge grows the order.)
+    auto each = [&](std::uint64_t bits, std::size_t w, auto&& f) {
+        for (; bits != 0; bits &= bits - 1)
+            if (!f(static_cast<std::int32_t>(w * 64 + std::countr_zero(bits)))) return false;
+        return true;
+    };
     for (const auto& [r, w, loc] : memReads_) {
-        auto it = std::lower_bound(memWrites_.begin(), memWrites_.end(),
-                                   std::pair<LocId, std::int32_t>{loc, -1});
-        for (; it != memWrites_.end() && it->first == loc; ++it) {
-            const std::int32_t x = it->second;  // another write of the location
-            if (x == r || x == w) continue;
-            if (w < 0) {
-                if (!orderEdge(r, x, changed)) return false;
+        const auto rs = static_cast<std::size_t>(r);
+        const std::uint64_t* mask = &writeMask_[static_cast<std::size_t>(loc) * words_];
+        const std::uint64_t* reachR = &reach_[rs * words_];
+        const std::uint64_t* predR = &pred_[rs * words_];
+        for (std::size_t k = 0; k < words_; ++k) {
+            // Another write x of the location (not r, not w).
+            std::uint64_t others = mask[k];
+            if (rs / 64 == k) others &= ~(std::uint64_t{1} << (rs % 64));
+            if (w < 0) {  // r reads the initial value: before every write of the location
+                if (!each(others & ~reachR[k], k,
+                          [&](std::int32_t x) { return orderEdge(r, x, changed); }))
+                    return false;
                 continue;
             }
-            if (before(x, r) && !orderEdge(x, w, changed)) return false;
-            if (before(w, x) && !orderEdge(r, x, changed)) return false;
+            const auto ws = static_cast<std::size_t>(w);
+            if (ws / 64 == k) others &= ~(std::uint64_t{1} << (ws % 64));
+            // x before r: x before w.
+            if (!each(others & predR[k] & ~pred_[ws * words_ + k], k,
+                      [&](std::int32_t x) { return orderEdge(x, w, changed); }))
+                return false;
+            // w before x: r before x.
+            if (!each(others & reach_[ws * words_ + k] & ~reachR[k], k,
+                      [&](std::int32_t x) { return orderEdge(r, x, changed); }))
+                return false;
         }
     }
-    for (const Section& a : sections_)
-        for (const Section& b : sections_) {
-            if (a.loc != b.loc || a.thread == b.thread) continue;
-            // b open to the end, or a begins before b ends: a ends before b begins.
-            if (b.unl >= 0 && !before(a.acq, b.unl)) continue;
-            if (a.unl < 0 || !orderEdge(a.unl, b.acq, changed)) return false;
-        }
+    // Sections a, b of one mutex in different threads: b open to the end, or a begins before b
+    // ends: a ends before b begins. (The b that end after a begins: the unlocks of the mutex in
+    // a.acq's row; the open ones are few.)
+    for (const Section& a : sections_) {
+        auto orderBefore = [&](const Section& b) {
+            if (b.loc != a.loc || b.thread == a.thread) return true;
+            return a.unl >= 0 && orderEdge(a.unl, b.acq, changed);
+        };
+        for (const std::int32_t o : openSections_)
+            if (!orderBefore(sections_[static_cast<std::size_t>(o)])) return false;
+        const auto acq = static_cast<std::size_t>(a.acq);
+        const std::uint64_t* mask = &unlockMask_[static_cast<std::size_t>(a.loc) * words_];
+        for (std::size_t k = 0; k < words_; ++k)
+            if (!each(reach_[acq * words_ + k] & mask[k], k, [&](std::int32_t u) {
+                    return orderBefore(sections_[static_cast<std::size_t>(
+                        sectionOf_[static_cast<std::size_t>(u)])]);
+                }))
+                return false;
+    }
     return true;
 }
 

@@ -607,13 +607,21 @@ bool WbGraphs::severalFinals(const ExecutionGraph& g) {
         return !q.placeholder && !q.zne && !MutexLocks::isLockEvent(q) &&
                (readsMemory(q.ev.kind) || writesMemory(q.ev.kind));
     };
-    for (std::size_t u = 0; u < T; ++u)
-        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
+    // (A write po-before another of its location is not last: per thread, its last write of
+    // each location.)
+    for (std::size_t u = 0; u < T; ++u) {
+        const std::size_t first = lastCands_.size();
+        for (std::size_t i = g.threads[u].size(); i-- > 0;) {
             const Node& q = g.threads[u][i];
-            if (memoryEvent(q) && writesMemory(q.ev.kind))
-                lastCands_.emplace_back(
-                    q.ev.loc, Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+            if (!memoryEvent(q) || !writesMemory(q.ev.kind)) continue;
+            const auto same = [&](const auto& c) { return c.first == q.ev.loc; };
+            if (std::any_of(lastCands_.begin() + static_cast<std::ptrdiff_t>(first),
+                            lastCands_.end(), same))
+                continue;
+            lastCands_.emplace_back(
+                q.ev.loc, Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
         }
+    }
     std::sort(lastCands_.begin(), lastCands_.end(),
               [](const auto& x, const auto& y) { return x.first < y.first; });
     auto several = [&] {
@@ -647,6 +655,7 @@ void WbGraphs::addStats(ExploreResult& r) const {
     r.stats["wb_sc_states"] = static_cast<double>(sc_.states);
     r.stats["wb_sc_saturations"] = static_cast<double>(sc_.saturations);
     r.stats["wb_sc_saturation_refuted"] = static_cast<double>(sc_.saturationRefuted);
+    r.stats["wb_sc_plain_first"] = static_cast<double>(sc_.plainFirst);
 }
 
 }  // namespace porlab::graph

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LAPOR with wo = wb on the graph engine (Kokologiannakis et al., OOPSLA'19, §3-4) on graphs of
-// reads-from only: `lapor` with wb_graphs = "rf" (not the default: slower). A write has no
+// reads-from only: `lapor` with wb_graphs = "rf" (not the default). A write has no
 // place in a coherence order (the engine's co stays empty for plain writes), so the exploration
 // explores one graph per lock-aware class instead of one per (reads-from, coherence) pair
 // filtered at the end (nww-lock-rr(N): N graphs instead of N!).
@@ -22,7 +22,7 @@
 //  * a final graph records every final memory state it can end in (writes nobody reads are in
 //    no order), one witness each (otherFinals: SCChecker::finals), for the outcomes.
 //
-// Status (not the default: slower than co-filter). Against the naive oracle of the lock-aware
+// Status (not the default; the lead decides). Against the naive oracle of the lock-aware
 // equivalence it is exact (complete and blocked classes, no class twice, outcomes, error sites)
 // on 12,000 random and 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds
 // 1-12000, 1000001-1006000), 3,100 larger ones (a thread and two operations more, 10x the
@@ -43,21 +43,21 @@
 // (MutexLocks::appendable, also for writes and unlocks: otherwise the graph is searched, and
 // an inconsistent one is not explored on); maximality needs searches too (maximalAlongPorf
 // avoids the witness of Prev(e) when the candidates form a porf chain; the answers are kept
-// for the revisits of one write, memo_). fib_bench.c N=5: ~0.9-1.2 s CPU (95k searches, 48k
-// maximality checks; 7.0G instructions) against co-filter's ~0.6 s (3.6G) and the rf
-// explorer's ~0.3 s. The largest remaining cost in both modes: a lock may also stay blocked
-// for good (a placeholder), and with every section closing those branches are explored to
-// dead ends (fib_bench(5): 16,385 dropped final graphs; both modes ~35% faster without
-// them). Both modes explore 2^N - 1
-// dead-end graphs on nww-lock-rr(N) (a lock placeholder per thread; refused at the end in
-// O(threads), MutexLocks::lockPlaceholdersCanBlock). Since SCChecker saturates before its
-// search (SCSaturation.cpp) the SC searches of proceed no longer grow exponentially there
-// (rf mode N=10: 4.4 ms, was 0.39 s); those dead ends are now ~90% of the time at N = 12
-// (15 ms), which still doubles with each N. With blocked_locks = "sources" (MutexLocks.hpp)
-// nww-lock-rr(N) explores N graphs and drops N(N-1)/2 at an unlock (callgrind, N = 4..12:
-// 2.1, 4.0, 8.4, 15.1, 20.9 M instructions above the interpreter's start, against eager's
-// 1.8, 4.5, 11.3, 33.1, 117 M), but fib_bench(5) costs two to three times eager's (revisits
-// by acquires leave graphs explored on for revisits that never come; issue 16's report).
+// for the revisits of one write, memo_); a final graph is searched again (GraphExplorer::report,
+// 13% of fib_bench(5)'s instructions; with no placeholder and no open section the witness the
+// exploration already has may do: not tried).
+// Each check is one SCChecker search (ExecutionGraph.hpp): the plain search first, the
+// saturation (SCSaturation.cpp) after its budget, or the saturation first where it has paid
+// recently (refuted graphs, long searches: SCChecker::adaptAfter). fib_bench(5), callgrind
+// instructions inside exploreLapor (CPU s, medians of 3 on a loaded machine): builder program
+// (main last) 1.00G, 0.068 s (19,417 checks, 19,409 of them plain first, 1.38M states), against
+// co-filter's 1.09G, 0.087 s and the rf explorer's 1.16G, 0.098 s; C (main first: 5,921
+// revisits) 3.18G, 0.216 s (64,108 checks, 30,558 maximality checks), against co-filter's
+// 2.50G, 0.197 s and rf's 1.31G, 0.103 s. (Before, every check saturated first: builder 2.22G,
+// C 6.19G.) nww-lock-rr(N) explores N graphs; its cost grows with the N(N-1) sources of main's
+// second read that the saturation refutes (N = 4, 8, 12: 0.64, 2.86, 10.5M instructions in
+// exploreLapor; 19, 71, 155 checks, 12, 56, 132 refuted). blocked_locks = "sources"
+// (MutexLocks.hpp) was measured before sections_end removed the dead ends and is not re-measured.
 // Locks, unlocks and trylocks stay with MutexLocks.
 #pragma once
 
