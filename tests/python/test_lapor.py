@@ -67,11 +67,11 @@ def test_fib_bench_final_graphs_need_no_search() -> None:
     each reported graph was extended with, its critical sections moved apart, is one of it: no
     mutual-exclusion search (greedy_witnesses). nww-lock-rr's x and y have a writer per thread:
     its graphs need the search for their canonical coherence (n! graphs, n reported)."""
-    res = lapor(example("lapor_fib_bench", num=3))
+    res = porlab.explore(example("lapor_fib_bench", num=3), "lapor", wb_graphs="co-filter")
     assert res.complete == 230
     assert res.stats["co_forced"] == res.stats["greedy_witnesses"] == 230
     assert "sc_searches" not in res.stats
-    nww = lapor(example("lapor_nww_lock_rr", n=3))
+    nww = porlab.explore(example("lapor_nww_lock_rr", n=3), "lapor", wb_graphs="co-filter")
     assert nww.complete == 3
     assert "co_forced" not in nww.stats
     assert nww.stats["sc_searches"] == math.factorial(3)

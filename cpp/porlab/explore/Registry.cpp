@@ -221,15 +221,15 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
           ExplorerOption::choice(
-              "wb_graphs", "co-filter", {"co-filter", "rf"},
-              "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
-              "lock-aware class; rf explores graphs of reads-from only, one per class (slower "
-              "where reads have many sources: an exact SC search per source)"),
+              "wb_graphs", "rf", {"rf", "co-filter"},
+              "coherence=wb: rf explores graphs of reads-from only, one per lock-aware class "
+              "(an exact SC search per source a read may take); co-filter enumerates coherence "
+              "orders and reports one graph per class (nww-lock-rr(N): N! graphs for N)"),
           ExplorerOption::choice(
               "blocked_locks", "eager", {"eager", "sources"},
               "a lock that stays blocked for good: eager tries it at every lock (dead ends "
               "dropped at the end); sources only with a critical section that never ends, open "
-              "or revisiting the lock later (nww-lock-rr: N graphs; slower on fib_bench)"),
+              "or revisiting the lock later (both: none where every section ends, sections_end)"),
           ExplorerOption::boolean(
               "sections_end", true,
               "rely on the static analysis that every critical section ends (no thread can "

@@ -62,7 +62,7 @@ std::string checkLapor(const Program& p, const std::string& coherence, bool sour
     Classes got;
     ExploreOptions lo;
     lo.params["coherence"] = coherence == "mo" ? "mo" : "wb";
-    if (rfOnly) lo.params["wb_graphs"] = "rf";
+    if (coherence != "mo") lo.params["wb_graphs"] = rfOnly ? "rf" : "co-filter";
     if (sources) lo.params["blocked_locks"] = "sources";
     lo.onTrace = [&](const Trace& t) {
         if (t.status() == TraceStatus::Complete)

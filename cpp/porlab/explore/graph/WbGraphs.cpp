@@ -48,12 +48,51 @@ void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vecto
         }
 }
 
+void WbGraphs::readableWrites(const ExecutionGraph& g, ThreadId t, LocId loc,
+                              std::vector<Ref>& out) {
+    // writesOf for the next read of t, without the writes an own later write of their thread
+    // overwrites porf-before the read (dropOverwritten would drop them): what is kept per
+    // depth stays O(threads + writes not porf-before the read), not O(writes), which made
+    // memory quadratic in the length of a single-threaded loop.
+    g.porfBeforeNext(t, porfR_);
+    out.clear();
+    out.push_back(kInitRef);
+    for (std::size_t u = 0; u < g.threads.size(); ++u) {
+        const auto& th = g.threads[u];
+        const auto upto = static_cast<std::size_t>(porfR_[u]);
+        std::int32_t last = -1;  // the last write of loc porf-before the read
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& q = th[i];
+            if (q.placeholder || q.zne || q.faulted || MutexLocks::isLockEvent(q) ||
+                !writesMemory(q.ev.kind) || q.ev.loc != loc)
+                continue;
+            if (i < upto) {
+                last = static_cast<std::int32_t>(i);
+                continue;
+            }
+            if (last >= 0) out.push_back(Ref{static_cast<std::int32_t>(u), last});
+            last = -1;
+            out.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+        }
+        if (last >= 0) out.push_back(Ref{static_cast<std::int32_t>(u), last});
+    }
+}
+
 void WbGraphs::overwrittenBefore(const ExecutionGraph& g, const std::vector<Ref>& writes) {
-    // The writes of the location porf-before the read (porfR_), with their porf-prefixes.
-    before_.clear();
-    for (const Ref w : writes)
-        if (w.t != kInitThread && w.i < porfR_[static_cast<std::size_t>(w.t)]) before_.push_back(w);
+    // The writes of the location porf-before the read (porfR_), with their porf-prefixes: of
+    // each thread only its last such write (an earlier one of the thread is po-before it, and
+    // so is everything porf-before that one), at most one per thread, so that a read costs
+    // O(writes x threads) and not O(writes^2) (a long single-threaded loop was cubic).
     const std::size_t T = porfR_.size();
+    lastBefore_.assign(T, -1);
+    for (const Ref w : writes)
+        if (w.t != kInitThread && w.i < porfR_[static_cast<std::size_t>(w.t)])
+            lastBefore_[static_cast<std::size_t>(w.t)] =
+                std::max(lastBefore_[static_cast<std::size_t>(w.t)], w.i);
+    before_.clear();
+    for (std::size_t u = 0; u < T; ++u)
+        if (lastBefore_[u] >= 0)
+            before_.push_back(Ref{static_cast<std::int32_t>(u), lastBefore_[u]});
     views_.resize(before_.size() * T);
     for (std::size_t k = 0; k < before_.size(); ++k) {
         g.porfPrefix(before_[k], porfTmp_);
@@ -90,7 +129,7 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
     ensureLocation(g, loc, engine_.programInfo());
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto& srcs = engine_.refScratch(depth);
-    writesOf(g, loc, a, srcs);
+    readableWrites(g, t, loc, srcs);
     dropOverwritten(g, t, srcs);
     const bool cond = hasCondition(p.kind);
     int children = cond ? 1 : 0;  // the placeholder
