@@ -1477,3 +1477,23 @@ def rwlock_readers() -> Program:
         reader(t)
         t.join(r)
     return p
+
+
+@twin
+def spawn_after_branch() -> Program:
+    p = Program("spawn_after_branch")
+    main = p.thread("main")  # thread 0, as in C
+    t1 = p.thread("t1", start=False)
+    child = p.thread("child", start=False)
+    v0 = p.var("v0")
+    r_ = p.var("r_")
+    t1.store(v0, 1)
+    child.store(r_, child.load(v0))
+    with main as t:
+        t.spawn(t1)
+        a = t.load(v0)
+        with t.if_(a != 1):
+            t.store(v0, 1)
+        t.store(v0, 2)
+        t.spawn(child)
+    return p

@@ -129,6 +129,27 @@ inline std::shared_ptr<Program> spawnJoinChain() {
     return b.build();
 }
 
+// A child spawned after a write whose presence depends on a read: t0: a = v; if (a != 1) v = 1;
+// v = 2; spawn child; child: r = v; t1: v = 1. Where a reads 1, t0's spawn is one step earlier
+// than where a reads 0: rf, rvf, value-centric and data-centric lost a class (the child's
+// visible writes cached from the other branch; random seeds 956 and 1379).
+inline std::shared_ptr<Program> spawnAfterBranch() {
+    SpecBuilder b("spawn_after_branch");
+    auto v = b.var("v");
+    auto& t0 = b.thread("t0");
+    auto& t1 = b.thread("t1");
+    auto& child = b.thread("child", false);
+    int a = t0.reg("a"), c = t0.reg("c");
+    t0.load(a, v).binImm(c, BinOp::Eq, a, 1);
+    const int j = t0.jumpIfNonZero(c);
+    t0.store(v, 1);
+    t0.patchHere(j);
+    t0.store(v, 2).spawn(child.id());
+    t1.store(v, 1);
+    child.load(child.reg("r"), v);
+    return b.build();
+}
+
 // The assertion only fails after the other thread has done two writes: a DPOR explorer must
 // keep exploring other threads' steps before a failing step.
 inline std::shared_ptr<Program> errorAfterOtherThread() {
@@ -242,6 +263,7 @@ inline std::vector<std::pair<std::string, std::shared_ptr<Program>>> handWritten
         {"nReads(3)", nReadsLock(3, false)},
         {"lockDeadlock", lockDeadlock()},
         {"spawnJoinChain", spawnJoinChain()},
+        {"spawnAfterBranch", spawnAfterBranch()},
         {"errorAfterOtherThread", errorAfterOtherThread()},
         {"boundedSpin", boundedSpin()},
         {"emptyChildAndFault", emptyChildAndFault()},

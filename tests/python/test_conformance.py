@@ -53,6 +53,16 @@ REGRESSIONS = [
                  [("locked", 0, [("faa", 1, 1, False)]), ("await", 1, ">=", 1)]],
         spawned={2: 0},
     ),
+    # the child's spawn one step earlier where t0's read makes its store go (rf, rvf,
+    # value-centric and data-centric lost a class: the child's visible writes were cached from
+    # the other branch); t0: a = x0; if (a != 1) x0 = 1; x0 = 2; spawn t2. t1: x0 = 1. t2: load
+    ProgramDesc(
+        inits=[0], mutexes=0,
+        threads=[[("load", 0), ("if", 1, [], [("store", 0, 1)]), ("store", 0, 2), ("spawn", 2)],
+                 [("store", 0, 1)],
+                 [("load", 0)]],
+        spawned={2: 0},
+    ),
 ]
 
 

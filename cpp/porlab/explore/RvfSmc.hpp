@@ -543,11 +543,12 @@ class RvfSmc {
     // The part of a read's visible writes that its causal past decides (visibleWrites): per
     // thread, how many of its writes of the read's location are in the past, and those of the
     // past that are visible (the latest of a thread, if no other write or read of the past
-    // hides it), in thread order. The past of the pending read of thread t at step ridx is
+    // hides it), in thread order. The past of the pending read of thread t at step ridx > 0 is
     // fixed while t keeps its first ridx steps (a node's events are closed under the causal
-    // past): every node down the path, and its siblings, that has the same read pending takes
-    // the part last computed for it instead of computing it again. Kept per thread, dropped
-    // with the thread's steps below ridx (dropSteps) and at a task's start (runTask).
+    // past), at step 0 while t's spawn is kept: every node down the path, and its siblings,
+    // that has the same read pending takes the part last computed for it instead of computing
+    // it again. Kept per thread, dropped with the thread's steps below ridx or with its spawn
+    // (dropSteps) and at a task's start (runTask).
     struct VisPast {
         std::int32_t ridx = -1;
         LocId loc = kNoLoc;

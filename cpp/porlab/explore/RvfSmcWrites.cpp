@@ -106,6 +106,14 @@ void RvfSmc::dropSteps(ThreadId t, std::size_t n) {
     reg_[tu] = std::min(reg_[tu], static_cast<std::int32_t>(n));
     if (ro_.fastPaths) dropSat(t, oldReg, n);
     while (st.size() > n) {
+        // A thread spawned by a dropped step: the past of its first read is its spawn's, which
+        // changes with the spawn (another branch re-derives t's steps: a write that depends on
+        // a value read comes or goes, and the spawn moves) though the thread keeps its zero
+        // steps. Kept, its past part named the old branch's writes of t by step index (the
+        // latest one there another step now, the new latest write missed): rf, rvf and
+        // value-/data-centric lost classes.
+        if (const Event& e = st.back().ev; e.kind == EventKind::Spawn && e.aux >= 0)
+            visCache_[static_cast<std::size_t>(e.aux)].ridx = -1;
         stepPool_.push_back(std::move(st.back()));
         st.pop_back();
     }

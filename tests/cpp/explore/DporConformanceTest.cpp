@@ -11,7 +11,8 @@
 //    exactly one blocked trace per blocked class.
 // A new explorer is checked the moment it is registered.
 // The number of random programs per explorer is 500 (PORLAB_RANDOM_PROGRAMS overrides it), in
-// shards of a few seconds each.
+// shards of a few seconds each; 250 of each of the synchronisation-heavy and spawn-after-branch
+// families.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -209,7 +210,8 @@ std::string shardedName(const testing::TestParamInfo<Sharded>& info) {
 class DporConformanceRandom : public testing::TestWithParam<Sharded> {};
 
 void runRandomFamily(const Variant& v, int n, std::uint64_t seedBase,
-                     const testprog::RandomProgramOptions& popts, int shard) {
+                     const testprog::RandomProgramOptions& popts, int shard,
+                     const char* family = "") {
     int failures = 0, blockedMismatches = 0;
     std::ostringstream mism;
     for (int i = shard; i < n; i += kShards) {
@@ -220,8 +222,7 @@ void runRandomFamily(const Variant& v, int n, std::uint64_t seedBase,
         if (!f.ok) {
             ++failures;
             if (failures <= 10)
-                ADD_FAILURE() << "random program seed " << seed
-                              << (popts.syncHeavy ? " (syncHeavyOptions)" : "") << ":" << f.message;
+                ADD_FAILURE() << "random program seed " << seed << family << ":" << f.message;
         }
         if (f.blockedMismatch) {
             if (blockedMismatches < 5)
@@ -256,7 +257,13 @@ TEST_P(DporConformanceRandom, RandomPrograms) {
 // Fig. 5-like programs: unused-result FAAs feeding awaits, locks, 3-4 threads.
 TEST_P(DporConformanceRandom, RandomSyncHeavyPrograms) {
     runRandomFamily(GetParam().variant, randomProgramCount() / 2, 1000000,
-                    testprog::syncHeavyOptions(), GetParam().shard);
+                    testprog::syncHeavyOptions(), GetParam().shard, " (syncHeavyOptions)");
+}
+
+// A child spawned after T0's writes that depend on the values it read (spawnBranchOptions).
+TEST_P(DporConformanceRandom, RandomSpawnBranchPrograms) {
+    runRandomFamily(GetParam().variant, randomProgramCount() / 2, 2000000,
+                    testprog::spawnBranchOptions(), GetParam().shard, " (spawnBranchOptions)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Explorers, DporConformance, testing::ValuesIn(dporVariants()),
