@@ -238,7 +238,8 @@ std::deque<ExplorerInfo> builtinExplorers() {
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "
-              "before the consistency search; false: the search alone (ablation)"),
+              "before the consistency search of wb_graphs=co-filter and coherence=mo; false: "
+              "the search alone (ablation)"),
           kZne, kSplit},
          /*coversClasses=*/true,
          /*nonRedundant=*/false,

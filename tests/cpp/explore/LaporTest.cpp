@@ -336,6 +336,7 @@ TEST(Lapor, LockOrderOnlySavesSearch) {
     auto run = [](const Program& p, bool lockOrder) {
         ExploreOptions o;
         o.params["lock_order"] = lockOrder ? "true" : "false";
+        o.params["wb_graphs"] = "co-filter";  // (the mode whose search it prunes)
         return explore(p, "lapor", o);
     };
     const auto fib = testprog::fibBench(3);
