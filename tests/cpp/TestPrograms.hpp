@@ -212,22 +212,19 @@ inline std::shared_ptr<Program> xchgAwaitLock(int n) {
 // t1: num × {lock; i = i + j; unlock}; t2: num × {lock; j = j + i; unlock};
 // main: {lock; read i; unlock}, {lock; read j; unlock}. Every order of the 2·num+2 critical
 // sections is its own reads-from class: (2num+2)!/(num!·num!·2!) (16632 for num = 5).
+// One fib_bench worker: num × {lock l; dst = dst + other; unlock l}.
+inline void fibSections(SpecBuilder::Thread& t, int num, LocId l, LocId dst, LocId other) {
+    const int a = t.reg(), c = t.reg();
+    for (int k = 0; k < num; ++k)
+        t.lock(l).load(a, dst).load(c, other).bin(a, BinOp::Add, a, c).storeReg(dst, a).unlock(l);
+}
+
 inline std::shared_ptr<Program> fibBench(int num) {
     SpecBuilder b("fib_bench");
     auto i = b.var("i", 1), j = b.var("j", 1);
     auto l = b.mutex("l");
-    auto body = [&](SpecBuilder::Thread& t, LocId dst, LocId other) {
-        int a = t.reg(), c = t.reg();
-        for (int k = 0; k < num; ++k)
-            t.lock(l)
-                .load(a, dst)
-                .load(c, other)
-                .bin(a, BinOp::Add, a, c)
-                .storeReg(dst, a)
-                .unlock(l);
-    };
-    body(b.thread("t1"), i, j);
-    body(b.thread("t2"), j, i);
+    fibSections(b.thread("t1"), num, l, i, j);
+    fibSections(b.thread("t2"), num, l, j, i);
     auto& m = b.thread("main");
     int ri = m.reg("i"), rj = m.reg("j");
     m.lock(l).load(ri, i).unlock(l).lock(l).load(rj, j).unlock(l);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "RandomProgram.hpp"
+#include "TestPrograms.hpp"
 #include "porlab/equiv/Keys.hpp"
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/program/SpecBuilder.hpp"
@@ -54,18 +55,8 @@ std::shared_ptr<Program> fibBenchSpawned(int num, const std::vector<int>& order)
     SpecBuilder b("fib_bench_spawned");
     const LocId i = b.var("i", 1), j = b.var("j", 1), l = b.mutex("l");
     const auto th = threadsIn(b, order);
-    auto body = [&](SpecBuilder::Thread& t, LocId dst, LocId other) {
-        const int a = t.reg(), c = t.reg();
-        for (int k = 0; k < num; ++k)
-            t.lock(l)
-                .load(a, dst)
-                .load(c, other)
-                .bin(a, BinOp::Add, a, c)
-                .storeReg(dst, a)
-                .unlock(l);
-    };
-    body(*th[1], i, j);
-    body(*th[2], j, i);
+    testprog::fibSections(*th[1], num, l, i, j);
+    testprog::fibSections(*th[2], num, l, j, i);
     auto& m = *th[0];
     m.spawn(th[1]->id()).spawn(th[2]->id());
     m.lock(l).load(-1, i).unlock(l).lock(l).load(-1, j).unlock(l);
