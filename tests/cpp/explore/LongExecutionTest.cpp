@@ -126,6 +126,26 @@ std::pair<std::int32_t, std::vector<std::pair<LocId, std::int32_t>>> referenceLo
     return ::testing::AssertionSuccess();
 }
 
+// ExecutionGraph::writesIn against a scan of the graph: by location and thread, the positions
+// of the nodes that write it.
+::testing::AssertionResult writesMatch(const ExecutionGraph& g) {
+    for (LocId loc = 0; loc < 6; ++loc)
+        for (std::size_t t = 0; t < g.threads.size(); ++t) {
+            std::vector<std::int32_t> want;
+            for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+                const Node& n = g.threads[t][i];
+                if (writesMemory(n.ev.kind) && n.ev.loc == loc)
+                    want.push_back(static_cast<std::int32_t>(i));
+            }
+            const auto got = g.writesIn(loc, static_cast<ThreadId>(t));
+            if (std::vector<std::int32_t>(got.begin(), got.end()) != want)
+                return ::testing::AssertionFailure()
+                       << "writes of " << loc << " in thread " << t << "\n"
+                       << g.toString();
+        }
+    return ::testing::AssertionSuccess();
+}
+
 // Random graphs: thread 0 spawns the others and may join a finished one; threads write and read
 // three locations (a read from any write of its location already in the graph), lock and unlock
 // two mutexes, and may end with a placeholder (a blocked await).
@@ -244,12 +264,15 @@ TEST(LongExecution, PorfViewsEqualTheClosureOfTheGraph) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         RandomGraph r(seed);
         for (int k = 0; k < 40 && r.step(); ++k) ASSERT_TRUE(viewsMatch(r.g));
+        ASSERT_TRUE(writesMatch(r.g));
         for (const auto& [kind, n] : kindsOf(r.g)) kinds[kind] += n;
         // Nodes go and others come (the exploration backtracks).
         for (int round = 0; round < 3; ++round) {
             for (std::size_t k = r.pick(8); k-- > 0 && r.g.nextStamp > 1;) r.undo();
             ASSERT_TRUE(viewsMatch(r.g));
+            ASSERT_TRUE(writesMatch(r.g));
             for (int k = 0; k < 10 && r.step(); ++k) ASSERT_TRUE(viewsMatch(r.g));
+            ASSERT_TRUE(writesMatch(r.g));
         }
     }
     for (const EventKind k : {EventKind::Spawn, EventKind::Join, EventKind::Read, EventKind::Write,
@@ -282,6 +305,7 @@ TEST(LongExecution, RevisitedGraphsKeepTheirViews) {
         }
         ASSERT_TRUE(viewsMatch(h));
         ASSERT_TRUE(locksMatch(h));
+        ASSERT_TRUE(writesMatch(h));
         // ... and gives the last read of a thread another source (one it does not come before).
         for (std::size_t t = 0; t < h.threads.size(); ++t) {
             if (h.threads[t].empty()) continue;
@@ -299,7 +323,18 @@ TEST(LongExecution, RevisitedGraphsKeepTheirViews) {
                 ++refreshed;
                 break;
             }
+            // A revisited CAS may succeed now, or fail: it writes, or no longer does.
+            n.ev.kind = EventKind::CasSuccess;
+            h.refreshView(a);
+            ASSERT_TRUE(writesMatch(h));
+            n.ev.kind = EventKind::CasFailure;
+            h.refreshView(a);
+            ASSERT_TRUE(writesMatch(h));
         }
+        // Nodes go (a thread cut short).
+        const auto t = static_cast<ThreadId>(r.pick(h.threads.size()));
+        h.truncate(t, h.threads[static_cast<std::size_t>(t)].size() / 2);
+        ASSERT_TRUE(writesMatch(h));
     }
     EXPECT_GT(refreshed, 10);
 }
@@ -341,31 +376,95 @@ TEST(LongExecution, OpenSectionsFollowTheNodes) {
     EXPECT_EQ(g.openSections(0).size(), 2u);
 }
 
+// The witness stack, plain and indexed: the same witnesses at every depth, and (indexed) the
+// positions of the last node of a thread, the last readable write of a location and the last
+// acquisition of a mutex in each, as a scan of the witness finds them.
 TEST(LongExecution, WitnessStackKeepsEveryDepth) {
-    WitnessStack w;
-    w.reset();
-    auto is = [&](std::size_t d, std::vector<Ref> want) {
-        const auto got = w.at(d);
-        return std::vector<Ref>(got.begin(), got.end()) == want;
+    // thread 0: a = write x, c = lock m, e = write y; thread 1: b = write x, d = read x
+    ExecutionGraph g;
+    g.init(2, {0, 0, 0});
+    const LocId x = 0, y = 1, m = 2;
+    auto node = [&](ThreadId t, EventKind k, LocId loc) {
+        Node n;
+        n.ev.kind = k;
+        n.ev.loc = loc;
+        n.ev.thread = t;
+        n.stamp = n.wstamp = g.nextStamp++;
+        g.push(t, n);
     };
-    const Ref a{0, 0}, b{1, 0}, c{0, 1}, d{1, 1}, e{0, 2};
-    w.extend(0, &a);  // depth 1: a
-    w.extend(1, &b);  // depth 2: a b (shares depth 1's entry)
-    EXPECT_TRUE(is(1, {a}));
-    EXPECT_TRUE(is(2, {a, b}));
-    const std::vector<Ref> fresh{b, a, c};
-    w.assign(2, fresh);  // depth 3: a new witness, after depth 2's
-    EXPECT_TRUE(is(3, {b, a, c}));
-    w.extend(3, nullptr);  // depth 4: the same (a placeholder)
-    EXPECT_TRUE(is(4, {b, a, c}));
-    w.extend(4, &d);
-    EXPECT_TRUE(is(5, {b, a, c, d}));
-    EXPECT_TRUE(is(2, {a, b}));
-    // back at depth 1, another child: the deeper depths are done and their entries reused
-    w.extend(1, &e);
-    EXPECT_TRUE(is(2, {a, e}));
-    EXPECT_TRUE(is(1, {a}));
-    EXPECT_TRUE(is(0, {}));
+    node(0, EventKind::Write, x);
+    node(0, EventKind::Lock, m);
+    node(0, EventKind::Write, y);
+    node(1, EventKind::Write, x);
+    node(1, EventKind::Read, x);
+    for (const bool indexed : {false, true}) {
+        WitnessStack w;
+        w.reset(indexed);
+        auto is = [&](std::size_t d, std::vector<Ref> want) {
+            const auto got = w.at(d);
+            return std::vector<Ref>(got.begin(), got.end()) == want;
+        };
+        // The index against a scan of the witness of depth d.
+        auto indexOk = [&](std::size_t d) {
+            if (!indexed) return true;
+            const auto wit = w.at(d);
+            auto scan = [&](auto pred) {
+                std::ptrdiff_t last = -1;
+                for (std::size_t k = 0; k < wit.size(); ++k)
+                    if (pred(g.at(wit[k]), wit[k])) last = static_cast<std::ptrdiff_t>(k);
+                return last;
+            };
+            for (ThreadId t = 0; t < 2; ++t)
+                if (w.lastOfThread(d, t) != scan([&](const Node&, Ref r) { return r.t == t; }))
+                    return false;
+            for (const LocId l : {x, y, m}) {
+                if (w.lastWriteOf(d, l) !=
+                    scan([&](const Node& n, Ref) { return wbReadable(n, l); }))
+                    return false;
+                if (w.lastAcquireOf(d, l) !=
+                    scan([&](const Node& n, Ref) { return acquires(n) && n.ev.loc == l; }))
+                    return false;
+            }
+            return true;
+        };
+        auto allOk = [&](std::size_t deepest) {
+            for (std::size_t d = 0; d <= deepest; ++d)
+                if (!indexOk(d)) return false;
+            return true;
+        };
+        const Ref a{0, 0}, b{1, 0}, c{0, 1}, d{1, 1}, e{0, 2};
+        w.extend(0, &a, g);  // depth 1: a
+        w.extend(1, &b, g);  // depth 2: a b (shares depth 1's entry)
+        EXPECT_TRUE(is(1, {a}));
+        EXPECT_TRUE(is(2, {a, b}));
+        EXPECT_TRUE(allOk(2));
+        EXPECT_EQ(w.lastWriteOf(2, x), indexed ? 1 : -1);
+        const std::vector<Ref> fresh{b, a, c};
+        w.assign(2, fresh, g);  // depth 3: a new witness, after depth 2's
+        EXPECT_TRUE(is(3, {b, a, c}));
+        EXPECT_TRUE(allOk(3));
+        w.extend(3, nullptr, g);  // depth 4: the same (a placeholder)
+        EXPECT_TRUE(is(4, {b, a, c}));
+        w.extend(4, &d, g);
+        EXPECT_TRUE(is(5, {b, a, c, d}));
+        EXPECT_TRUE(is(2, {a, b}));
+        EXPECT_TRUE(allOk(5));
+        if (indexed) {
+            EXPECT_EQ(w.lastAcquireOf(5, m), 2);
+            EXPECT_EQ(w.lastWriteOf(5, x), 1);  // d reads: a is the last write of x
+            EXPECT_EQ(w.lastWriteOf(5, y), -1);
+        }
+        // back at depth 1, another child: the deeper depths are done and their entries reused
+        w.extend(1, &e, g);
+        EXPECT_TRUE(is(2, {a, e}));
+        EXPECT_TRUE(is(1, {a}));
+        EXPECT_TRUE(is(0, {}));
+        EXPECT_TRUE(allOk(2));
+        w.extend(2, &b, g);
+        w.extend(3, &c, g);
+        EXPECT_TRUE(is(4, {a, e, b, c}));
+        EXPECT_TRUE(allOk(4));
+    }
 }
 
 TEST(LongExecution, SCCheckerEndsWhenInterrupted) {

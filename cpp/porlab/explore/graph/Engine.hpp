@@ -24,6 +24,7 @@
 #include "porlab/explore/Explorer.hpp"
 #include "porlab/explore/graph/ExecutionGraph.hpp"
 #include "porlab/explore/graph/Step.hpp"
+#include "porlab/explore/graph/Witness.hpp"
 
 namespace porlab::graph {
 
@@ -80,6 +81,8 @@ class Engine {
     // The witness of the graph being extended at this depth (its events in an order consistent
     // with it; the state of the execution is that of its replay). Valid until the next change.
     [[nodiscard]] virtual std::span<const Ref> witness(std::size_t depth) const = 0;
+    // The witnesses of every depth, indexed when the core uses WbGraphs (Witness.hpp).
+    [[nodiscard]] virtual const WitnessStack& witnesses() const = 0;
 
   protected:
     Engine() = default;

@@ -48,6 +48,7 @@ void ExecutionGraph::init(int numThreads, std::vector<Value> initialValues) {
     closed_.assign(threads.size(), {});
     spawner_.assign(threads.size(), kInitRef);
     initial = std::move(initialValues);
+    writes_.clear();
     co.clear();  // grows with ensureLoc: C programs reserve thousands of locations they never use
     nextStamp = 1;
     zneDone.assign(threads.size(), {});
@@ -142,6 +143,24 @@ void ExecutionGraph::recountLocks(ThreadId t) {
         lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
 }
 
+void ExecutionGraph::writeAdded(ThreadId t, const Node& n, std::int32_t i) {
+    if (!writesMemory(n.ev.kind) || n.ev.loc < 0) return;
+    const auto l = static_cast<std::size_t>(n.ev.loc);
+    if (writes_.size() <= l) writes_.resize(l + 1);
+    auto& byThread = writes_[l];
+    if (byThread.size() < threads.size()) byThread.resize(threads.size());
+    byThread[static_cast<std::size_t>(t)].push_back(i);
+}
+
+void ExecutionGraph::writeRemoved(ThreadId t, const Node& n, std::int32_t i) {
+    // (Whatever its kind now: an entry is removed with its node.)
+    const auto l = static_cast<std::size_t>(n.ev.loc);
+    if (n.ev.loc < 0 || l >= writes_.size() || static_cast<std::size_t>(t) >= writes_[l].size())
+        return;
+    auto& v = writes_[l][static_cast<std::size_t>(t)];
+    if (!v.empty() && v.back() == i) v.pop_back();
+}
+
 void ExecutionGraph::push(ThreadId t, const Node& n) {
     auto& th = threads[static_cast<std::size_t>(t)];
     th.push_back(n);
@@ -150,6 +169,7 @@ void ExecutionGraph::push(ThreadId t, const Node& n) {
     const auto i = static_cast<std::int32_t>(th.size()) - 1;
     computeView(t, i, &v[static_cast<std::size_t>(i) * width_]);
     lockNodeAdded(t, n, i);
+    writeAdded(t, n, i);
     const auto child = static_cast<std::size_t>(n.ev.aux);
     if (n.ev.kind == EventKind::Spawn && n.ev.aux >= 0 && child < threads.size())
         spawner_[child] = Ref{t, i};
@@ -158,6 +178,7 @@ void ExecutionGraph::push(ThreadId t, const Node& n) {
 void ExecutionGraph::pop(ThreadId t) {
     auto& th = threads[static_cast<std::size_t>(t)];
     lockNodeRemoved(t, th.back());
+    writeRemoved(t, th.back(), static_cast<std::int32_t>(th.size()) - 1);
     th.pop_back();
     views_[static_cast<std::size_t>(t)].resize(th.size() * width_);
 }
@@ -165,6 +186,7 @@ void ExecutionGraph::pop(ThreadId t) {
 void ExecutionGraph::truncate(ThreadId t, std::size_t n) {
     auto& th = threads[static_cast<std::size_t>(t)];
     if (n >= th.size()) return;
+    for (std::size_t i = th.size(); i-- > n;) writeRemoved(t, th[i], static_cast<std::int32_t>(i));
     th.resize(n);
     views_[static_cast<std::size_t>(t)].resize(n * width_);
     recountLocks(t);
@@ -174,6 +196,10 @@ void ExecutionGraph::refreshView(Ref r) {
     auto& v = views_[static_cast<std::size_t>(r.t)];
     computeView(r.t, r.i, &v[static_cast<std::size_t>(r.i) * width_]);
     recountLocks(r.t);
+    // Its kind may have changed (a revisited CAS succeeds or fails now): index it again.
+    const Node& n = at(r);
+    writeRemoved(r.t, n, r.i);
+    writeAdded(r.t, n, r.i);
 }
 
 void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std::int32_t>& keep) {
@@ -206,6 +232,16 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
         co[l].clear();
         for (const Ref w : g.co[l])
             if (w.i < keep[static_cast<std::size_t>(w.t)]) co[l].push_back(w);
+    }
+    writes_.resize(g.writes_.size());
+    for (std::size_t l = 0; l < g.writes_.size(); ++l) {
+        const auto& from = g.writes_[l];
+        auto& to = writes_[l];
+        to.resize(from.size());
+        for (std::size_t t = 0; t < from.size(); ++t) {
+            const auto end = std::lower_bound(from[t].begin(), from[t].end(), keep[t]);
+            to[t].assign(from[t].begin(), end);
+        }
     }
     nextStamp = g.nextStamp;
     spawner_ = g.spawner_;

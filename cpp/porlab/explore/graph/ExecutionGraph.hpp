@@ -64,6 +64,16 @@ struct Node {
 [[nodiscard]] constexpr bool observesHeld(const Node& n) {
     return n.trylock && n.ev.kind == EventKind::CasFailure;
 }
+// Mutex mode: a lock, an unlock or a trylock (no reads-from, in no co).
+[[nodiscard]] constexpr bool isLockEvent(const Node& n) {
+    return n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock;
+}
+// LAPOR with wb_graphs = rf: a write of loc that a read may read (not a placeholder, a zne
+// marker, a faulted write or a lock event).
+[[nodiscard]] constexpr bool wbReadable(const Node& n, LocId loc) {
+    return !n.placeholder && !n.zne && !n.faulted && !isLockEvent(n) && writesMemory(n.ev.kind) &&
+           n.ev.loc == loc;
+}
 
 // Event e (read-like) re-evaluated as if it read v: value read, CAS outcome, RMW written value.
 [[nodiscard]] Event withReadValue(const Node& n, Value v);
@@ -151,6 +161,17 @@ class ExecutionGraph {
     // program-order predecessor, or the spawn of t).
     void porfBeforeNext(ThreadId t, std::vector<std::int32_t>& upto) const;
     [[nodiscard]] std::string toString() const;
+    // The positions in thread t of its nodes that write loc (writesMemory of their kind as
+    // added or refreshed: placeholders, faulted writes and read-modify-writes included; lock
+    // events at their mutex), ascending. Kept up to date as nodes come and go: LAPOR with
+    // wb_graphs = rf finds a read's sources here (a scan of the graph made a read cost
+    // O(events), one long execution quadratic).
+    [[nodiscard]] std::span<const std::int32_t> writesIn(LocId loc, ThreadId t) const {
+        const auto l = static_cast<std::size_t>(loc);
+        if (loc < 0 || l >= writes_.size() || static_cast<std::size_t>(t) >= writes_[l].size())
+            return {};
+        return writes_[l][static_cast<std::size_t>(t)];
+    }
 
   private:
     // views_[t][i * width_ + u]: the nodes of thread u strictly porf-before node (t, i).
@@ -171,6 +192,10 @@ class ExecutionGraph {
         std::pair<LocId, std::int32_t> section;
     };
     std::vector<std::vector<Closed>> closed_;
+    // writesIn's index: by location, by thread.
+    std::vector<std::vector<std::vector<std::int32_t>>> writes_;
+    void writeAdded(ThreadId t, const Node& n, std::int32_t i);
+    void writeRemoved(ThreadId t, const Node& n, std::int32_t i);
     void lockNodeAdded(ThreadId t, const Node& n, std::int32_t i);
     void lockNodeRemoved(ThreadId t, const Node& n);
     void recountLocks(ThreadId t);

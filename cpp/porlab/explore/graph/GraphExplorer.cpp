@@ -79,7 +79,7 @@ void GraphExplorer::explore() {
         rep_.maximal(TraceStatus::Error, *exec_, events_);
     } else {
         ensureDepth(0);
-        wit_.reset();
+        wit_.reset(wb_ != nullptr);
         undo_.clear();  // (a run ended by an exception left its own)
         driver_.run(visit(root_, 0));
         assert(undo_.empty());
@@ -98,8 +98,8 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     // witness replays to: rebuild the state, then visit as the donor would have.
     ensureDepth(1);
     taskDepth_ = 1;
-    wit_.reset();
-    wit_.assign(0, order);
+    wit_.reset(wb_ != nullptr);
+    wit_.assign(0, order, g);
     undo_.clear();
     if (replay(g, wit_.at(1))) driver_.run(visit(g, 1));
     assert(undo_.empty());
@@ -273,15 +273,15 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
 Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
     // LAPOR (wb_graphs = rf): not at the end of a witness that ended a section of a's thread
     // early. (co-filter explores those graphs on: searching them costs it more than it saves.)
-    if (appended && wb_) appended = MutexLocks::appendable(g, a.t, a.i, wit_.at(depth));
+    if (appended && wb_) appended = MutexLocks::appendable(g, a.t, a.i, wit_, depth);
     if (appended) {
-        wit_.extend(depth, &a);
+        wit_.extend(depth, &a, g);
     } else {
         if (!consistent(g, false, freshOrder_)) {
             ++inconsistent_;
             return {};
         }
-        wit_.assign(depth, freshOrder_);
+        wit_.assign(depth, freshOrder_, g);
         if (!replay(g, wit_.at(depth + 1))) return {};
     }
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
@@ -290,7 +290,7 @@ Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t
 }
 
 Step GraphExplorer::proceedBlocked(ExecutionGraph& g, std::size_t depth) {
-    wit_.extend(depth, nullptr);
+    wit_.extend(depth, nullptr, g);
     return visit(g, depth + 1);
 }
 
@@ -308,7 +308,7 @@ Step GraphExplorer::visitLifted(ExecutionGraph& g, std::size_t depth, std::vecto
     freshOrder_.clear();
     for (const Ref r : wit_.at(depth + 1))
         if (r.i < static_cast<std::int32_t>(g.threads[r.t].size())) freshOrder_.push_back(r);
-    wit_.assign(depth, freshOrder_);
+    wit_.assign(depth, freshOrder_, g);
     return visitRestoring(g, depth, std::move(removed));
 }
 
@@ -355,7 +355,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         const bool unlock =
             mutex_ && p.kind == EventKind::Unlock &&
             (!wb_ || MutexLocks::appendable(g, t, static_cast<std::int32_t>(g.threads[t].size()),
-                                            witness_));
+                                            wit_, depth));
         if (unlock && !mutex_->unlockOk(g, t, p.loc)) break;  // a dead end
         if (mutex_ && !unlock && mutex_->handles(p)) {
             next = mutex_->add(g, t, p, depth);
@@ -393,7 +393,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
                 g.push(t, n);
                 undo_.push_back({&g, t});
                 ++added;
-                wit_.extend(depth, nullptr);
+                wit_.extend(depth, nullptr, g);
                 continue;
             } else {
                 next = addRead(g, t, p, depth, kmin);
@@ -410,7 +410,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         g.push(t, n);
         undo_.push_back({&g, t});
         ++added;
-        wit_.extend(depth, &a);
+        wit_.extend(depth, &a, g);
         // (visitChecked: if a's zne invalidations lift markers, the rest is a step.)
         std::vector<Node> removed;
         zne_.check(g, a, removed);
@@ -533,7 +533,7 @@ Step GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t 
         n.stamp = n.wstamp = g.nextStamp++;
         n.casWval = casWval;
         g.push(t, n);
-        wit_.extend(depth, nullptr);
+        wit_.extend(depth, nullptr, g);
         co_await visit(g, depth + 1);
         g.pop(t);
         --g.nextStamp;
@@ -637,7 +637,7 @@ bool GraphExplorer::revisitReady(ExecutionGraph& h, std::size_t depth) {
         return false;
     }
     ++revisitsDone_;
-    wit_.assign(depth, freshOrder_);
+    wit_.assign(depth, freshOrder_, h);
     return replay(h, wit_.at(depth + 1));
 }
 

@@ -41,55 +41,6 @@ namespace porlab::graph {
 
 class WorkPool;  // Parallel.hpp: jobs > 1
 
-// The witness (a linearisation of the graph) of every depth of the exploration, in one buffer.
-// The witness of depth d+1 is most often that of depth d with one more node: it then shares
-// d's entries, and a depth costs one entry, not a copy (copies made memory quadratic in the
-// length of an execution). A witness that is not such an extension (a revisit, a write placed
-// before the co-last one) is stored after the end of its parent's. The frames on the current
-// path end at non-decreasing offsets, so everything past the end of depth d's witness belongs to
-// deeper depths that are done once d starts another child.
-class WitnessStack {
-  public:
-    void reset() {
-        buf_.clear();
-        frames_.assign(1, Frame{});
-    }
-    // Valid until the next change of the stack.
-    [[nodiscard]] std::span<const Ref> at(std::size_t d) const {
-        const Frame& f = frames_[d];
-        return {buf_.data() + f.begin, f.len};
-    }
-    // The witness of d+1: that of d, followed by `a` if given.
-    void extend(std::size_t d, const Ref* a) {
-        const Frame f = frames_[d];
-        cut(d);
-        frame(d + 1) = Frame{f.begin, f.len};
-        if (a) {
-            buf_.push_back(*a);
-            ++frame(d + 1).len;
-        }
-    }
-    // The witness of d+1: `order`.
-    void assign(std::size_t d, std::span<const Ref> order) {
-        cut(d);
-        frame(d + 1) = Frame{buf_.size(), order.size()};
-        buf_.insert(buf_.end(), order.begin(), order.end());
-    }
-    [[nodiscard]] std::size_t capacity() const { return buf_.capacity(); }
-
-  private:
-    struct Frame {
-        std::size_t begin = 0, len = 0;
-    };
-    void cut(std::size_t d) { buf_.resize(frames_[d].begin + frames_[d].len); }
-    Frame& frame(std::size_t d) {
-        if (frames_.size() <= d) frames_.resize(d + 1);
-        return frames_[d];
-    }
-    std::vector<Ref> buf_;
-    std::vector<Frame> frames_;
-};
-
 class GraphExplorer : private Engine {
   public:
     GraphExplorer(const Program& p, const ExploreOptions& o, ExploreResult& r);
@@ -189,6 +140,7 @@ class GraphExplorer : private Engine {
     std::vector<std::int32_t>& porfScratch(std::size_t depth) final { return frames_[depth].porf; }
     std::vector<Ref>& refScratch(std::size_t depth) final { return frames_[depth].cands; }
     std::span<const Ref> witness(std::size_t depth) const final { return wit_.at(depth); }
+    const WitnessStack& witnesses() const final { return wit_; }
 
     // The TruSt core, as steps (Step.hpp: each call one level of the recursion, run from
     // driver_'s loop, not on the native stack).

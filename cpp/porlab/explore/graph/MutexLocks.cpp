@@ -81,7 +81,7 @@ bool MutexLocks::sourcesOpen(const ExecutionGraph& g) {
 }
 
 bool MutexLocks::appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at,
-                            std::span<const Ref> wit) {
+                            const WitnessStack& w, std::size_t d) {
     // The sections of t open before node `at`: those opened earlier, and an unlock's own.
     const auto& th = g.threads[static_cast<std::size_t>(t)];
     const Node* self =
@@ -92,16 +92,12 @@ bool MutexLocks::appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at
     bool any = unlocked != kNoLoc;
     for (const auto& sec : open) any = any || sec.second < at;
     if (!any) return true;
-    std::size_t lastOfT = 0;
-    for (std::size_t k = 0; k < wit.size(); ++k)
-        if (wit[k].t == t) lastOfT = k + 1;
-    for (std::size_t k = lastOfT; k < wit.size(); ++k) {
-        const Node& q = g.at(wit[k]);
-        if (wit[k].t == t || !acquires(q)) continue;
-        if (q.ev.loc == unlocked) return false;
-        for (const auto& sec : open)
-            if (sec.second < at && sec.first == q.ev.loc) return false;
-    }
+    // Another thread acquires one of those mutexes after t's last event in the witness: the
+    // last acquisition of the mutex in the witness comes after it (t's own come before it).
+    const std::ptrdiff_t lastOfT = w.lastOfThread(d, t);
+    if (unlocked != kNoLoc && w.lastAcquireOf(d, unlocked) > lastOfT) return false;
+    for (const auto& sec : open)
+        if (sec.second < at && w.lastAcquireOf(d, sec.first) > lastOfT) return false;
     return true;
 }
 

@@ -55,8 +55,9 @@ class MutexLocks {
     // that the witness let end early (t's sections are open-ended in a partial graph's search):
     // another thread acquires its mutex after t's last event there. Then the graph needs the
     // search (and is often inconsistent: exploring it on would only end in dropped graphs).
+    // (The witness of depth d in w, indexed.)
     [[nodiscard]] static bool appendable(const ExecutionGraph& g, ThreadId t, std::int32_t at,
-                                         std::span<const Ref> wit);
+                                         const WitnessStack& w, std::size_t d);
     // Was lock-like node e added maximally (TruSt)? nullopt: e is not lock-like.
     [[nodiscard]] static std::optional<bool> maximallyAdded(const Node& n, Ref e);
     // A lock-like node: out of reads-from (as a source or a reader) and out of co.
@@ -64,9 +65,7 @@ class MutexLocks {
     // lock waits on (the source of a lock placeholder) and no later revisit can delete the
     // unlock while keeping the lock blocked: the graph is then a dead end.
     bool unlockOk(const ExecutionGraph& g, ThreadId t, LocId m);
-    [[nodiscard]] static bool isLockEvent(const Node& n) {
-        return n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock;
-    }
+    [[nodiscard]] static bool isLockEvent(const Node& n) { return graph::isLockEvent(n); }
     void beforeReplay(bool final) {
         if (relaxedReplay_) engine_.execution().setRelaxedLocks(!final);
     }

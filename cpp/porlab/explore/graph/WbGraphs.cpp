@@ -37,15 +37,11 @@ Step WbGraphs::add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t de
 void WbGraphs::writesOf(const ExecutionGraph& g, LocId loc, Ref self, std::vector<Ref>& out) const {
     out.clear();
     out.push_back(kInitRef);
-    for (std::size_t u = 0; u < g.threads.size(); ++u)
-        for (std::size_t i = 0; i < g.threads[u].size(); ++i) {
-            const Ref w{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)};
-            const Node& q = g.threads[u][i];
-            if (w == self || q.placeholder || q.zne || q.faulted || MutexLocks::isLockEvent(q) ||
-                !writesMemory(q.ev.kind) || q.ev.loc != loc)
-                continue;
-            out.push_back(w);
-        }
+    for (std::size_t u = 0; u < g.threads.size(); ++u) {
+        const auto tu = static_cast<ThreadId>(u);
+        for (const std::int32_t i : g.writesIn(loc, tu))
+            if (const Ref w{tu, i}; w != self && wbReadable(g.at(w), loc)) out.push_back(w);
+    }
 }
 
 void WbGraphs::readableWrites(const ExecutionGraph& g, ThreadId t, LocId loc,
@@ -53,28 +49,22 @@ void WbGraphs::readableWrites(const ExecutionGraph& g, ThreadId t, LocId loc,
     // writesOf for the next read of t, without the writes an own later write of their thread
     // overwrites porf-before the read (dropOverwritten would drop them): what is kept per
     // depth stays O(threads + writes not porf-before the read), not O(writes), which made
-    // memory quadratic in the length of a single-threaded loop.
+    // memory quadratic in the length of a single-threaded loop. From the graph's index of
+    // writes (ExecutionGraph::writesIn): O(threads x log + what is returned), not O(events).
     g.porfBeforeNext(t, porfR_);
     out.clear();
     out.push_back(kInitRef);
     for (std::size_t u = 0; u < g.threads.size(); ++u) {
-        const auto& th = g.threads[u];
-        const auto upto = static_cast<std::size_t>(porfR_[u]);
-        std::int32_t last = -1;  // the last write of loc porf-before the read
-        for (std::size_t i = 0; i < th.size(); ++i) {
-            const Node& q = th[i];
-            if (q.placeholder || q.zne || q.faulted || MutexLocks::isLockEvent(q) ||
-                !writesMemory(q.ev.kind) || q.ev.loc != loc)
-                continue;
-            if (i < upto) {
-                last = static_cast<std::int32_t>(i);
-                continue;
+        const auto tu = static_cast<ThreadId>(u);
+        const auto ws = g.writesIn(loc, tu);
+        const auto from = std::lower_bound(ws.begin(), ws.end(), porfR_[u]);
+        for (auto k = from; k != ws.begin();)  // the last write porf-before the read
+            if (const Ref w{tu, *--k}; wbReadable(g.at(w), loc)) {
+                out.push_back(w);
+                break;
             }
-            if (last >= 0) out.push_back(Ref{static_cast<std::int32_t>(u), last});
-            last = -1;
-            out.push_back(Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
-        }
-        if (last >= 0) out.push_back(Ref{static_cast<std::int32_t>(u), last});
+        for (auto k = from; k != ws.end(); ++k)
+            if (const Ref w{tu, *k}; wbReadable(g.at(w), loc)) out.push_back(w);
     }
 }
 
@@ -148,24 +138,13 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
     // consistent (no search, no replay), unless a critical section of t is open and another
     // thread acquires its mutex after t's last event there (the witness closed it then).
     Ref appendable = kInitRef;
-    bool canAppend = true;
     {
-        const auto wit = engine_.witness(depth);
-        std::size_t lastOfT = 0;
-        for (std::size_t k = 0; k < wit.size(); ++k) {
-            const Node& q = g.at(wit[k]);
-            if (wit[k].t == t) lastOfT = k + 1;
-            if (!q.placeholder && !q.zne && !q.faulted && !MutexLocks::isLockEvent(q) &&
-                writesMemory(q.ev.kind) && q.ev.loc == loc)
-                appendable = wit[k];
-        }
-        const auto& open = g.openSections(t);
-        for (std::size_t k = lastOfT; k < wit.size() && canAppend && !open.empty(); ++k) {
-            const Node& q = g.at(wit[k]);
-            if (wit[k].t != t && acquires(q))
-                for (const auto& sec : open) canAppend = canAppend && sec.first != q.ev.loc;
-        }
+        const WitnessStack& w = engine_.witnesses();
+        if (const std::ptrdiff_t k = w.lastWriteOf(depth, loc); k >= 0)
+            appendable = engine_.witness(depth)[static_cast<std::size_t>(k)];
     }
+    const bool canAppend = MutexLocks::appendable(
+        g, t, static_cast<std::int32_t>(g.threads[t].size()), engine_.witnesses(), depth);
     bool first = true;
     // Every source with which the graph is consistent (checked by proceed), latest first.
     for (std::size_t k = srcs.size(); k-- > 0 && !rep.stop();) {
