@@ -11,12 +11,11 @@
 //  * coherence = "mo": one trace per (memory reads-from, memory coherence) graph: the
 //    `lock-aware-mo` equivalence (w+w+LOCK: 2);
 //  * coherence = "wb" (default, as GenMC/LAPOR): one trace per memory reads-from graph: the
-//    `lock-aware` equivalence (w+w+LOCK: 1). With wb_graphs = "co-filter" (default) the
+//    `lock-aware` equivalence (w+w+LOCK: 1). With wb_graphs = "rf" (default; WbGraphs.hpp) the
+//    graphs have no coherence order: one graph per class. With wb_graphs = "co-filter" the
 //    engine enumerates coherence orders and of the graphs of one class reports only the one
 //    whose coherence is that of the class's canonical SC witness (the others are counted in
-//    stats["graphs_not_reported"]: nww-lock-rr(N) explores N! graphs for N classes). With
-//    wb_graphs = "rf" (WbGraphs.hpp) the graphs have no coherence order: one graph per class,
-//    but a read costs O(events) (not the default: quadratic in one long execution).
+//    stats["graphs_not_reported"]: nww-lock-rr(N) explores N! graphs for N classes).
 // A lock may also stay blocked for good (option blocked_locks, MutexLocks.hpp): eager (default)
 // tries that at every lock, sources only with a critical section that never ends.
 #include <cstdint>

@@ -221,11 +221,10 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "wb: writes to one location ordered only as reads-from and locks force them "
               "(classes of lock-aware); mo: a total coherence order per location (lock-aware-mo)"),
           ExplorerOption::choice(
-              "wb_graphs", "co-filter", {"co-filter", "rf"},
-              "coherence=wb: co-filter enumerates coherence orders and reports one graph per "
-              "lock-aware class (nww-lock-rr(N): N! graphs for N classes); rf explores graphs of "
-              "reads-from only, one per class (an SC search per source a read may take; a read "
-              "costs O(events): quadratic in one long execution)"),
+              "wb_graphs", "rf", {"rf", "co-filter"},
+              "coherence=wb: rf explores graphs of reads-from only, one per lock-aware class "
+              "(an exact SC search per source a read may take); co-filter enumerates coherence "
+              "orders and reports one graph per class (nww-lock-rr(N): N! graphs for N)"),
           ExplorerOption::choice(
               "blocked_locks", "eager", {"eager", "sources"},
               "a lock that stays blocked for good: eager tries it at every lock (dead ends "

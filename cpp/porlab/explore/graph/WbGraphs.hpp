@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LAPOR with wo = wb on the graph engine (Kokologiannakis et al., OOPSLA'19, §3-4) on graphs of
-// reads-from only: `lapor` with wb_graphs = "rf" (not the default, below). A write has no
+// reads-from only: `lapor` with wb_graphs = "rf" (the default). A write has no
 // place in a coherence order (the engine's co stays empty for plain writes), so the exploration
 // explores one graph per lock-aware class instead of one per (reads-from, coherence) pair
 // filtered at the end (nww-lock-rr(N): N graphs instead of N!).
@@ -22,15 +22,15 @@
 //  * a final graph records every final memory state it can end in (writes nobody reads are in
 //    no order), one witness each (otherFinals: SCChecker::finals), for the outcomes.
 //
-// Status (not the default). On the LAPOR suite it is as fast as co-filter or faster,
-// fib_bench(5) aside (builder 0.069 s against 0.054 s CPU, both under rf's 0.098 s), and it
-// explores one graph per class where co-filter explores N! on nww-lock-rr(N). But a read costs
-// O(events): its candidate writes come from a scan of the graph, and the write it may append
-// to from a scan of the witness (what a depth keeps is O(threads + writes not porf-before the
-// read): readableWrites), so one long execution is quadratic in time (300,000 reads of one
-// location: 390 s, co-filter ~1 s; a 40,000-event loop: a few seconds) though linear in memory.
-// To be the default it needs both lookups indexed (the writes of a location per thread, the
-// last write of a location in the witness).
+// Status: the default since a read costs O(threads x log + its sources) to set up, not
+// O(events): its candidate writes come from the graph's index of writes per location and
+// thread (ExecutionGraph::writesIn), and the write it may read by appending and the check that
+// the witness ended none of its thread's sections early from the witness stack's index
+// (Witness.hpp). Scans of the graph and of the witness made one long execution quadratic
+// (300,000 reads of one location: 390 s; now ~0.3 s, linear: 160,000 reads 0.15 s, co-filter
+// 0.12 s). On the LAPOR suite it is as fast as co-filter or faster, fib_bench(5) aside
+// (builder 0.066 s against 0.049 s CPU, C 0.080 against 0.060, both under rf's ~0.10 s), and it
+// explores one graph per class where co-filter explores N! on nww-lock-rr(N).
 // Against the naive oracle of the lock-aware
 // equivalence it is exact (complete and blocked classes, no class twice, outcomes, error sites)
 // on 12,000 random and 6,000 sync-heavy random programs (tests/cpp/RandomProgram.hpp seeds
