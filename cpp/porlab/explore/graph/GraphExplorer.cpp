@@ -361,13 +361,25 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
             next = mutex_->add(g, t, p, depth);
             break;
         }
+        // LAPOR (wb_graphs = rf): a plain read with one source, read by appending, is added
+        // here too (most reads of a long single-threaded loop); every other memory event is
+        // WbGraphs's step.
+        std::optional<Ref> wbOnly;
         if (wb_ && !unlock && WbGraphs::handles(p)) {
-            next = wb_->add(g, t, p, depth);
-            break;
+            wbOnly = wb_->onlySource(g, t, p, depth);
+            if (!wbOnly) {
+                next = wb_->add(g, t, p, depth);
+                break;
+            }
         }
         const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
         Node n;
-        if (unlock) {
+        if (wbOnly) {
+            if (rep_.stop()) break;
+            n.rf = *wbOnly;
+            n.ev = exec_->step(t, g.valueOf(n.rf, p.loc))[0];
+            rep_.countEvent();
+        } else if (unlock) {
             ensureLocation(g, p.loc, *info_);
             n.ev = exec_->step(t)[0];
             rep_.countEvent();

@@ -112,6 +112,24 @@ void WbGraphs::dropOverwritten(const ExecutionGraph& g, ThreadId t, std::vector<
     overwritten_ += n - srcs.size();
 }
 
+std::optional<Ref> WbGraphs::onlySource(ExecutionGraph& g, ThreadId t, const Event& p,
+                                        std::size_t depth) {
+    if (p.kind != EventKind::Read) return std::nullopt;
+    ensureLocation(g, p.loc, engine_.programInfo());
+    readableWrites(g, t, p.loc, found_);
+    dropOverwritten(g, t, found_);
+    foundFor_ = {&g, t, g.nextStamp};
+    if (found_.size() != 1) return std::nullopt;
+    const WitnessStack& w = engine_.witnesses();
+    const std::ptrdiff_t k = w.lastWriteOf(depth, p.loc);
+    const Ref last = k >= 0 ? engine_.witness(depth)[static_cast<std::size_t>(k)] : kInitRef;
+    if (found_[0] != last ||
+        !MutexLocks::appendable(g, t, static_cast<std::int32_t>(g.threads[t].size()), w, depth))
+        return std::nullopt;
+    foundFor_.g = nullptr;
+    return last;
+}
+
 Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth) {
     Execution& exec = engine_.execution();
     Reporter& rep = engine_.reporter();
@@ -119,8 +137,13 @@ Step WbGraphs::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t depth
     ensureLocation(g, loc, engine_.programInfo());
     const Ref a{t, static_cast<std::int32_t>(g.threads[t].size())};
     auto& srcs = engine_.refScratch(depth);
-    readableWrites(g, t, loc, srcs);
-    dropOverwritten(g, t, srcs);
+    if (foundFor_.g == &g && foundFor_.t == t && foundFor_.stamp == g.nextStamp) {
+        srcs.assign(found_.begin(), found_.end());  // (onlySource found them)
+    } else {
+        readableWrites(g, t, loc, srcs);
+        dropOverwritten(g, t, srcs);
+    }
+    foundFor_.g = nullptr;
     const bool cond = hasCondition(p.kind);
     int children = cond ? 1 : 0;  // the placeholder
     for (const Ref w : srcs)

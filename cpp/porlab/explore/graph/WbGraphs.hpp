@@ -96,6 +96,12 @@ class WbGraphs {
     }
     // Adds p (all branches) and explores on: the step to await at once.
     Step add(ExecutionGraph& g, ThreadId t, const Event& p, std::size_t depth);
+    // p is a plain read whose only source is the last write of its location in the witness of
+    // depth and the witness ended none of t's sections early: that source (the core adds the
+    // read by appending it, without a step). Otherwise nullopt, and add(g, t, p, depth) comes
+    // next (it reuses the sources found here).
+    [[nodiscard]] std::optional<Ref> onlySource(ExecutionGraph& g, ThreadId t, const Event& p,
+                                                std::size_t depth);
     // Consistency of g restricted to the first lim[t] nodes of every thread: an SC witness of
     // its reads-from that keeps critical sections apart. openEnded[t]: thread t gets more events
     // (its open critical sections may end after its last node, its trailing placeholder is
@@ -191,6 +197,13 @@ class WbGraphs {
     std::vector<std::int32_t> viewsV_;
     std::vector<std::size_t> order2_;
     std::vector<Ref> faultOrder_;
+    // onlySource's sources, for the add that follows it on the same graph, thread and stamp.
+    std::vector<Ref> found_;
+    struct {
+        const ExecutionGraph* g = nullptr;
+        ThreadId t = -1;
+        std::uint64_t stamp = 0;
+    } foundFor_;
     Snapshot killSnap_;
     std::uint64_t checks_ = 0, maximalityChecks_ = 0, finalsChecks_ = 0, killChecks_ = 0;
     std::uint64_t overwritten_ = 0, porfOrdered_ = 0;
