@@ -153,6 +153,7 @@ class RandomGraph {
   public:
     explicit RandomGraph(unsigned seed, int threads = 4) : rng_(seed), T_(threads) {
         g.init(T_, {0, 0, 0, 0, 0});
+        g.indexWrites(true);
         started_.assign(static_cast<std::size_t>(T_), false);
         done_.assign(static_cast<std::size_t>(T_), false);
         started_[0] = true;

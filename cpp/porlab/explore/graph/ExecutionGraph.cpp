@@ -143,8 +143,17 @@ void ExecutionGraph::recountLocks(ThreadId t) {
         lockNodeAdded(t, th[i], static_cast<std::int32_t>(i));
 }
 
+void ExecutionGraph::indexWrites(bool on) {
+    indexWrites_ = on;
+    writes_.clear();
+    if (!on) return;
+    for (std::size_t t = 0; t < threads.size(); ++t)
+        for (std::size_t i = 0; i < threads[t].size(); ++i)
+            writeAdded(static_cast<ThreadId>(t), threads[t][i], static_cast<std::int32_t>(i));
+}
+
 void ExecutionGraph::writeAdded(ThreadId t, const Node& n, std::int32_t i) {
-    if (!writesMemory(n.ev.kind) || n.ev.loc < 0) return;
+    if (!indexWrites_ || !writesMemory(n.ev.kind) || n.ev.loc < 0) return;
     const auto l = static_cast<std::size_t>(n.ev.loc);
     if (writes_.size() <= l) writes_.resize(l + 1);
     auto& byThread = writes_[l];
@@ -155,7 +164,8 @@ void ExecutionGraph::writeAdded(ThreadId t, const Node& n, std::int32_t i) {
 void ExecutionGraph::writeRemoved(ThreadId t, const Node& n, std::int32_t i) {
     // (Whatever its kind now: an entry is removed with its node.)
     const auto l = static_cast<std::size_t>(n.ev.loc);
-    if (n.ev.loc < 0 || l >= writes_.size() || static_cast<std::size_t>(t) >= writes_[l].size())
+    if (!indexWrites_ || n.ev.loc < 0 || l >= writes_.size() ||
+        static_cast<std::size_t>(t) >= writes_[l].size())
         return;
     auto& v = writes_[l][static_cast<std::size_t>(t)];
     if (!v.empty() && v.back() == i) v.pop_back();
@@ -233,7 +243,8 @@ void ExecutionGraph::assignPrefix(const ExecutionGraph& g, const std::vector<std
         for (const Ref w : g.co[l])
             if (w.i < keep[static_cast<std::size_t>(w.t)]) co[l].push_back(w);
     }
-    writes_.resize(g.writes_.size());
+    indexWrites_ = g.indexWrites_;
+    writes_.resize(g.writes_.size());  // (empty when not indexed)
     for (std::size_t l = 0; l < g.writes_.size(); ++l) {
         const auto& from = g.writes_[l];
         auto& to = writes_[l];

@@ -7,6 +7,7 @@
 // which is what reads-from classes need.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -166,12 +167,19 @@ class ExecutionGraph {
     // events at their mutex), ascending. Kept up to date as nodes come and go: LAPOR with
     // wb_graphs = rf finds a read's sources here (a scan of the graph made a read cost
     // O(events), one long execution quadratic).
+    // (Kept only when turned on, by indexWrites: WbGraphs's graphs. It costs the other graph
+    // explorers ~1% of their instructions.)
     [[nodiscard]] std::span<const std::int32_t> writesIn(LocId loc, ThreadId t) const {
+        assert(indexWrites_);
         const auto l = static_cast<std::size_t>(loc);
         if (loc < 0 || l >= writes_.size() || static_cast<std::size_t>(t) >= writes_[l].size())
             return {};
         return writes_[l][static_cast<std::size_t>(t)];
     }
+
+    // Turns writesIn's index on (the nodes there are are indexed) or off. A graph built by
+    // assignPrefix has its source's.
+    void indexWrites(bool on);
 
   private:
     // views_[t][i * width_ + u]: the nodes of thread u strictly porf-before node (t, i).
@@ -194,6 +202,7 @@ class ExecutionGraph {
     std::vector<std::vector<Closed>> closed_;
     // writesIn's index: by location, by thread.
     std::vector<std::vector<std::vector<std::int32_t>>> writes_;
+    bool indexWrites_ = false;
     void writeAdded(ThreadId t, const Node& n, std::int32_t i);
     void writeRemoved(ThreadId t, const Node& n, std::int32_t i);
     void lockNodeAdded(ThreadId t, const Node& n, std::int32_t i);

@@ -24,6 +24,7 @@ void GraphExplorer::useMutexLocks(bool lockOrder, bool blockedSources, bool sect
 void GraphExplorer::useWbGraphs() {
     Engine& engine = *this;
     wb_ = std::make_unique<WbGraphs>(engine);
+    root_.indexWrites(true);  // (ExecutionGraph::writesIn: a read's sources)
     mutex_->useWbGraphs(wb_.get());
     wb_->useFailures(&failures_, mutex_.get());
 }
@@ -98,6 +99,7 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     // witness replays to: rebuild the state, then visit as the donor would have.
     ensureDepth(1);
     taskDepth_ = 1;
+    if (wb_) g.indexWrites(true);  // (a task's graph is decoded without)
     wit_.reset(wb_ != nullptr);
     wit_.assign(0, order, g);
     undo_.clear();
