@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <set>
 #include <sstream>
 #include <string>
@@ -282,10 +283,12 @@ std::string checkExact(const Program& p) {
     return m.str();
 }
 
-// lapor (wb_graphs = co-filter, rf; coherence = mo) against naive: no complete or blocked class
-// that naive lacks, no class reported twice, no outcome or error site that naive lacks; "" if
-// so. (Not exactness: see CondRandomProgramsAreSoundInEveryNumbering.)
-std::string checkSound(const Program& p) {
+// lapor in `modes` (wb_graphs = co-filter, rf; "mo": coherence = mo), with option inconsistent,
+// against naive's lock-aware (mo: lock-aware-mo) classes; "" if they agree. exact: the same
+// complete and blocked classes, outcomes and error sites; else sound: none that naive lacks, and
+// no class reported twice.
+std::string checkModes(const Program& p, bool exact, const char* inconsistent,
+                       std::initializer_list<const char*> modes) {
     Classes want, wantMo;
     ExploreOptions no;
     no.onTrace = [&](const Trace& t) {
@@ -299,16 +302,17 @@ std::string checkSound(const Program& p) {
         }
     };
     const auto naive = explore(p, "naive", no);
-    auto within = [](const std::set<Key>& a, const std::set<Key>& b) {
-        return std::includes(b.begin(), b.end(), a.begin(), a.end());
+    auto agree = [exact](const std::set<Key>& got, const std::set<Key>& w) {
+        return exact ? got == w : std::includes(w.begin(), w.end(), got.begin(), got.end());
     };
     std::ostringstream m;
-    for (const char* mode : {"co-filter", "rf", "mo"}) {
+    for (const char* mode : modes) {
         const bool mo = std::string(mode) == "mo";
         const Equivalence eq = mo ? Equivalence::LockAwareMo : Equivalence::LockAware;
         const Classes& w = mo ? wantMo : want;
         Classes got;
         ExploreOptions lo;
+        lo.params["inconsistent"] = inconsistent;
         if (mo)
             lo.params["coherence"] = "mo";
         else
@@ -318,22 +322,19 @@ std::string checkSound(const Program& p) {
             if (t.status() == TraceStatus::Blocked) got.blocked.insert(traceKey(eq, t));
         };
         const auto r = explore(p, "lapor", lo);
-        if (!within(got.complete, w.complete))
-            m << " " << mode << ": a complete class naive lacks;";
-        if (!within(got.blocked, w.blocked)) m << " " << mode << ": a blocked class naive lacks;";
-        if (r.complete != got.complete.size() || r.blocked != got.blocked.size())
-            m << " " << mode << ": " << r.complete << " complete traces for " << got.complete.size()
-              << " classes, " << r.blocked << " blocked for " << got.blocked.size() << ";";
-        for (const auto& o : r.outcomes)
-            if (!naive.outcomes.contains(o)) {
-                m << " " << mode << ": an outcome naive lacks;";
-                break;
-            }
+        if (!agree(got.complete, w.complete) || !agree(got.blocked, w.blocked) ||
+            r.complete != got.complete.size() || r.blocked != got.blocked.size())
+            m << " " << mode << ": " << r.complete << " complete traces (" << got.complete.size()
+              << " classes) vs " << w.complete.size() << ", " << r.blocked << " blocked ("
+              << got.blocked.size() << ") vs " << w.blocked.size() << ";";
+        bool outcomes = exact ? r.outcomes == naive.outcomes : true;
+        for (const auto& o : r.outcomes) outcomes = outcomes && naive.outcomes.contains(o);
+        if (!outcomes) m << " " << mode << ": outcomes differ;";
+        bool sites = exact ? r.errorSites == naive.errorSites : true;
         for (const auto& e : r.errorSites)
-            if (!std::binary_search(naive.errorSites.begin(), naive.errorSites.end(), e)) {
-                m << " " << mode << ": an error site naive lacks;";
-                break;
-            }
+            sites =
+                sites && std::binary_search(naive.errorSites.begin(), naive.errorSites.end(), e);
+        if (!sites) m << " " << mode << ": error sites differ;";
     }
     return m.str();
 }
@@ -389,16 +390,17 @@ TEST(LaporOrder, CondBroadcastBugIsExactInEveryNumbering) {
         EXPECT_EQ(checkExact(*condBroadcastBug(order)), "") << "numbering " << k++;
 }
 
-// The smallest programs that lose classes (cut down from seeds 4000234 and 4000271 fragment by
+// The smallest programs that lost classes (cut down from seeds 4000234 and 4000271 fragment by
 // fragment), with naive's class counts: lock-aware (co-filter, rf) and lock-aware-mo (mo).
-// Sound and optimal, not exact (Lapor.cpp's nextThread traces both):
+// Exact in every mode with inconsistent = explore; with the default (drop) sound, not exact
+// (Lapor.cpp's nextThread traces both):
 //  * w1 `x = 1; r = y` ∥ w2 `lock; r = x; x = r + 1; faa(y, 1); unlock` ∥ main: spawn w1, w2;
-//    `lock; r = x; if (r == 1) y = 2; unlock`: 15 and 19 classes. mo finds 18 in every
+//    `lock; r = x; if (r == 1) y = 2; unlock`: 15 and 19 classes. drop: mo finds 18 in every
 //    numbering, co-filter 14 in numberings 2 and 3 (the graph reached is not the class's
 //    canonical one), rf all 15.
 //  * w1 `x = 1; lock; x += 1; faa(y, 1); unlock` ∥ w2 and main `lock; x += 1; faa(y, 1);
-//    unlock` (main after spawning w1, w2): 16 and 18. mo finds 17 in every numbering, rf 15
-//    in numberings 0 and 2 and 14 in numbering 3, co-filter 15 in numberings 2 and 3.
+//    unlock` (main after spawning w1, w2): 16 and 18. drop: mo finds 17 in every numbering, rf
+//    15 in numberings 0 and 2 and 14 in numbering 3, co-filter 15 in numberings 2 and 3.
 CondSpec condShapesLostCoherence() {
     CondSpec s;
     s.worker[0] = {{3, 1, true}, {4, 0, false}};  // x = 1; r = y
@@ -426,41 +428,53 @@ std::pair<std::size_t, std::size_t> naiveClasses(const Program& p) {
     return {la.size(), mo.size()};
 }
 
-TEST(LaporOrder, CondShapesLostCoherenceAreSound) {
+constexpr std::initializer_list<const char*> kAllModes = {"co-filter", "rf", "mo"};
+
+TEST(LaporOrder, CondShapesLostCoherence) {
     for (int k = 0; k < 4; ++k) {
         const auto p = condProgram(condShapesLostCoherence(), k);
         EXPECT_EQ(naiveClasses(*p), std::make_pair(std::size_t{15}, std::size_t{19}));
-        EXPECT_EQ(checkSound(*p), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, true, "explore", kAllModes), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, false, "drop", kAllModes), "") << "numbering " << k;
     }
 }
 
-TEST(LaporOrder, CondShapesDeadEndAreSound) {
+TEST(LaporOrder, CondShapesDeadEnd) {
     for (int k = 0; k < 4; ++k) {
         const auto p = condProgram(condShapesDeadEnd(), k);
         EXPECT_EQ(naiveClasses(*p), std::make_pair(std::size_t{16}, std::size_t{18}));
-        EXPECT_EQ(checkSound(*p), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, true, "explore", kAllModes), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, false, "drop", kAllModes), "") << "numbering " << k;
     }
 }
 
-// Condition-variable shapes (condProgram) in every numbering, in the three modes: sound and
-// optimal (no class that naive lacks, one trace per class). NOT exact: lapor still loses classes
-// on these shapes (of 2,000 programs in 4 numberings, 111 runs lost complete classes in
-// co-filter or rf mode, e.g. seeds 4000072, 4000234, 4000271; Lapor.cpp's nextThread says why,
-// with the smallest programs: CondShapes*). Exactness is what a fix must add here.
-TEST(LaporOrder, CondRandomProgramsAreSoundInEveryNumbering) {
+// Condition-variable shapes (condProgram) in every numbering. inconsistent = explore: exact in
+// co-filter and mo mode (2,000 programs: none lost), sound in rf mode (9 runs of 2,000 programs
+// in 4 numberings still lost classes, e.g. seeds 4000234, 4001159, 4001590: rf's canonical
+// sources, WbGraphs::maximallyAddedRead, are the last ones with which Prev(e) stays consistent,
+// which does not match the parents an exploration of inconsistent graphs has). The default
+// (drop): sound, not exact (111 runs lost classes).
+// (Two shards, numberings 0-1 and 2-3, each ~2.5 s at the default size.)
+void condRandomPrograms(int shard) {
     const int n = std::max(1, randomProgramCount() / 5);
     int bad = 0;
     for (int i = 1; i <= n; ++i) {
         const auto seed = 4000000 + static_cast<std::uint64_t>(i);
         const CondSpec spec = drawCondSpec(seed);
-        for (int k = 0; k < 4; ++k) {
-            const auto msg = checkSound(*condProgram(spec, k));
+        for (int k = 2 * shard; k < 2 * shard + 2; ++k) {
+            const auto p = condProgram(spec, k);
+            const auto msg = checkModes(*p, true, "explore", {"co-filter", "mo"}) +
+                             checkModes(*p, false, "explore", {"rf"}) +
+                             checkModes(*p, false, "drop", kAllModes);
             if (!msg.empty() && ++bad <= 10)
                 ADD_FAILURE() << "seed " << seed << " numbering " << k << ":" << msg;
         }
     }
-    EXPECT_EQ(bad, 0) << "of " << n << " programs in 4 numberings";
+    EXPECT_EQ(bad, 0) << "of " << n << " programs in 2 numberings";
 }
+
+TEST(LaporOrder, CondRandomProgramsInNumberings01) { condRandomPrograms(0); }
+TEST(LaporOrder, CondRandomProgramsInNumberings23) { condRandomPrograms(1); }
 
 // Random programs of the C shape (main spawns the workers, with operations in between, and
 // joins some): exact in every numbering, and the same cost in each.

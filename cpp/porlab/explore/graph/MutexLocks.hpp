@@ -67,6 +67,11 @@ class MutexLocks {
     [[nodiscard]] static bool isLockEvent(const Node& n) {
         return n.ev.kind == EventKind::Lock || n.ev.kind == EventKind::Unlock || n.trylock;
     }
+    // May the core explore inconsistent graphs on (GraphExplorer::exploreInconsistentGraphs)?
+    // Their replay order needs relaxed locks; and only where every critical section ends (no
+    // lock placeholder, no trylock): with them, some graphs were reached twice
+    // (LaporOnC.GeneratedTrylockPrograms).
+    [[nodiscard]] bool mayExploreInconsistent() const { return relaxedReplay_ && sectionsEnd_; }
     void beforeReplay(bool final) {
         if (relaxedReplay_) engine_.execution().setRelaxedLocks(!final);
     }
