@@ -235,6 +235,12 @@ std::deque<ExplorerInfo> builtinExplorers() {
               "rely on the static analysis that every critical section ends (no thread can "
               "block, stop or end holding a mutex: Program.sections_end); then no lock is tried "
               "blocked for good; false: every lock may stay blocked (ablation)"),
+          ExplorerOption::choice(
+              "inconsistent", "drop", {"drop", "explore"},
+              "a graph made inconsistent by an addition or a revisit: drop it (as the paper), or "
+              "explore it on, never reported, for the revisits that make it consistent again "
+              "(exact on condition-variable shapes that lose classes otherwise; fib_bench(5) "
+              "about 4x the instructions; only where every critical section ends)"),
           ExplorerOption::boolean(
               "lock_order", true,
               "infer LAPOR's lb (the order mutual exclusion forces between critical sections) "

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "RandomProgram.hpp"
@@ -149,6 +151,98 @@ std::shared_ptr<Program> spawnedProgram(std::uint64_t seed, int numbering) {
     return b.build();
 }
 
+// Condition-variable shapes (cond_broadcast_bug's): fragments over x, y and one mutex, among
+// them a wait (`lock; r = x; if (r == 0) { unlock; await y; lock } x = x - 1; unlock`) and a
+// broadcast (`lock; x = x + 1; y += 1; unlock`). Main spawns its two workers, each maybe after
+// a fragment, then runs one or two. A program is drawn as fragments (CondSpec) and built from
+// them, so that a failing one can be cut down fragment by fragment.
+struct CondFragment {
+    int kind = 0;  // 0..5, as in condFragment
+    Value k = 0;
+    bool flag = false;  // kind 1: await != k (else >= k); kinds 3..5: on x (else y)
+};
+
+CondFragment drawCondFragment(testprog::SplitMix64& rng) {
+    CondFragment f;
+    f.k = rng.below(3);
+    f.kind = rng.below(6);
+    if (f.kind != 0 && f.kind != 2) f.flag = rng.chance(50);
+    return f;
+}
+
+void condFragment(SpecBuilder::Thread& t, const CondFragment& f, LocId x, LocId y, LocId m) {
+    const int r = t.reg(), q = t.reg();
+    switch (f.kind) {
+        case 0: {  // lock; r = x; if (r == k) y = k + 1; unlock
+            t.lock(m).load(r, x).binImm(q, BinOp::Eq, r, f.k);
+            const int j = t.jumpIfZero(q);
+            t.store(y, f.k + 1);
+            t.patchHere(j);
+            t.unlock(m);
+            break;
+        }
+        case 1: {  // the wait: lock; r = x; if (r == 0) { unlock; await y; lock } x = x - 1; unlock
+            t.lock(m).load(r, x).binImm(q, BinOp::Eq, r, 0);
+            const int j = t.jumpIfZero(q);
+            t.unlock(m).await(-1, y, f.flag ? AwaitCond::NE : AwaitCond::SGE, f.k).lock(m);
+            t.patchHere(j);
+            t.load(r, x).binImm(r, BinOp::Sub, r, 1).storeReg(x, r).unlock(m);
+            break;
+        }
+        case 2:  // the broadcast
+            t.lock(m).load(r, x).binImm(r, BinOp::Add, r, 1).storeReg(x, r).faa(q, y, 1).unlock(m);
+            break;
+        case 3:
+            t.store(f.flag ? x : y, f.k);
+            break;
+        case 4:
+            t.load(r, f.flag ? x : y);
+            break;
+        default:
+            t.faa(r, f.flag ? x : y, 1);
+            break;
+    }
+}
+
+struct CondSpec {
+    std::vector<CondFragment> worker[2];
+    std::vector<CondFragment> beforeSpawn[2];  // main's fragment before spawning worker k (0/1)
+    std::vector<CondFragment> tail;            // main's after the spawns
+};
+
+CondSpec drawCondSpec(std::uint64_t seed) {
+    CondSpec s;
+    testprog::SplitMix64 rng(seed * 0x9e3779b97f4a7c15ULL + 11);
+    const int mainFrags = 1 + rng.below(2);
+    for (int k = 1; k <= 2; ++k) {
+        testprog::SplitMix64 wr(seed * 1000003 + static_cast<std::uint64_t>(k));
+        const int n = 1 + wr.below(2);
+        for (int f = 0; f < n; ++f) s.worker[k - 1].push_back(drawCondFragment(wr));
+    }
+    testprog::SplitMix64 mr(seed * 1000003);
+    for (int k = 1; k <= 2; ++k)
+        if (mr.chance(30)) s.beforeSpawn[k - 1].push_back(drawCondFragment(mr));
+    for (int f = 0; f < mainFrags; ++f) s.tail.push_back(drawCondFragment(mr));
+    return s;
+}
+
+std::shared_ptr<Program> condProgram(const CondSpec& s, int numbering) {
+    SpecBuilder b("cond");
+    const LocId x = b.var("x"), y = b.var("y"), m = b.mutex("m");
+    const auto order = numberings(2)[static_cast<std::size_t>(numbering)];
+    const auto th = threadsIn(b, order);
+    for (int k = 1; k <= 2; ++k)
+        for (const auto& f : s.worker[k - 1])
+            condFragment(*th[static_cast<std::size_t>(k)], f, x, y, m);
+    auto& mt = *th[0];
+    for (int k = 1; k <= 2; ++k) {
+        for (const auto& f : s.beforeSpawn[k - 1]) condFragment(mt, f, x, y, m);
+        mt.spawn(th[static_cast<std::size_t>(k)]->id());
+    }
+    for (const auto& f : s.tail) condFragment(mt, f, x, y, m);
+    return b.build();
+}
+
 struct Classes {
     std::set<Key> complete, blocked;
 };
@@ -185,6 +279,62 @@ std::string checkExact(const Program& p) {
               << ";";
         if (r.outcomes != naive.outcomes) m << " " << wbGraphs << ": outcomes differ;";
         if (r.errorSites != naive.errorSites) m << " " << wbGraphs << ": error sites differ;";
+    }
+    return m.str();
+}
+
+// lapor in `modes` (wb_graphs = co-filter, rf; "mo": coherence = mo), with option inconsistent,
+// against naive's lock-aware (mo: lock-aware-mo) classes; "" if they agree. exact: the same
+// complete and blocked classes, outcomes and error sites; else sound: none that naive lacks, and
+// no class reported twice.
+std::string checkModes(const Program& p, bool exact, const char* inconsistent,
+                       std::initializer_list<const char*> modes) {
+    Classes want, wantMo;
+    ExploreOptions no;
+    no.onTrace = [&](const Trace& t) {
+        if (t.status() == TraceStatus::Complete) {
+            want.complete.insert(traceKey(Equivalence::LockAware, t));
+            wantMo.complete.insert(traceKey(Equivalence::LockAwareMo, t));
+        }
+        if (t.status() == TraceStatus::Blocked) {
+            want.blocked.insert(traceKey(Equivalence::LockAware, t));
+            wantMo.blocked.insert(traceKey(Equivalence::LockAwareMo, t));
+        }
+    };
+    const auto naive = explore(p, "naive", no);
+    auto agree = [exact](const std::set<Key>& got, const std::set<Key>& w) {
+        return exact ? got == w : std::includes(w.begin(), w.end(), got.begin(), got.end());
+    };
+    std::ostringstream m;
+    for (const char* mode : modes) {
+        const bool mo = std::string(mode) == "mo";
+        const Equivalence eq = mo ? Equivalence::LockAwareMo : Equivalence::LockAware;
+        const Classes& w = mo ? wantMo : want;
+        Classes got;
+        ExploreOptions lo;
+        lo.params["inconsistent"] = inconsistent;
+        if (mo)
+            lo.params["coherence"] = "mo";
+        else
+            lo.params["wb_graphs"] = mode;
+        lo.onTrace = [&](const Trace& t) {
+            if (t.status() == TraceStatus::Complete) got.complete.insert(traceKey(eq, t));
+            if (t.status() == TraceStatus::Blocked) got.blocked.insert(traceKey(eq, t));
+        };
+        const auto r = explore(p, "lapor", lo);
+        if (!agree(got.complete, w.complete) || !agree(got.blocked, w.blocked) ||
+            r.complete != got.complete.size() || r.blocked != got.blocked.size())
+            m << " " << mode << ": " << r.complete << " complete traces (" << got.complete.size()
+              << " classes) vs " << w.complete.size() << ", " << r.blocked << " blocked ("
+              << got.blocked.size() << ") vs " << w.blocked.size() << ";";
+        bool outcomes = exact ? r.outcomes == naive.outcomes : true;
+        for (const auto& o : r.outcomes) outcomes = outcomes && naive.outcomes.contains(o);
+        if (!outcomes) m << " " << mode << ": outcomes differ;";
+        bool sites = exact ? r.errorSites == naive.errorSites : true;
+        for (const auto& e : r.errorSites)
+            sites =
+                sites && std::binary_search(naive.errorSites.begin(), naive.errorSites.end(), e);
+        if (!sites) m << " " << mode << ": error sites differ;";
     }
     return m.str();
 }
@@ -239,6 +389,92 @@ TEST(LaporOrder, CondBroadcastBugIsExactInEveryNumbering) {
     for (const auto& order : numberings(2))
         EXPECT_EQ(checkExact(*condBroadcastBug(order)), "") << "numbering " << k++;
 }
+
+// The smallest programs that lost classes (cut down from seeds 4000234 and 4000271 fragment by
+// fragment), with naive's class counts: lock-aware (co-filter, rf) and lock-aware-mo (mo).
+// Exact in every mode with inconsistent = explore; with the default (drop) sound, not exact
+// (Lapor.cpp's nextThread traces both):
+//  * w1 `x = 1; r = y` ∥ w2 `lock; r = x; x = r + 1; faa(y, 1); unlock` ∥ main: spawn w1, w2;
+//    `lock; r = x; if (r == 1) y = 2; unlock`: 15 and 19 classes. drop: mo finds 18 in every
+//    numbering, co-filter 14 in numberings 2 and 3 (the graph reached is not the class's
+//    canonical one), rf all 15.
+//  * w1 `x = 1; lock; x += 1; faa(y, 1); unlock` ∥ w2 and main `lock; x += 1; faa(y, 1);
+//    unlock` (main after spawning w1, w2): 16 and 18. drop: mo finds 17 in every numbering, rf
+//    15 in numberings 0 and 2 and 14 in numbering 3, co-filter 15 in numberings 2 and 3.
+CondSpec condShapesLostCoherence() {
+    CondSpec s;
+    s.worker[0] = {{3, 1, true}, {4, 0, false}};  // x = 1; r = y
+    s.worker[1] = {{2, 0, false}};                // the broadcast
+    s.tail = {{0, 1, false}};                     // lock; r = x; if (r == 1) y = 2; unlock
+    return s;
+}
+CondSpec condShapesDeadEnd() {
+    CondSpec s;
+    s.worker[0] = {{3, 1, true}, {2, 0, false}};  // x = 1; the broadcast
+    s.worker[1] = {{2, 0, false}};
+    s.tail = {{2, 0, false}};
+    return s;
+}
+
+std::pair<std::size_t, std::size_t> naiveClasses(const Program& p) {
+    std::set<Key> la, mo;
+    ExploreOptions no;
+    no.onTrace = [&](const Trace& t) {
+        if (t.status() != TraceStatus::Complete) return;
+        la.insert(traceKey(Equivalence::LockAware, t));
+        mo.insert(traceKey(Equivalence::LockAwareMo, t));
+    };
+    (void)explore(p, "naive", no);
+    return {la.size(), mo.size()};
+}
+
+constexpr std::initializer_list<const char*> kAllModes = {"co-filter", "rf", "mo"};
+
+TEST(LaporOrder, CondShapesLostCoherence) {
+    for (int k = 0; k < 4; ++k) {
+        const auto p = condProgram(condShapesLostCoherence(), k);
+        EXPECT_EQ(naiveClasses(*p), std::make_pair(std::size_t{15}, std::size_t{19}));
+        EXPECT_EQ(checkModes(*p, true, "explore", kAllModes), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, false, "drop", kAllModes), "") << "numbering " << k;
+    }
+}
+
+TEST(LaporOrder, CondShapesDeadEnd) {
+    for (int k = 0; k < 4; ++k) {
+        const auto p = condProgram(condShapesDeadEnd(), k);
+        EXPECT_EQ(naiveClasses(*p), std::make_pair(std::size_t{16}, std::size_t{18}));
+        EXPECT_EQ(checkModes(*p, true, "explore", kAllModes), "") << "numbering " << k;
+        EXPECT_EQ(checkModes(*p, false, "drop", kAllModes), "") << "numbering " << k;
+    }
+}
+
+// Condition-variable shapes (condProgram) in every numbering. inconsistent = explore: exact in
+// co-filter and mo mode (2,000 programs: none lost), sound in rf mode (9 runs of 2,000 programs
+// in 4 numberings still lost classes, e.g. seeds 4000234, 4001159, 4001590: rf's canonical
+// sources, WbGraphs::maximallyAddedRead, are the last ones with which Prev(e) stays consistent,
+// which does not match the parents an exploration of inconsistent graphs has). The default
+// (drop): sound, not exact (111 runs lost classes).
+// (Two shards, numberings 0-1 and 2-3, each ~2.5 s at the default size.)
+void condRandomPrograms(int shard) {
+    const int n = std::max(1, randomProgramCount() / 5);
+    int bad = 0;
+    for (int i = 1; i <= n; ++i) {
+        const auto seed = 4000000 + static_cast<std::uint64_t>(i);
+        const CondSpec spec = drawCondSpec(seed);
+        for (int k = 2 * shard; k < 2 * shard + 2; ++k) {
+            const auto p = condProgram(spec, k);
+            const auto msg = checkModes(*p, true, "explore", {"co-filter", "mo"}) +
+                             checkModes(*p, false, "explore", {"rf"}) +
+                             checkModes(*p, false, "drop", kAllModes);
+            if (!msg.empty() && ++bad <= 10)
+                ADD_FAILURE() << "seed " << seed << " numbering " << k << ":" << msg;
+        }
+    }
+    EXPECT_EQ(bad, 0) << "of " << n << " programs in 2 numberings";
+}
+
+TEST(LaporOrder, CondRandomProgramsInNumberings01) { condRandomPrograms(0); }
+TEST(LaporOrder, CondRandomProgramsInNumberings23) { condRandomPrograms(1); }
 
 // Random programs of the C shape (main spawns the workers, with operations in between, and
 // joins some): exact in every numbering, and the same cost in each.

@@ -80,6 +80,7 @@ void GraphExplorer::explore() {
         rep_.maximal(TraceStatus::Error, *exec_, events_);
     } else {
         ensureDepth(0);
+        frames_[0].broken = false;
         wit_.reset(wb_ != nullptr);
         undo_.clear();  // (a run ended by an exception left its own)
         driver_.run(visit(root_, 0));
@@ -98,6 +99,7 @@ void GraphExplorer::runTask(ExecutionGraph& g, std::span<const Ref> order) {
     // The subtree of visit(g, d) depends only on g, its witness and the program state the
     // witness replays to: rebuild the state, then visit as the donor would have.
     ensureDepth(1);
+    frames_[1].broken = false;  // (inconsistent graphs are not handed over)
     taskDepth_ = 1;
     if (wb_) g.indexWrites(true);  // (a task's graph is decoded without)
     wit_.reset(wb_ != nullptr);
@@ -114,6 +116,10 @@ void GraphExplorer::finish() {
     result_.stats["inconsistent"] = static_cast<double>(inconsistent_);
     result_.stats["blocked_dropped"] = static_cast<double>(dropped_);
     result_.stats["consistency_checks"] = static_cast<double>(co_.checks);
+    if (brokenExplored_) {
+        result_.stats["broken_explored"] = static_cast<double>(brokenExplored_);
+        result_.stats["broken_dropped"] = static_cast<double>(brokenDropped_);
+    }
     if (co_.greedyFound) result_.stats["greedy_witnesses"] = static_cast<double>(co_.greedyFound);
     zne_.addStats(result_);
     if (coForced_) result_.stats["co_forced"] = static_cast<double>(coForced_);
@@ -231,6 +237,10 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
     for (ThreadId t = 0; t < static_cast<ThreadId>(g.threads.size()); ++t)
         anyPlaceholder |= g.stuck(t);
     std::span<const Ref> order = wit_.at(depth);
+    if (frames_[depth].broken) {
+        ++brokenDropped_;
+        return;
+    }
     if (anyPlaceholder || mutex_) {
         // Blocked for real only if the final values leave every placeholder blocked; otherwise
         // a revisit covers the graph where the waiter proceeds. (LAPOR: open critical sections
@@ -273,25 +283,56 @@ void GraphExplorer::report(ExecutionGraph& g, std::size_t depth) {
 }
 
 Step GraphExplorer::proceed(ExecutionGraph& g, Ref a, bool appended, std::size_t depth) {
+    // LAPOR (inconsistent = explore): an extension of an inconsistent graph is inconsistent
+    // (consistency is prefix-closed): no check, the addition order stays its replay order.
+    if (frames_[depth].broken) {
+        wit_.extend(depth, &a, g);
+        frames_[depth + 1].broken = true;
+        return visitChecked(g, a, depth);
+    }
     // LAPOR (wb_graphs = rf): not at the end of a witness that ended a section of a's thread
     // early. (co-filter explores those graphs on: searching them costs it more than it saves.)
     if (appended && wb_) appended = MutexLocks::appendable(g, a.t, a.i, wit_, depth);
     if (appended) {
         wit_.extend(depth, &a, g);
+    } else if (!consistent(g, false, freshOrder_)) {
+        ++inconsistent_;
+        if (!exploresInconsistent()) return {};
+        if (!replayBroken(g, depth)) return {};
+        return visitChecked(g, a, depth);
     } else {
-        if (!consistent(g, false, freshOrder_)) {
-            ++inconsistent_;
-            return {};
-        }
         wit_.assign(depth, freshOrder_, g);
         if (!replay(g, wit_.at(depth + 1))) return {};
     }
+    frames_[depth + 1].broken = frames_[depth].broken;
     // A failed thread stops; the others go on (their writes may revisit the failing read), and
     // the maximal graph is reported as an error trace.
     return visitChecked(g, a, depth);
 }
 
+bool GraphExplorer::exploresInconsistent() const {
+    return exploreInconsistent_ && mutex_ && mutex_->mayExploreInconsistent();
+}
+
+bool GraphExplorer::replayBroken(const ExecutionGraph& g, std::size_t depth) {
+    // No witness: the addition order (it respects po, rf of the forward reads and spawns; the
+    // locks are relaxed until the final replay, which an inconsistent graph never has).
+    ++brokenExplored_;
+    brokenOrder_.clear();
+    for (std::size_t u = 0; u < g.threads.size(); ++u)
+        for (std::size_t i = 0; i < g.threads[u].size(); ++i)
+            if (!g.threads[u][i].placeholder)
+                brokenOrder_.push_back(
+                    Ref{static_cast<std::int32_t>(u), static_cast<std::int32_t>(i)});
+    std::sort(brokenOrder_.begin(), brokenOrder_.end(),
+              [&](Ref x, Ref y) { return g.at(x).stamp < g.at(y).stamp; });
+    wit_.assign(depth, brokenOrder_, g);
+    frames_[depth + 1].broken = true;
+    return replay(g, wit_.at(depth + 1));
+}
+
 Step GraphExplorer::proceedBlocked(ExecutionGraph& g, std::size_t depth) {
+    frames_[depth + 1].broken = frames_[depth].broken;
     wit_.extend(depth, nullptr, g);
     return visit(g, depth + 1);
 }
@@ -331,12 +372,15 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
     // undo_ and are done when that step ends (Step::deferUndo), or here if there is none.
     std::uint32_t added = 0;
     Step next;
+    ensureDepth(depth);
+    const bool broken = frames_[depth].broken;
     for (;; ++depth) {
         if (rep_.stop()) break;
-        ensureDepth(depth);  // (also when the subtree is handed over: revisits go on at depth + 1)
+        ensureDepth(depth);
+        frames_[depth].broken = broken;
         // jobs > 1: a worker is idle, or this one splits its frontier: this subtree is a task
         // (one load and two relaxed loads when neither). (Not the subtree of the task itself.)
-        if (pool_ && depth > taskDepth_ && pool_->hungry(worker_) &&
+        if (pool_ && depth > taskDepth_ && !broken && pool_->hungry(worker_) &&
             pool_->donate(g, wit_.at(depth)))
             break;
         witness_ = wit_.at(depth);
@@ -429,6 +473,7 @@ Step GraphExplorer::visit(ExecutionGraph& g, std::size_t depth) {
         std::vector<Node> removed;
         zne_.check(g, a, removed);
         if (!removed.empty()) {
+            frames_[depth + 1].broken = broken;
             next = visitLifted(g, depth, std::move(removed));
             break;
         }
@@ -548,6 +593,7 @@ Step GraphExplorer::addRead(ExecutionGraph& g, ThreadId t, Event p, std::size_t 
         n.casWval = casWval;
         g.push(t, n);
         wit_.extend(depth, nullptr, g);
+        frames_[depth + 1].broken = frames_[depth].broken;
         co_await visit(g, depth + 1);
         g.pop(t);
         --g.nextStamp;
@@ -646,9 +692,10 @@ bool GraphExplorer::revisitKeep(const ExecutionGraph& g, Ref r, Ref a,
 }
 
 bool GraphExplorer::revisitReady(ExecutionGraph& h, std::size_t depth) {
+    frames_[depth + 1].broken = false;
     if (!consistent(h, false, freshOrder_)) {
         ++inconsistent_;
-        return false;
+        return exploresInconsistent() && replayBroken(h, depth);
     }
     ++revisitsDone_;
     wit_.assign(depth, freshOrder_, h);

@@ -98,6 +98,13 @@ class GraphExplorer : private Engine {
     void useMutexLocks(bool lockOrder = true, bool blockedSources = false, bool sectionsEnd = true);
     // LAPOR with wo = wb on graphs of reads-from only (WbGraphs.hpp; after useMutexLocks).
     void useWbGraphs();
+    // LAPOR (option inconsistent = explore): a graph that an addition or a revisit made
+    // inconsistent is explored on instead of dropped, never reported, for the revisits that can
+    // make it consistent again (its parent in TruSt's sense may be inconsistent: Lapor.cpp's
+    // nextThread). Its extensions are not checked (consistency is prefix-closed) and are
+    // replayed in addition order; revisits from it are checked as any. Only where
+    // MutexLocks::mayExploreInconsistent.
+    void exploreInconsistentGraphs(bool on) { exploreInconsistent_ = on; }
     [[nodiscard]] int maxThreads() const { return exec_->maxThreads(); }
 
   private:
@@ -163,6 +170,10 @@ class GraphExplorer : private Engine {
     Step revisitsFrom(ExecutionGraph& g, Ref a, std::size_t depth, Ref r);
     // h (a revisit): if consistent, replay it; true if it is to be explored (visitChecked).
     bool revisitReady(ExecutionGraph& h, std::size_t depth) final;
+    // Inconsistent graphs explored on (exploreInconsistentGraphs): is it on here; and the
+    // replay of inconsistent g in its addition order, as the witness of depth + 1.
+    [[nodiscard]] bool exploresInconsistent() const;
+    bool replayBroken(const ExecutionGraph& g, std::size_t depth);
     // Consistency of g (witness in `order`); `final`: g is maximal (exact for open critical
     // sections and placeholders).
     // (hint: LAPOR co-filter, final g: the witness g was extended with, to look near.)
@@ -226,7 +237,11 @@ class GraphExplorer : private Engine {
         std::vector<std::int32_t> keep;         // revisits: the kept prefix of each thread
         std::vector<Ref> cands;                 // trylock sources
         std::unique_ptr<ExecutionGraph> graph;  // revisits: the revisited graph
+        bool broken = false;  // the graph of this depth is inconsistent (inconsistent = explore)
     };
+    bool exploreInconsistent_ = false;
+    std::vector<Ref> brokenOrder_;
+    std::uint64_t brokenExplored_ = 0, brokenDropped_ = 0;
     std::deque<Frame> frames_;
     Snapshot scratchSnap_;
     std::vector<Ref> freshOrder_, tmpOrder_, scOrder_;

@@ -66,6 +66,11 @@ class MutexLocks {
     // unlock while keeping the lock blocked: the graph is then a dead end.
     bool unlockOk(const ExecutionGraph& g, ThreadId t, LocId m);
     [[nodiscard]] static bool isLockEvent(const Node& n) { return graph::isLockEvent(n); }
+    // May the core explore inconsistent graphs on (GraphExplorer::exploreInconsistentGraphs)?
+    // Their replay order needs relaxed locks; and only where every critical section ends (no
+    // lock placeholder, no trylock): with them, some graphs were reached twice
+    // (LaporOnC.GeneratedTrylockPrograms).
+    [[nodiscard]] bool mayExploreInconsistent() const { return relaxedReplay_ && sectionsEnd_; }
     void beforeReplay(bool final) {
         if (relaxedReplay_) engine_.execution().setRelaxedLocks(!final);
     }
