@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -119,9 +120,10 @@ class WitnessStack {
         if (key >= l.size()) return -1;
         const Frame& f = frames_[d];
         const auto& v = l[key];
-        auto it = std::lower_bound(v.begin(), v.end(), f.begin + f.len);  // past the frame
-        if (it == v.begin() || *--it < f.begin) return -1;
-        return static_cast<std::ptrdiff_t>(*it - f.begin);
+        const auto it = std::lower_bound(v.begin(), v.end(), f.begin + f.len);  // past the frame
+        if (it == v.begin()) return -1;
+        const std::size_t p = *std::prev(it);
+        return p < f.begin ? -1 : static_cast<std::ptrdiff_t>(p - f.begin);
     }
     Frame& frame(std::size_t d) {
         if (frames_.size() <= d) frames_.resize(d + 1);
