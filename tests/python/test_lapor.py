@@ -100,7 +100,7 @@ def test_counts_equal_lock_aware_partition(name: str) -> None:
 def test_rf_graphs_explore_one_graph_per_class(name: str, params: dict) -> None:
     """wb_graphs="rf" explores graphs of reads-from only: every maximal graph it
     reaches is a trace of its own lock-aware class; none is explored and then filtered out as
-    with the default wb_graphs="co-filter", which enumerates coherence orders."""
+    with wb_graphs="co-filter", which enumerates coherence orders."""
     prog = example(name, **params)
     sizes = porlab.partition_sizes(prog)
     res = porlab.explore(prog, "lapor", wb_graphs="rf")
@@ -111,11 +111,14 @@ def test_rf_graphs_explore_one_graph_per_class(name: str, params: dict) -> None:
 
 @pytest.mark.parametrize("n", [4, 6])
 def test_rf_graphs_nww_lock_rr_explores_n_graphs(n: int) -> None:
-    """LAPOR Table 2: nww-lock-rr(N) has N executions; with graphs of reads-from only, N graphs
-    are explored (co-filter explores N! coherence orders and reports N of them)."""
+    """LAPOR Table 2: nww-lock-rr(N) has N executions; with graphs of reads-from only (the
+    default), N graphs are explored (co-filter explores N! coherence orders and reports N)."""
     prog = example("lapor_nww_lock_rr", n=n)
     res = porlab.explore(prog, "lapor", wb_graphs="rf")
     assert (res.complete, res.stats["graphs_not_reported"]) == (n, 0)
+    default = porlab.explore(prog, "lapor")
+    assert (default.complete, default.stats["graphs_not_reported"]) == (n, 0)
+    assert default.stats["wb_consistency_checks"] == res.stats["wb_consistency_checks"]
     old = porlab.explore(prog, "lapor", wb_graphs="co-filter")
     assert old.complete == n
     assert old.complete + old.stats["graphs_not_reported"] == math.factorial(n)
